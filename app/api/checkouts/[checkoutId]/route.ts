@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { getCheckoutDetail } from "@/lib/checkout/checkouts";
+import { env } from "@/lib/env";
+import { route } from "@/lib/http/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const params = z.object({ checkoutId: z.string().max(64) });
+
+export const GET = route({ params, bearer: () => env().merchantApiKey }, ({ params }) => getCheckoutDetail(params.checkoutId));

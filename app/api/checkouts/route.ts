@@ -1,0 +1,12 @@
+import { createCheckout, createCheckoutInput } from "@/lib/checkout/checkouts";
+import { json } from "@/lib/http/problem";
+import { route } from "@/lib/http/route";
+import { env } from "@/lib/env";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const POST = route({ body: createCheckoutInput, bearer: () => env().merchantApiKey }, async ({ body }) => {
+  const checkout = await createCheckout(body);
+  return json({ id: checkout.id, url: `${env().appUrl}/checkout/${checkout.id}`, status: checkout.status, expiresAt: checkout.expiresAt }, 200);
+});

@@ -1,0 +1,22 @@
+import type { Db } from "../db/client";
+import type { PisClient } from "../pis";
+
+/** Everything a checkout operation needs from outside; tests build one with PGlite and the sandbox. */
+export interface CheckoutContext {
+  db: Db;
+  pis: PisClient;
+  config: {
+    appUrl: string;
+    creditorName: string;
+    creditorIban: string;
+    webhookSecret: string;
+    /** Origins a confirmLink may point at; the payer is never sent anywhere else. */
+    confirmOrigins: string[];
+    checkoutTtlMs: number;
+  };
+  now?: () => Date;
+}
+
+export const webhookUrl = (ctx: CheckoutContext) => `${ctx.config.appUrl}/api/webhooks/pis`;
+export const returnUrl = (ctx: CheckoutContext, checkoutId: string) => `${ctx.config.appUrl}/checkout/${checkoutId}/return`;
+export const nowOf = (ctx: CheckoutContext) => (ctx.now ? ctx.now() : new Date());

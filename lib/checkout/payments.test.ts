@@ -1,0 +1,124 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDbKinds } from "../db/testing";
+import { paymentAttempts, statusEvents, webhookEvents } from "../db/schema";
+import { createPisClient } from "../pis";
+import { createCheckout, getCheckoutStatus } from "./checkouts";
+import type { CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
+import { startPayment } from "./payments";
+import { signedWebhook, testContext } from "./test-context";
+import { receivePisWebhook } from "./webhooks";
+
+const order = { amount: "12.50", currency: "EUR", description: "Order 42", reference: "order-42", returnUrl: "http://shop.test/thanks" };
+const bankPay = (attemptKey: string) => ({ method: "bank" as const, bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey });
+
+async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(CheckoutError);
+  return err as CheckoutError;
+}
+
+describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
+  let ctx: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  const attempts = (checkoutId: string) => ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkoutId));
+  const paymentWebhook = (paymentId: string, statusGroup: string, bankStatus: string) =>
+    signedWebhook({ id: paymentId, bankStatus, statusGroup, type: "PAYMENT" });
+
+  it("starts one provider payment with the amount and creditor of the server-side record", async () => {
+    const checkout = await createCheckout(order, ctx);
+    const res = await startPayment(checkout.id, bankPay("key-aaaaaaaa"), ctx);
+    const [attempt] = await attempts(checkout.id);
+    expect(res.confirmLink).toContain(attempt!.providerPaymentId!);
+    const atProvider = await ctx.pis.payments.get(attempt!.providerPaymentId!);
+    expect(atProvider).toMatchObject({ amount: "12.50", currencyCode: "EUR", bankPaymentMethod: { creditorName: "Demo Shop UAB" } });
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
+  });
+
+  it("second click on Pay does not create a second payment", async () => {
+    const checkout = await createCheckout(order, ctx);
+    const [a, b] = await Promise.all([startPayment(checkout.id, bankPay("key-double"), ctx), startPayment(checkout.id, bankPay("key-double"), ctx)]);
+    expect(a).toEqual(b);
+    expect(await attempts(checkout.id)).toHaveLength(1);
+  });
+
+  it("refuses a second payment with another key while one is at the bank", async () => {
+    const checkout = await createCheckout(order, ctx);
+    await startPayment(checkout.id, bankPay("key-first-1"), ctx);
+    const err = await refusal(startPayment(checkout.id, bankPay("key-second-2"), ctx));
+    expect(err).toMatchObject({ status: 409, code: "payment_in_progress" });
+  });
+
+  it("requires the Terms when the bank is chosen on our page, but not when the provider's page chooses", async () => {
+    const checkout = await createCheckout(order, ctx);
+    const err = await refusal(startPayment(checkout.id, { ...bankPay("key-terms-1"), termsAccepted: false }, ctx));
+    expect(err).toMatchObject({ status: 422, code: "terms_required", errors: [{ path: "termsAccepted" }] });
+    expect(await attempts(checkout.id)).toHaveLength(0);
+    const hosted = await startPayment(checkout.id, { method: "bank", termsAccepted: false, attemptKey: "key-hosted-1" }, ctx);
+    expect(hosted.confirmLink).toBeTruthy();
+  });
+
+  it("a signed webhook marks the checkout paid, and a late failure does not undo it", async () => {
+    const checkout = await createCheckout(order, ctx);
+    await startPayment(checkout.id, bankPay("key-webhook"), ctx);
+    const [attempt] = await attempts(checkout.id);
+    const paid = paymentWebhook(attempt!.providerPaymentId!, "completed", "ACSC");
+    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({ httpStatus: 200, outcome: "applied" });
+    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({ httpStatus: 200, outcome: "unchanged" });
+    const late = paymentWebhook(attempt!.providerPaymentId!, "failed", "CANC");
+    await receivePisWebhook(late.raw, late.headers, ctx);
+    // The sandbox still says "started" for this payment; the landing page's refresh must not downgrade it either.
+    const status = await getCheckoutStatus(checkout.id, ctx);
+    expect(status.status).toBe("paid");
+    expect(status.attempt).toMatchObject({ statusGroup: "completed", providerStatus: "ACSC" });
+    const history = await ctx.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, checkout.id));
+    expect(history.map((h) => [h.toStatus, h.source])).toEqual([["processing", "initiation"], ["processing", "initiation"], ["paid", "webhook"]]);
+  });
+
+  it("answers an unknown payment's webhook with 404 so the provider retries, and keeps it for audit", async () => {
+    const w = paymentWebhook("f".repeat(40), "completed", "ACSC");
+    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({ httpStatus: 404, outcome: "unknown_payment" });
+    const stored = await ctx.db.select().from(webhookEvents).where(eq(webhookEvents.providerPaymentId, "f".repeat(40)));
+    expect(stored).toHaveLength(1);
+  });
+
+  it("refuses a webhook with a bad signature and changes nothing", async () => {
+    const checkout = await createCheckout(order, ctx);
+    await startPayment(checkout.id, bankPay("key-forged"), ctx);
+    const [attempt] = await attempts(checkout.id);
+    const forged = signedWebhook({ id: attempt!.providerPaymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" }, { secret: "guess" });
+    expect((await receivePisWebhook(forged.raw, forged.headers, ctx)).httpStatus).toBe(401);
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
+  });
+
+  it("lets the payer retry after the bank payment failed", async () => {
+    const checkout = await createCheckout(order, ctx);
+    await startPayment(checkout.id, bankPay("key-retry-1"), ctx);
+    const [first] = await attempts(checkout.id);
+    const cancelled = paymentWebhook(first!.providerPaymentId!, "failed", "CANC");
+    await receivePisWebhook(cancelled.raw, cancelled.headers, ctx);
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("failed");
+    await startPayment(checkout.id, bankPay("key-retry-2"), ctx);
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
+  });
+
+  it("closes the attempt and lets the payer retry when the provider refuses the payment", async () => {
+    const broken = { ...ctx, pis: createPisClient({ baseUrl: "http://127.0.0.1:1/platform", clientId: "x", clientSecret: "y", timeoutMs: 1000 }) };
+    const checkout = await createCheckout(order, ctx);
+    const err = await refusal(startPayment(checkout.id, bankPay("key-down-1"), broken));
+    expect(err).toMatchObject({ status: 502, code: "provider_error" });
+    expect(err.title).not.toMatch(/\d{3}/);
+    const [attempt] = await attempts(checkout.id);
+    expect(attempt).toMatchObject({ statusGroup: "failed", failureReason: "provider_network" });
+    expect((await startPayment(checkout.id, bankPay("key-down-2"), ctx)).confirmLink).toBeTruthy();
+  });
+
+  it("refuses an amount with more decimals than the currency has, naming the field", async () => {
+    const err = await refusal(createCheckout({ ...order, amount: "1.005" }, ctx));
+    expect(err).toMatchObject({ status: 400, errors: [{ path: "amount" }] });
+  });
+});

@@ -1,0 +1,150 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { paymentAttempts } from "../db/schema";
+import { PisError } from "../pis";
+import { applyProviderStatus, moveCheckout } from "./apply-status";
+import { defaultContext, loadCheckout } from "./checkouts";
+import { nowOf, returnUrl, webhookUrl, type CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
+import { newAttemptId } from "./ids";
+import type { StartPaymentResponse } from "./types";
+
+/** What the payer's browser may send. Note what is absent: amount, currency, creditor, redirect. */
+export const startPaymentInput = z.object({
+  method: z.literal("bank"),
+  bankId: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{2,64}$/, "is not a bank id")
+    .optional(),
+  termsAccepted: z.boolean(),
+  attemptKey: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8-64 URL-safe characters"),
+  lang: z.enum(["en", "lt", "lv", "et"]).optional(),
+});
+export type StartPaymentInput = z.infer<typeof startPaymentInput>;
+
+type AttemptRow = typeof paymentAttempts.$inferSelect;
+
+const SAME_KEY_WAIT_MS = 15_000;
+
+/**
+ * Starts a payment at the provider for one checkout. The attempt row is written first, so a crash
+ * after the provider call leaves a trace; the attempt key makes a repeated submit (double click,
+ * retry after a lost response) return the same attempt instead of a second payment.
+ */
+export async function startPayment(checkoutId: string, input: StartPaymentInput, ctx?: CheckoutContext): Promise<StartPaymentResponse> {
+  const c = ctx ?? (await defaultContext());
+  const checkout = await loadCheckout(c, checkoutId);
+  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+
+  // Client-side bank selection obliges us to show and require the provider's terms.
+  if (input.bankId && !input.termsAccepted) {
+    throw new CheckoutError(422, "terms_required", "Please accept the Terms and Conditions.", undefined, [
+      { path: "termsAccepted", message: "must be accepted when you choose your bank here" },
+    ]);
+  }
+
+  const existing = await findByKey(c, checkoutId, input.attemptKey);
+  if (existing) return replay(c, existing);
+
+  if (checkout.status === "paid") throw new CheckoutError(409, "already_paid", "This order is already paid.");
+  if (checkout.status === "cancelled") throw new CheckoutError(409, "checkout_cancelled", "This checkout was cancelled by the shop.");
+  if (checkout.status === "expired" || checkout.expiresAt <= nowOf(c)) {
+    throw new CheckoutError(410, "checkout_expired", "This checkout has expired.", "Go back to the shop to start again.");
+  }
+
+  const attemptId = newAttemptId();
+  const inserted = await c.db
+    .transaction(async (tx) => {
+      await tx.insert(paymentAttempts).values({
+        id: attemptId,
+        checkoutId,
+        attemptKey: input.attemptKey,
+        method: input.method,
+        bankId: input.bankId ?? null,
+      });
+      await moveCheckout(tx, checkout, "processing", "initiation", attemptId);
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    });
+  if (!inserted) {
+    // Either the same key raced us (a double click) or another attempt is still in flight.
+    const raced = await findByKey(c, checkoutId, input.attemptKey);
+    if (raced) return replay(c, raced);
+    throw new CheckoutError(409, "payment_in_progress", "A payment for this order is already in progress.",
+      "Finish it at your bank, or wait for its result.");
+  }
+
+  try {
+    const res = await c.pis.payments.initiate({
+      amount: checkout.amount,
+      currencyCode: checkout.currency,
+      description: checkout.description,
+      endToEndId: checkout.reference.slice(0, 33),
+      creditorName: checkout.creditorName,
+      creditorIban: checkout.creditorIban,
+      email: checkout.email ?? undefined,
+      bankId: input.bankId,
+      lang: input.lang,
+      redirectUrl: returnUrl(c, checkoutId),
+      webhookUrl: webhookUrl(c),
+    });
+    const link = res.confirmLink;
+    if (!link || !c.config.confirmOrigins.includes(new URL(link).origin)) {
+      // A confirmLink elsewhere is not followed; the provider payment is left to expire unconfirmed.
+      await failAttempt(c, attemptId, "untrusted_confirm_link");
+      throw new CheckoutError(502, "provider_error", "The payment service gave an unexpected answer. Please try again.");
+    }
+    await c.db
+      .update(paymentAttempts)
+      .set({ providerPaymentId: res.id, confirmLink: link, updatedAt: new Date() })
+      .where(eq(paymentAttempts.id, attemptId));
+    await applyProviderStatus(c, { attemptId }, res.status, "initiation");
+    return { attemptId, confirmLink: link };
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    // The payer never received a confirmLink, so no money can move on this attempt: closing it as
+    // failed is safe even when the provider's answer was lost, and lets the payer try again.
+    await failAttempt(c, attemptId, err.kind === "http" ? `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}` : `provider_${err.kind}`);
+    throw new CheckoutError(502, "provider_error",
+      err.outcomeUnknown ? "We could not reach the payment service. Please try again." : "The payment service could not start this payment. Please try again.");
+  }
+}
+
+async function findByKey(ctx: CheckoutContext, checkoutId: string, attemptKey: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.checkoutId, checkoutId), eq(paymentAttempts.attemptKey, attemptKey)));
+  return row;
+}
+
+/** Answers a repeated submit with what the first one produced, waiting briefly if it is still running. */
+async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartPaymentResponse> {
+  const deadline = Date.now() + SAME_KEY_WAIT_MS;
+  let row: AttemptRow | undefined = attempt;
+  while (row && row.confirmLink === null && row.statusGroup === null && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    row = await findByKey(ctx, attempt.checkoutId, attempt.attemptKey);
+  }
+  if (row?.confirmLink && row.statusGroup !== "failed") return { attemptId: row.id, confirmLink: row.confirmLink };
+  if (row?.statusGroup === "failed") {
+    throw new CheckoutError(409, "attempt_failed", "This payment attempt did not go through. Please try again.");
+  }
+  throw new CheckoutError(409, "payment_in_progress", "Your payment is still being started. Please wait a moment.");
+}
+
+async function failAttempt(ctx: CheckoutContext, attemptId: string, reason: string) {
+  await ctx.db.update(paymentAttempts).set({ failureReason: reason, updatedAt: new Date() }).where(eq(paymentAttempts.id, attemptId));
+  await applyProviderStatus(ctx, { attemptId }, { group: "failed", code: null, kind: "bank", errorCodes: [] }, "initiation");
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  // Postgres and PGlite both report SQLSTATE 23505; drizzle may wrap the driver error as `cause`.
+  for (let e: unknown = err; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}

@@ -1,0 +1,38 @@
+import { inject } from "vitest";
+import { openTestDb, type DbKind } from "../db/testing";
+import { createPisClient, webhookSignature } from "../pis";
+import type { CheckoutContext } from "./context";
+
+export const TEST_APP_URL = "http://shop.test";
+export const TEST_WEBHOOK_SECRET = "sandbox-webhook-secret";
+
+/** A checkout context on a fresh test database, talking to the real sandbox provider. */
+export async function testContext(kind: DbKind, over: Partial<CheckoutContext> = {}) {
+  const handle = await openTestDb(kind);
+  const sandboxUrl = inject("sandboxUrl");
+  const ctx: CheckoutContext = {
+    db: handle.db,
+    pis: createPisClient({ baseUrl: `${sandboxUrl}/platform`, clientId: "sandbox-client-id", clientSecret: "sandbox-client-secret", timeoutMs: 5000 }),
+    config: {
+      appUrl: TEST_APP_URL,
+      creditorName: "Demo Shop UAB",
+      creditorIban: "LT601010012345678901",
+      webhookSecret: TEST_WEBHOOK_SECRET,
+      confirmOrigins: [new URL(sandboxUrl).origin],
+      checkoutTtlMs: 24 * 60 * 60 * 1000,
+    },
+    ...over,
+  };
+  return { ctx, close: handle.close };
+}
+
+/** A webhook exactly as the provider signs it, for our endpoint. */
+export function signedWebhook(body: object, opts: { secret?: string; url?: string; timestamp?: number } = {}) {
+  const raw = JSON.stringify(body);
+  const ts = String(opts.timestamp ?? Date.now());
+  const url = opts.url ?? `${TEST_APP_URL}/api/webhooks/pis`;
+  return {
+    raw,
+    headers: new Headers({ "X-Kevin-Timestamp": ts, "X-Kevin-Signature": webhookSignature(opts.secret ?? TEST_WEBHOOK_SECRET, url, ts, raw) }),
+  };
+}

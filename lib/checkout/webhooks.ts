@@ -1,0 +1,51 @@
+import { webhookEvents } from "../db/schema";
+import { verifyWebhook } from "../pis";
+import { applyProviderStatus } from "./apply-status";
+import { defaultContext } from "./checkouts";
+import { nowOf, webhookUrl, type CheckoutContext } from "./context";
+
+export interface WebhookResult {
+  /** The HTTP status to answer the provider with: anything but 200 makes it retry. */
+  httpStatus: 200 | 400 | 401 | 404;
+  outcome: string;
+}
+
+/**
+ * Takes one provider webhook as received. Every delivery is stored for audit, valid or not. An
+ * unknown payment is answered 404 so the provider retries rather than the event being lost.
+ */
+export async function receivePisWebhook(rawBody: string, headers: Headers, ctx?: CheckoutContext): Promise<WebhookResult> {
+  const c = ctx ?? (await defaultContext());
+  const verdict = verifyWebhook({
+    rawBody,
+    headers,
+    url: webhookUrl(c),
+    secret: c.config.webhookSecret,
+    now: nowOf(c).getTime(),
+  });
+
+  let result: WebhookResult;
+  let type: string | null = null;
+  let paymentId: string | null = null;
+  if (!verdict.ok) {
+    result = { httpStatus: verdict.reason === "malformed" ? 400 : 401, outcome: `rejected_${verdict.reason}` };
+  } else if (verdict.event.type === "PAYMENT") {
+    type = "PAYMENT";
+    paymentId = verdict.event.paymentId;
+    const applied = await applyProviderStatus(c, { providerPaymentId: verdict.event.paymentId }, verdict.event.status, "webhook");
+    result = applied === "unknown_attempt" ? { httpStatus: 404, outcome: "unknown_payment" } : { httpStatus: 200, outcome: applied };
+  } else {
+    type = "PAYMENT_REFUND";
+    paymentId = verdict.event.paymentId;
+    // Refunds are not issued by this version; acknowledge so the provider stops retrying.
+    result = { httpStatus: 200, outcome: "ignored_refund" };
+  }
+  await c.db.insert(webhookEvents).values({
+    type,
+    providerPaymentId: paymentId,
+    signatureValid: verdict.ok || verdict.reason === "malformed",
+    outcome: result.outcome,
+    rawBody: rawBody.slice(0, 64 * 1024),
+  });
+  return result;
+}

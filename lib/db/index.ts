@@ -1,0 +1,17 @@
+import { env } from "../env";
+import { openDb, type Db, type DbHandle } from "./client";
+
+export type { Db } from "./client";
+export * as tables from "./schema";
+
+// One database per process, kept on globalThis so dev-mode reloads do not open the same PGlite
+// directory twice (which corrupts it).
+const holder = globalThis as unknown as { __checkoutDb?: Promise<DbHandle> };
+
+export function getDb(): Promise<Db> {
+  holder.__checkoutDb ??= openDb({ databaseUrl: env().databaseUrl, pgliteDir: env().pgliteDir }).catch((err) => {
+    holder.__checkoutDb = undefined;
+    throw err;
+  });
+  return holder.__checkoutDb.then((h) => h.db);
+}

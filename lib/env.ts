@@ -1,0 +1,114 @@
+import { z } from "zod";
+
+/**
+ * Every setting of the app, validated once. In sandbox mode (no PIS_BASE_URL) the defaults are the
+ * sandbox's documented test values, so `npm start` works with no configuration at all; against a
+ * real provider the secrets and the merchant's own account must be given explicitly.
+ */
+
+// The sandbox's documented test project (README "Sandbox test credentials"). Repeated here rather
+// than imported: merchant code knows the sandbox only as a remote provider, like any merchant would.
+export const SANDBOX_DEFAULTS = {
+  PIS_CLIENT_ID: "sandbox-client-id",
+  PIS_CLIENT_SECRET: "sandbox-client-secret",
+  PIS_WEBHOOK_SECRET: "sandbox-webhook-secret",
+  MERCHANT_API_KEY: "dev-merchant-key",
+  BACKOFFICE_PASSWORD: "dev-backoffice",
+  CREDITOR_NAME: "Demo Shop UAB",
+  CREDITOR_IBAN: "LT601010012345678901",
+} as const;
+
+const port = z.coerce.number().int().min(1).max(65535);
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((u) => u.replace(/\/+$/, ""));
+const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().min(1).optional());
+const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), httpUrl.optional());
+
+const rawSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(3000),
+  APP_URL: optionalUrl,
+  DATABASE_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://").optional(),
+  ),
+  PGLITE_DIR: optionalString,
+  PIS_BASE_URL: optionalUrl,
+  SANDBOX_PORT: port.default(3001),
+  PIS_API_VERSION: z.enum(["v0.1", "v0.2", "v0.3"]).default("v0.3"),
+  PIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  PIS_CLIENT_ID: optionalString,
+  PIS_CLIENT_SECRET: optionalString,
+  PIS_WEBHOOK_SECRET: optionalString,
+  MERCHANT_API_KEY: optionalString,
+  BACKOFFICE_PASSWORD: optionalString,
+  CREDITOR_NAME: optionalString,
+  CREDITOR_IBAN: z.preprocess(
+    (v) => (typeof v === "string" && v !== "" ? v.replace(/\s+/g, "").toUpperCase() : undefined),
+    z.string().regex(/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/, "must be an IBAN").optional(),
+  ),
+});
+
+const REQUIRED_WITH_REAL_PROVIDER = [
+  "PIS_CLIENT_ID",
+  "PIS_CLIENT_SECRET",
+  "PIS_WEBHOOK_SECRET",
+  "MERCHANT_API_KEY",
+  "BACKOFFICE_PASSWORD",
+  "CREDITOR_NAME",
+  "CREDITOR_IBAN",
+] as const;
+
+export type Env = ReturnType<typeof loadEnv>;
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+export function loadEnv(source: Record<string, string | undefined> = process.env) {
+  const parsed = rawSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const raw = parsed.data;
+  const sandbox = raw.PIS_BASE_URL === undefined;
+  if (!sandbox) {
+    const missing = REQUIRED_WITH_REAL_PROVIDER.filter((k) => raw[k] === undefined);
+    if (missing.length > 0) {
+      throw new EnvError(missing.map((k) => `${k}: required when PIS_BASE_URL points at a real provider`));
+    }
+  }
+  const pick = (k: (typeof REQUIRED_WITH_REAL_PROVIDER)[number]) => raw[k] ?? SANDBOX_DEFAULTS[k];
+  return {
+    nodeEnv: raw.NODE_ENV,
+    port: raw.PORT,
+    appUrl: raw.APP_URL ?? `http://localhost:${raw.PORT}`,
+    databaseUrl: raw.DATABASE_URL,
+    pgliteDir: raw.PGLITE_DIR ?? ".data/pglite",
+    sandbox,
+    sandboxPort: raw.SANDBOX_PORT,
+    pisBaseUrl: raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}/platform`,
+    pisApiVersion: raw.PIS_API_VERSION,
+    pisTimeoutMs: raw.PIS_TIMEOUT_MS,
+    pisClientId: pick("PIS_CLIENT_ID"),
+    pisClientSecret: pick("PIS_CLIENT_SECRET"),
+    pisWebhookSecret: pick("PIS_WEBHOOK_SECRET"),
+    merchantApiKey: pick("MERCHANT_API_KEY"),
+    backofficePassword: pick("BACKOFFICE_PASSWORD"),
+    creditorName: pick("CREDITOR_NAME"),
+    creditorIban: pick("CREDITOR_IBAN"),
+  };
+}
+
+let cached: Env | undefined;
+
+/** The settings of this process, validated on first use. */
+export function env(): Env {
+  if (typeof window !== "undefined") throw new Error("lib/env is server-only");
+  cached ??= loadEnv();
+  return cached;
+}

@@ -1,0 +1,93 @@
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { CheckoutError } from "../checkout/errors";
+import { json, problem } from "./problem";
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+interface RouteSpec<P, Q, B> {
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** When set, the request must carry `Authorization: Bearer <key>`. */
+  bearer?: () => string;
+}
+
+interface RouteInput<P, Q, B> {
+  req: Request;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * The one wrapper every route handler uses: parses params, query and body with zod, answers a
+ * known refusal as problem+json naming the field, and any other error as a bare 500 with a
+ * request id (logged with the stack, never sent).
+ */
+export function route<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+  spec: RouteSpec<P, Q, B>,
+  handler: (input: RouteInput<P, Q, B>) => Promise<Response | object>,
+) {
+  return async (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
+    const requestId = randomUUID();
+    try {
+      if (spec.bearer && !bearerMatches(req, spec.bearer())) {
+        return problem(401, "unauthorized", "A valid API key is required.", { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." });
+      }
+      const params = parse(spec.params, await ctx.params, "params");
+      const query = parse(spec.query, Object.fromEntries(new URL(req.url).searchParams), "query");
+      let body: unknown;
+      if (spec.body) {
+        const text = await req.text();
+        if (text.length > MAX_BODY_BYTES) return problem(413, "body_too_large", "The request body is too large.");
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return problem(400, "invalid_json", "The request body is not valid JSON.");
+        }
+        body = parse(spec.body, body, "body");
+      }
+      const result = await handler({ req, params, query, body } as RouteInput<P, Q, B>);
+      return result instanceof Response ? result : json(result);
+    } catch (err) {
+      if (err instanceof InvalidInput) {
+        return problem(400, "invalid_request", `The request ${err.where} is not valid.`, { errors: err.errors });
+      }
+      if (err instanceof CheckoutError) {
+        return problem(err.status, err.code, err.title, { detail: err.detail, errors: err.errors });
+      }
+      console.error(`[${requestId}] ${req.method} ${new URL(req.url).pathname} failed`, err);
+      return problem(500, "internal_error", "Something went wrong on our side.", { detail: `Request id ${requestId}.` });
+    }
+  };
+}
+
+class InvalidInput extends Error {
+  constructor(
+    readonly where: string,
+    readonly errors: { path: string; message: string }[],
+  ) {
+    super(`invalid ${where}`);
+  }
+}
+
+function parse(schema: Schema | undefined, value: unknown, where: string): unknown {
+  if (!schema) return undefined;
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  throw new InvalidInput(
+    where,
+    r.error.issues.map((i) => ({ path: i.path.join(".") || where, message: i.message })),
+  );
+}
+
+function bearerMatches(req: Request, key: string): boolean {
+  const given = req.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ?? "";
+  const a = Buffer.from(given);
+  const b = Buffer.from(key);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,2 @@
+// Under vitest there is no React Server bundler condition; the real "server-only" throws there.
+export {};

@@ -1,0 +1,93 @@
+/**
+ * `npm start`: validates the settings, brings the database schema up to date, builds the app if
+ * the build is missing or older than the sources, starts the sandbox provider when no real
+ * provider is configured, then serves the app. `--dev` serves with `next dev` instead.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { openDb } from "../lib/db/client";
+import { EnvError, loadEnv } from "../lib/env";
+
+const root = path.resolve(import.meta.dirname, "..");
+process.chdir(root);
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+const dev = process.argv.includes("--dev");
+const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+
+let settings: ReturnType<typeof loadEnv>;
+try {
+  settings = loadEnv();
+} catch (err) {
+  if (err instanceof EnvError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  setTimeout(() => process.exit(code), 3000).unref();
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() => process.exit(code));
+}
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+function run(name: string, args: string[]) {
+  const child = spawn(process.execPath, args, { stdio: "inherit", env: process.env });
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} exited (${signal ?? code}); stopping.`);
+      stop(code || 1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsStale(): boolean {
+  const buildId = path.join(root, ".next/BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const sources = ["app", "components", "lib", "public"].map((d) => newestSourceMtime(path.join(root, d)));
+  const files = ["package.json", "next.config.mjs", "tsconfig.json"].map((f) => statSync(path.join(root, f)).mtimeMs);
+  return Math.max(...sources, ...files) > built;
+}
+
+async function main() {
+  const db = await openDb({ databaseUrl: settings.databaseUrl, pgliteDir: settings.pgliteDir });
+  await db.close();
+  console.log(`database ready (${db.kind === "postgres" ? "Postgres" : `embedded PGlite in ${settings.pgliteDir}`})`);
+
+  if (!dev && buildIsStale()) {
+    console.log("building the app (next build)...");
+    const r = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+
+  if (settings.sandbox) {
+    run("sandbox provider", ["--import", "tsx", path.join(root, "lib/sandbox/server.ts")]);
+  }
+  run("next", [nextBin, dev ? "dev" : "start", "-p", String(settings.port)]);
+  console.log(`shop and checkout on ${settings.appUrl}${settings.sandbox ? `, sandbox provider on http://localhost:${settings.sandboxPort}` : ""}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  stop(1);
+});

@@ -1,0 +1,19 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+export default defineConfig({
+  root,
+  resolve: { alias: { "@": root, "server-only": fileURLToPath(new URL("./server-only-stub.ts", import.meta.url)) } },
+  test: {
+    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts"],
+    environment: "node",
+    globalSetup: ["scripts/vitest.global-setup.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    // PGlite instances are heavy; one file at a time per worker keeps memory flat on 2 cores.
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
