@@ -3,7 +3,7 @@ import nextTs from "eslint-config-next/typescript";
 
 // Run with `--config scripts/eslint.config.mjs` from the repository root: the top level of the
 // repository is kept to the folders design.md names, so tool configs live in scripts/.
-export default [
+const config = [
   ...nextVitals,
   ...nextTs,
   {
@@ -22,3 +22,5 @@ export default [
     },
   },
 ];
+
+export default config;

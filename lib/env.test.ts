@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, loadEnv, SANDBOX_DEFAULTS } from "./env";
+
+describe("settings", () => {
+  it("runs against the built-in sandbox with no settings at all", () => {
+    const e = loadEnv({});
+    expect(e).toMatchObject({
+      sandbox: true,
+      port: 3000,
+      appUrl: "http://localhost:3000",
+      pisBaseUrl: "http://localhost:3001/platform",
+      pisApiVersion: "v0.3",
+      pisClientSecret: SANDBOX_DEFAULTS.PIS_CLIENT_SECRET,
+      databaseUrl: undefined,
+    });
+  });
+
+  it("follows the sandbox port", () => {
+    expect(loadEnv({ SANDBOX_PORT: "4001" }).pisBaseUrl).toBe("http://localhost:4001/platform");
+  });
+
+  it("stops with a message naming each bad setting", () => {
+    const err = (() => {
+      try {
+        loadEnv({ PORT: "eighty", PIS_API_VERSION: "v9", DATABASE_URL: "mysql://x" });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(EnvError);
+    const message = (err as Error).message;
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/PIS_API_VERSION/);
+    expect(message).toMatch(/DATABASE_URL/);
+  });
+
+  it("requires real secrets and the merchant's account when a real provider is configured", () => {
+    expect(() => loadEnv({ PIS_BASE_URL: "https://api.kevin.eu/platform" })).toThrow(/PIS_CLIENT_SECRET: required[\s\S]*CREDITOR_IBAN: required/);
+  });
+
+  it("takes a complete real-provider configuration", () => {
+    const e = loadEnv({
+      PIS_BASE_URL: "https://api.kevin.eu/platform/",
+      PIS_CLIENT_ID: "id",
+      PIS_CLIENT_SECRET: "secret",
+      PIS_WEBHOOK_SECRET: "whsec",
+      MERCHANT_API_KEY: "key",
+      BACKOFFICE_PASSWORD: "pw",
+      CREDITOR_NAME: "Shop",
+      CREDITOR_IBAN: "lt60 1010 0123 4567 8901",
+    });
+    expect(e).toMatchObject({ sandbox: false, pisBaseUrl: "https://api.kevin.eu/platform", creditorIban: "LT601010012345678901" });
+  });
+});

@@ -1,0 +1,179 @@
+import { createHmac } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_PROJECT } from "./projects";
+import { createPayment, postForm, startSandbox, waitFor, type RunningSandbox } from "./test-helpers";
+import { signWebhook } from "./webhooks";
+
+interface Received {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  rawBody: string;
+}
+
+/** A merchant endpoint: records every webhook and answers with the next queued status (200 when none). */
+function merchantEndpoint() {
+  const received: Received[] = [];
+  const answers: number[] = [];
+  let hold: Promise<void> | undefined;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      received.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, rawBody: Buffer.concat(chunks).toString("utf8") });
+      void (hold ?? Promise.resolve()).then(() => {
+        res.statusCode = answers.shift() ?? 200;
+        res.end("ok");
+      });
+    });
+  });
+  return {
+    received,
+    answers,
+    holdAnswers(until: Promise<void>) {
+      hold = until;
+    },
+    async start() {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function hmacHex(secret: string, text: string) {
+  return createHmac("sha256", secret).update(text).digest("hex");
+}
+
+describe("signWebhook", () => {
+  it("matches an HMAC-SHA256 computed independently (openssl dgst -sha256 -hmac)", () => {
+    // printf '%s' 'POSThttps://shop.example/hook?x=11700000000000{"id":"abc"}' | openssl dgst -sha256 -hmac secret
+    expect(
+      signWebhook({ secret: "secret", url: "https://shop.example/hook?x=1", timestamp: "1700000000000", rawBody: '{"id":"abc"}' }),
+    ).toBe("c093f0574c560a78c066e043e4dbfd84ca6966abf157e162dfa6e24ccf249f3e");
+  });
+
+  it("changes when any part of the signed string changes", () => {
+    const base = { secret: "s", url: "https://a.example/h", timestamp: "1", rawBody: "{}" };
+    const signature = signWebhook(base);
+    expect(signWebhook({ ...base, secret: "t" })).not.toBe(signature);
+    expect(signWebhook({ ...base, url: "https://a.example/h?x" })).not.toBe(signature);
+    expect(signWebhook({ ...base, timestamp: "2" })).not.toBe(signature);
+    expect(signWebhook({ ...base, rawBody: "{} " })).not.toBe(signature);
+  });
+});
+
+describe("webhook delivery", () => {
+  let s: RunningSandbox;
+  let merchant: ReturnType<typeof merchantEndpoint>;
+  let merchantUrl: string;
+  const clock = { now: 1_800_000_000_000 };
+
+  beforeAll(async () => {
+    s = await startSandbox({ now: () => clock.now, webhookRetryDelaysMs: [50, 50] });
+  });
+  afterAll(async () => {
+    await s.sandbox.close();
+  });
+  afterEach(async () => {
+    await merchant.close();
+  });
+
+  async function newMerchant() {
+    merchant = merchantEndpoint();
+    merchantUrl = await merchant.start();
+  }
+
+  /** Walks a payment through the hosted page to approval; returns the approve POST's answer. */
+  async function approve(webhookUrl: string) {
+    const { id } = await createPayment(s.api, { query: "?bankId=SEB_LT_SAND", webhookUrl });
+    const page = `${s.baseUrl}/login/${id}`;
+    await postForm(`${page}/login`, { username: "test", password: "1234" });
+    return { id, answer: await postForm(`${page}/approve`) };
+  }
+
+  it("posts a signed PAYMENT webhook to the exact Webhook-URL after approval", async () => {
+    await newMerchant();
+    const webhookUrl = `${merchantUrl}/api/webhooks/pis?shop=demo&token=a%2Fb`;
+    const { id } = await approve(webhookUrl);
+    const hook = await waitFor(() => merchant.received[0]);
+
+    expect(hook.method).toBe("POST");
+    expect(hook.path).toBe("/api/webhooks/pis?shop=demo&token=a%2Fb");
+    expect(hook.rawBody).toBe(`{"id":"${id}","bankStatus":"ACSC","statusGroup":"completed","type":"PAYMENT"}`);
+    expect(hook.headers["content-type"]).toBe("application/json");
+    expect(hook.headers["x-kevin-timestamp"]).toBe(String(clock.now));
+    const expected = hmacHex(DEFAULT_PROJECT.webhookSecret, `POST${webhookUrl}${String(clock.now)}${hook.rawBody}`);
+    expect(hook.headers["x-kevin-signature"]).toBe(expected);
+    expect(hmacHex("sandbox-client-secret", `POST${webhookUrl}${String(clock.now)}${hook.rawBody}`)).not.toBe(expected);
+
+    await waitFor(() => s.sandbox.store.deliveries.find((d) => d.paymentId === id));
+    expect(s.sandbox.store.deliveries.filter((d) => d.paymentId === id)).toEqual([
+      { paymentId: id, url: webhookUrl, attempt: 1, at: clock.now, durationMs: expect.any(Number), statusCode: 200 },
+    ]);
+  });
+
+  it("sends a failed-payment webhook on cancel", async () => {
+    await newMerchant();
+    const { id } = await createPayment(s.api, { webhookUrl: `${merchantUrl}/hook` });
+    await postForm(`${s.baseUrl}/login/${id}/cancel`);
+    const hook = await waitFor(() => merchant.received[0]);
+    expect(JSON.parse(hook.rawBody)).toEqual({ id, bankStatus: "CANC", statusGroup: "failed", type: "PAYMENT" });
+  });
+
+  it("retries after a 500 until the merchant answers 200, logging each attempt", async () => {
+    await newMerchant();
+    merchant.answers.push(500);
+    const { id } = await approve(`${merchantUrl}/hook`);
+    await waitFor(() => (merchant.received.length >= 2 ? true : undefined));
+    const log = await waitFor(() => {
+      const attempts = s.sandbox.store.deliveries.filter((d) => d.paymentId === id);
+      return attempts.length >= 2 ? attempts : undefined;
+    });
+    expect(log.map((d) => [d.attempt, d.statusCode])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
+    expect(log[0]?.nextAttemptAt).toBe(clock.now + 50);
+    // Both attempts carry the same body and a valid signature.
+    for (const hook of merchant.received) {
+      const ts = String(hook.headers["x-kevin-timestamp"]);
+      expect(hook.headers["x-kevin-signature"]).toBe(hmacHex(DEFAULT_PROJECT.webhookSecret, `POST${merchantUrl}/hook${ts}${hook.rawBody}`));
+    }
+    // No third attempt after the 200.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(merchant.received).toHaveLength(2);
+  });
+
+  it("retries on a network error and stops after the last configured delay", async () => {
+    await newMerchant();
+    const deadUrl = merchantUrl;
+    await merchant.close();
+    const { id } = await approve(`${deadUrl}/hook`);
+    const log = await waitFor(() => {
+      const attempts = s.sandbox.store.deliveries.filter((d) => d.paymentId === id);
+      return attempts.length >= 3 ? attempts : undefined;
+    });
+    expect(log.map((d) => d.statusCode)).toEqual([null, null, null]);
+    expect(log[0]?.error).toBeTruthy();
+    expect(log[2]?.nextAttemptAt).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(s.sandbox.store.deliveries.filter((d) => d.paymentId === id)).toHaveLength(3);
+    merchant = merchantEndpoint(); // afterEach closes a fresh, unstarted endpoint
+  });
+
+  it("does not hold the payer's redirect while the merchant is slow", async () => {
+    await newMerchant();
+    let release = () => {};
+    merchant.holdAnswers(new Promise<void>((resolve) => (release = resolve)));
+    const { answer } = await approve(`${merchantUrl}/hook`);
+    expect(answer.status).toBe(303);
+    await waitFor(() => merchant.received[0]);
+    release();
+  });
+});
