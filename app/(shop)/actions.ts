@@ -1,0 +1,56 @@
+"use server";
+
+import { randomBytes } from "node:crypto";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { CheckoutFormState } from "@/components/shop/Shop";
+import { centsToDecimal } from "@/components/ui/money";
+import { createCheckout } from "@/lib/checkout/checkouts";
+import { env } from "@/lib/env";
+import { CATALOGUE, CURRENCY, MAX_QUANTITY, findProduct } from "./catalogue";
+
+
+const cartSchema = z
+  .array(
+    z.object({
+      productId: z.string().refine((id) => findProduct(id) !== undefined, "Unknown product"),
+      quantity: z.coerce.number().int().min(1).max(MAX_QUANTITY),
+    }),
+  )
+  .min(1, "Your cart is empty")
+  .max(CATALOGUE.length)
+  .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, "Each product once");
+
+/** Creates a checkout for the submitted cart and sends the payer to it. */
+export async function startCheckout(_previous: CheckoutFormState, formData: FormData): Promise<CheckoutFormState> {
+  const productIds = formData.getAll("productId");
+  const quantities = formData.getAll("quantity");
+  const parsed = cartSchema.safeParse(productIds.map((productId, i) => ({ productId, quantity: quantities[i] })));
+  if (!parsed.success || productIds.length !== quantities.length) {
+    return { error: "Your cart could not be read. Please check the quantities and try again." };
+  }
+
+  let totalCents = 0;
+  for (const line of parsed.data) {
+    const product = findProduct(line.productId);
+    if (!product) return { error: "One of the products is no longer available." };
+    totalCents += product.priceCents * line.quantity;
+  }
+
+  let checkoutId: string;
+  try {
+    const checkout = await createCheckout({
+      amount: centsToDecimal(totalCents),
+      currency: CURRENCY,
+      description: "Order from Demo shop",
+      reference: `order-${randomBytes(5).toString("hex")}`,
+      returnUrl: `${env().appUrl}/`,
+    });
+    checkoutId = checkout.id;
+  } catch (error) {
+    console.error("demo shop: could not create a checkout", error instanceof Error ? error.message : error);
+    return { error: "We could not start the checkout right now. Please try again in a moment." };
+  }
+  // Outside the try: redirect() works by throwing.
+  redirect(`/checkout/${encodeURIComponent(checkoutId)}`);
+}
