@@ -21,6 +21,13 @@ const config = [
       "no-restricted-imports": ["error", { patterns: [{ group: ["**/sandbox/**", "@/lib/sandbox/*", "@/lib/sandbox"], message: "Merchant code reaches the sandbox only over HTTP." }] }],
     },
   },
+  {
+    // ...and the sandbox knows nothing of the merchant side, like a real provider.
+    files: ["lib/sandbox/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/*", "../checkout/**", "../pis/**", "../db/**", "../http/**", "../env", "../../app/**", "../../components/**"], message: "The sandbox is a separate system: no imports from the merchant side." }] }],
+    },
+  },
 ];
 
 export default config;
