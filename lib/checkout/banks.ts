@@ -1,6 +1,7 @@
 import { PisError, type Bank } from "../pis";
 import { defaultContext } from "./checkouts";
 import type { CheckoutContext } from "./context";
+import { toBankViews } from "./bank-directory";
 import { CheckoutError } from "./errors";
 import type { BanksResponse } from "./types";
 
@@ -25,10 +26,5 @@ export async function listBanks(country: string, ctx?: CheckoutContext): Promise
       else throw new CheckoutError(502, "banks_unavailable", "The list of banks could not be loaded. Please try again.");
     }
   }
-  return {
-    country,
-    banks: banks
-      .filter((b) => !b.isSavingsBank)
-      .map((b) => ({ id: b.id, name: b.name, officialName: b.officialName ?? null, logoUrl: b.imageUri ?? null, countryCode: b.countryCode })),
-  };
+  return { country, banks: toBankViews(banks, country) };
 }

@@ -12,6 +12,9 @@ export type StatusGroup = (typeof STATUS_GROUPS)[number];
 
 export type PaymentMethod = "bank" | "card" | "hybrid";
 
+export const LOCALES = ["en", "lt", "lv", "et"] as const;
+export type Locale = (typeof LOCALES)[number];
+
 export interface CheckoutView {
   id: string;
   amount: string;
@@ -57,6 +60,10 @@ export interface BankView {
   officialName: string | null;
   logoUrl: string | null;
   countryCode: string;
+  /** One of the country's most used banks: shown first. The list comes popular-first, then by name. */
+  popular: boolean;
+  /** Lower-case, diacritics-free search terms: name, official name and common short names. */
+  searchTerms: string[];
 }
 
 export interface BanksResponse {
@@ -66,11 +73,33 @@ export interface BanksResponse {
 
 /** Body of `POST /api/checkouts/{id}/payments`. */
 export interface StartPaymentRequest {
-  method: "bank";
-  /** Absent: the payer chooses the bank on the provider's hosted page. */
+  /** bank: pay from a bank account; card: card only; hybrid: the payer picks on the provider's page. */
+  method: PaymentMethod;
+  /** Bank method only. Absent: the payer chooses the bank on the provider's hosted page. */
   bankId?: string;
+  /** The country of the provider's hosted bank choice when no bankId is given. */
+  country?: string;
   termsAccepted: boolean;
   attemptKey: string;
+  /** Language of the provider's pages. */
+  lang?: Locale;
+}
+
+/** Everything the checkout page needs, computed on the server for one request. */
+export interface CheckoutPageData {
+  checkout: CheckoutView;
+  /** From ?lang=, else the checkout's locale, else Accept-Language, else en. */
+  locale: Locale;
+  /** From the checkout's country hint, else an IP-country header, else Accept-Language, else LT. */
+  defaultCountry: string;
+  /** Countries the payer can switch to (ISO codes), in the provider's order. */
+  countries: string[];
+  /** Methods the project allows; card and hybrid need `card` in the project's payment methods. */
+  methods: { bank: boolean; card: boolean; hybrid: boolean };
+  /** The provider project is a test project: show the test banner. */
+  sandboxProject: boolean;
+  /** The latest attempt, to show an attempt in flight after Back from the bank. */
+  attempt: (AttemptView & { bankName: string | null }) | null;
 }
 
 export interface StartPaymentResponse {
