@@ -1,10 +1,13 @@
 /**
- * The one error every provider call throws. `kind` tells a caller what to do next: an `http`
- * error carries the provider's verdict; `network` and `timeout` mean we do not know whether the
- * provider acted (a POST may or may not have created a payment); `parse` means the provider
- * answered something we do not understand.
+ * The one error every provider call throws. `kind` tells a caller what to do next:
+ * - `http`: the provider answered with something other than 200; its verdict is in `httpStatus`,
+ *   `code`, `providerName`, `description` and `data` (as far as the body carried them).
+ * - `network` / `timeout`: no answer. For a POST we cannot know whether the provider acted.
+ * - `parse`: a 200 we do not understand (not JSON, or not the shape we rely on).
+ * - `unsupported`: refused before sending, because the configured API version cannot express the
+ *   request (a card payment in v0.1, a Webhook-URL on /auth before v0.3).
  */
-export type PisErrorKind = "http" | "network" | "timeout" | "parse";
+export type PisErrorKind = "http" | "network" | "timeout" | "parse" | "unsupported";
 
 export interface PisErrorDetails {
   kind: PisErrorKind;
@@ -14,17 +17,24 @@ export interface PisErrorDetails {
   name?: string;
   description?: string;
   data?: unknown;
+  /** How many requests were sent; more than one when a GET was retried. */
+  attempts?: number;
   cause?: unknown;
 }
 
 export class PisError extends Error {
   readonly kind: PisErrorKind;
+  /** The provider's operation id (provider-api.md section 0), e.g. "initiatePayment". */
   readonly operation: string;
   readonly httpStatus?: number;
+  /** `error.code` of the provider's envelope, e.g. 10015. */
   readonly code?: number;
+  /** `error.name` of the provider's envelope, e.g. "InvalidRedirect". */
   readonly providerName?: string;
   readonly description?: string;
+  /** The envelope's `data`: often a validation message such as `"amount" must be a number`. */
   readonly data?: unknown;
+  readonly attempts: number;
 
   constructor(d: PisErrorDetails) {
     const what = d.kind === "http" ? `HTTP ${d.httpStatus}${d.name ? ` ${d.name}` : ""}` : d.kind;
@@ -37,9 +47,10 @@ export class PisError extends Error {
     this.providerName = d.name;
     this.description = d.description;
     this.data = d.data;
+    this.attempts = d.attempts ?? (d.kind === "unsupported" ? 0 : 1);
   }
 
-  /** True when the provider may have acted on the request even though we saw no answer. */
+  /** True when the provider may have acted on the request even though we saw no verdict. */
   get outcomeUnknown(): boolean {
     return this.kind === "network" || this.kind === "timeout" || (this.httpStatus ?? 0) >= 500;
   }

@@ -1,20 +1,68 @@
+import { accountsApi } from "./accounts";
+import { authApi } from "./auth";
 import { banksApi } from "./banks";
+import { generalApi } from "./general";
 import { paymentsApi } from "./payments";
+import { projectApi } from "./project";
+import { refundsApi } from "./refunds";
 import { createTransport, type PisConfig } from "./transport";
+import { versionProfile, type ApiVersion } from "./versions";
 
-export { PisError, type PisErrorKind } from "./errors";
-export type { Bank, Payment, PaymentStatus, StatusGroup, InitiatePaymentResponse } from "./schemas";
-export type { NormalisedStatus, StatusKind } from "./status";
-export type { ApiVersion, PisConfig } from "./transport";
-export type { InitiatePaymentInput } from "./payments";
-export { verifyWebhook, webhookSignature, WEBHOOK_TOLERANCE_MS, type WebhookEvent, type WebhookVerdict } from "./webhook";
+export { PisError, type PisErrorKind, type PisErrorDetails } from "./errors";
+export type {
+  Account,
+  AccountDetails,
+  AccountReference,
+  AuthStart,
+  Balance,
+  BalanceType,
+  Bank,
+  BankPaymentMethod,
+  InitiatePaymentResponse,
+  Payment,
+  PaymentStatus,
+  ProjectSettings,
+  Refund,
+  StatusGroup,
+  Token,
+  TokenContent,
+  Transaction,
+} from "./schemas";
+export { normaliseStatus, type NormalisedStatus, type StatusKind } from "./status";
+export { DEFAULT_RETRY, type PisConfig, type RetryPolicy } from "./transport";
+export { API_VERSIONS, type AccountPsu, type ApiVersion, type Psu, type PsuHttpMethod } from "./versions";
+export type { InitiatePaymentInput, InitiatedPayment, PaymentMethodChoice, PaymentReadOptions, PaymentWithStatus } from "./payments";
+export type { PaymentMethod } from "./project";
+export type { CreateRefundInput } from "./refunds";
+export type { AuthScope, StartAuthInput } from "./auth";
+export type { TransactionRange } from "./accounts";
+export {
+  verifyWebhook,
+  webhookSignature,
+  WEBHOOK_TOLERANCE_MS,
+  type VerifyWebhookInput,
+  type WebhookEvent,
+  type WebhookRejection,
+  type WebhookVerdict,
+} from "./webhook";
 
-/** The provider client, grouped by area. Every call returns parsed data or throws PisError. */
+/**
+ * The provider client, grouped by area. Every call returns parsed, typed data or throws PisError;
+ * the configured version only changes what goes over the wire, never what callers get back.
+ */
 export function createPisClient(config: PisConfig) {
-  const request = createTransport(config);
+  const version: ApiVersion = config.version ?? "v0.3";
+  const profile = versionProfile(version);
+  const request = createTransport({ ...config, version });
   return {
-    banks: banksApi(request),
-    payments: paymentsApi(request),
+    version,
+    general: generalApi(request),
+    banks: banksApi(request, profile),
+    project: projectApi(request),
+    payments: paymentsApi(request, profile),
+    refunds: refundsApi(request),
+    auth: authApi(request, profile),
+    accounts: accountsApi(request),
   };
 }
 

@@ -1,26 +1,44 @@
 import type { z } from "zod";
 import { PisError } from "./errors";
 import { errorEnvelope } from "./schemas";
+import type { ApiVersion } from "./versions";
 
-export type ApiVersion = "v0.1" | "v0.2" | "v0.3";
+export interface RetryPolicy {
+  /** Tries in all, the first included; 1 turns retries off. */
+  attempts: number;
+  /** Ceiling of the first back-off; doubles per retry. */
+  baseMs: number;
+  /** Upper bound of any single back-off. */
+  maxMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 200, maxMs: 2_000 };
 
 export interface PisConfig {
   /** Provider base without the version, e.g. "https://api.kevin.eu/platform". */
   baseUrl: string;
+  /** API version; picks paths, headers and shapes. Default v0.3. */
   version?: ApiVersion;
   clientId: string;
   clientSecret: string;
+  /** Per request (per try, for retried GETs). Default 15 s. */
   timeoutMs?: number;
+  /** Back-off of retried GETs; POSTs are never retried. */
+  retry?: Partial<RetryPolicy>;
   /** Sent as Plugin-* headers so the provider can tell integrations apart. */
   plugin?: { version: string; platform: string; platformVersion: string };
   fetch?: typeof fetch;
 }
 
+export type QueryValue = string | boolean | readonly string[] | undefined;
+
 export interface RequestSpec<T extends z.ZodType> {
+  /** The provider's operation id, carried into errors. */
   operation: string;
   method: "GET" | "POST";
+  /** Path after the version segment, e.g. "/auth/banks". */
   path: string;
-  query?: Record<string, string | boolean | undefined>;
+  query?: Record<string, QueryValue>;
   headers?: Record<string, string | undefined>;
   body?: unknown;
   schema: T;
@@ -28,16 +46,56 @@ export interface RequestSpec<T extends z.ZodType> {
 
 export type Transport = <T extends z.ZodType>(spec: RequestSpec<T>) => Promise<z.infer<T>>;
 
+/**
+ * Jittered exponential back-off before retry number `retry` (1-based): somewhere between half and
+ * all of min(maxMs, baseMs * 2^(retry-1)), so clients that failed together do not retry together,
+ * yet every retry waits at least a little.
+ */
+export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** (retry - 1));
+  return ceiling / 2 + (random() * ceiling) / 2;
+}
+
+// A JSON string (escapes included) or a JSON number. Strings are matched whole, so digits inside
+// them are never taken for numbers.
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * Quotes every numeric value of a key named `amount`, exactly as the provider wrote it, so that
+ * JSON.parse never turns money into a binary float ("12.50" stays "12.50", 0.1 stays "0.1").
+ * Node 20 has no JSON.parse source-text access, hence the token scan.
+ */
+export function quoteNumericAmounts(text: string): string {
+  let lastString: { value: string; end: number } | undefined;
+  return text.replace(JSON_TOKEN, (token: string, offset: number) => {
+    if (token.startsWith('"')) {
+      lastString = { value: token, end: offset + token.length };
+      return token;
+    }
+    const isAmountValue = lastString?.value === '"amount"' && /^\s*:\s*$/.test(text.slice(lastString.end, offset));
+    return isAmountValue ? `"${token}"` : token;
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function retryable(err: PisError): boolean {
+  return err.kind === "network" || err.kind === "timeout" || (err.kind === "http" && (err.httpStatus ?? 0) >= 500);
+}
+
 export function createTransport(config: PisConfig): Transport {
   const version = config.version ?? "v0.3";
   const base = `${config.baseUrl.replace(/\/+$/, "")}/${version}`;
   const timeoutMs = config.timeoutMs ?? 15_000;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...config.retry };
   const doFetch = config.fetch ?? fetch;
 
-  return async function request<T extends z.ZodType>(spec: RequestSpec<T>): Promise<z.infer<T>> {
+  async function once<T extends z.ZodType>(spec: RequestSpec<T>, attempt: number): Promise<z.infer<T>> {
     const url = new URL(base + spec.path);
     for (const [k, v] of Object.entries(spec.query ?? {})) {
-      if (v !== undefined) url.searchParams.set(k, String(v));
+      if (v === undefined) continue;
+      if (typeof v === "string" || typeof v === "boolean") url.searchParams.set(k, String(v));
+      else for (const item of v) url.searchParams.append(k, item);
     }
     const headers: Record<string, string> = {
       Accept: "application/json",
@@ -65,16 +123,18 @@ export function createTransport(config: PisConfig): Transport {
       text = await res.text();
     } catch (cause) {
       const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
-      throw new PisError({ kind: timedOut ? "timeout" : "network", operation: spec.operation, cause });
+      throw new PisError({ kind: timedOut ? "timeout" : "network", operation: spec.operation, attempts: attempt, cause });
     }
 
-    if (res.status !== 200) throw httpError(spec.operation, res.status, text);
+    // The provider answers every success with exactly 200 (provider-api.md 1); anything else,
+    // redirects included, is not a success.
+    if (res.status !== 200) throw httpError(spec.operation, res.status, text, attempt);
 
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(quoteNumericAmounts(text));
     } catch (cause) {
-      throw new PisError({ kind: "parse", operation: spec.operation, httpStatus: 200, description: "response is not JSON", cause });
+      throw new PisError({ kind: "parse", operation: spec.operation, httpStatus: 200, description: "response is not JSON", attempts: attempt, cause });
     }
     const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {
@@ -83,28 +143,50 @@ export function createTransport(config: PisConfig): Transport {
         operation: spec.operation,
         httpStatus: 200,
         description: parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "),
+        attempts: attempt,
         cause: parsed.error,
       });
     }
     return parsed.data;
+  }
+
+  return async function request<T extends z.ZodType>(spec: RequestSpec<T>): Promise<z.infer<T>> {
+    // Only reads are safe to repeat: a POST whose answer was lost may still have created a payment
+    // or a refund, and sending it again could create a second one.
+    const tries = spec.method === "GET" ? Math.max(1, Math.floor(policy.attempts)) : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(spec, attempt);
+      } catch (err) {
+        if (!(err instanceof PisError) || attempt >= tries || !retryable(err)) throw err;
+        await sleep(backoffDelay(attempt, policy));
+      }
+    }
   };
 }
 
-function httpError(operation: string, status: number, text: string): PisError {
+function httpError(operation: string, status: number, text: string, attempts: number): PisError {
   let envelope: z.infer<typeof errorEnvelope> | undefined;
   try {
     const parsed = errorEnvelope.safeParse(JSON.parse(text));
     if (parsed.success) envelope = parsed.data;
   } catch {
-    // Not every error carries the envelope (a proxy's 502 page, for one); the status still tells.
+    // Not every error carries the envelope (a 401 may have no body, a proxy's 502 is HTML); the
+    // status still tells.
   }
   return new PisError({
     kind: "http",
     operation,
     httpStatus: status,
-    code: envelope?.error.code,
-    name: envelope?.error.name,
-    description: envelope?.error.description,
+    code: envelope?.error?.code,
+    name: envelope?.error?.name,
+    description: envelope?.error?.description,
     data: envelope?.data,
+    attempts,
   });
+}
+
+/** `Authorization` for a linked account: the official clients prepend "Bearer " when it is missing. */
+export function bearer(accessToken: string): string {
+  return /^bearer /i.test(accessToken) ? accessToken : `Bearer ${accessToken}`;
 }

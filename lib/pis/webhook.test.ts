@@ -76,4 +76,47 @@ describe("webhook signature", () => {
       event: { type: "PAYMENT_REFUND", refundId: 12, paymentId: "0123456789abcdef0123456789abcdef01234567", statusGroup: "completed" },
     });
   });
+
+  const signed = (body: string) => receive({ body, signature: webhookSignature(VECTOR.secret, VECTOR.url, VECTOR.timestamp, body) });
+  const PID = "0123456789abcdef0123456789abcdef01234567";
+
+  it("reads a v0.1 payment webhook, whose bank status is `status`", () => {
+    expect(signed(`{"id":"${PID}","status":"CANC","statusGroup":"failed","type":"PAYMENT"}`)).toEqual({
+      ok: true,
+      event: { type: "PAYMENT", paymentId: PID, status: { group: "failed", kind: "bank", code: "CANC", errorCodes: [] } },
+    });
+  });
+
+  it("reads card and hybrid payment webhooks", () => {
+    expect(signed(`{"id":"${PID}","cardStatus":"payment_success","statusGroup":"completed","type":"PAYMENT"}`)).toMatchObject({
+      ok: true,
+      event: { status: { group: "completed", kind: "card", code: "payment_success" } },
+    });
+    expect(signed(`{"id":"${PID}","hybridStatus":"expired","statusGroup":"failed","type":"PAYMENT"}`)).toMatchObject({
+      ok: true,
+      event: { status: { group: "failed", kind: "hybrid", code: "expired" } },
+    });
+  });
+
+  it("reads headers as node:http gives them, lowercase and possibly repeated", () => {
+    const v = verifyWebhook({
+      rawBody: VECTOR.body, url: VECTOR.url, secret: VECTOR.secret, now: Number(VECTOR.timestamp),
+      headers: { "x-kevin-timestamp": [VECTOR.timestamp], "x-kevin-signature": VECTOR.signature, host: "shop.example" },
+    });
+    expect(v.ok).toBe(true);
+  });
+
+  it("refuses a signed body that is not JSON, or of an unknown type, as malformed", () => {
+    expect(signed("not json")).toMatchObject({ ok: false, reason: "malformed" });
+    expect(signed(`{"id":"${PID}","statusGroup":"completed","type":"PAYOUT"}`)).toMatchObject({ ok: false, reason: "malformed" });
+    expect(signed(`{"id":"${PID}","statusGroup":"created","type":"PAYMENT"}`)).toMatchObject({ ok: false, reason: "malformed" });
+    expect(signed(`{"id":"1.5","paymentId":"${PID}","statusGroup":"completed","type":"PAYMENT_REFUND"}`)).toMatchObject({ ok: false, reason: "malformed" });
+  });
+
+  it("refuses a timestamp from the future beyond the window, and one that is not a number", () => {
+    expect(receive({ now: Number(VECTOR.timestamp) - 5 * 60 * 1000 - 1 })).toMatchObject({ ok: false, reason: "stale" });
+    const body = VECTOR.body;
+    const timestamp = "soon";
+    expect(receive({ timestamp, signature: webhookSignature(VECTOR.secret, VECTOR.url, timestamp, body) })).toMatchObject({ ok: false, reason: "stale" });
+  });
 });

@@ -39,24 +39,34 @@ export function webhookSignature(secret: string, url: string, timestamp: string,
   return createHmac("sha256", secret).update(`POST${url}${timestamp}${rawBody}`).digest("hex");
 }
 
-function header(headers: Headers | Record<string, string | undefined>, name: string): string | undefined {
+/** Fetch `Headers`, or a plain object such as node:http's `req.headers` (any case, maybe arrays). */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+function header(headers: WebhookHeaders, name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : headers[key];
+  const value = key === undefined ? undefined : headers[key];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export interface VerifyWebhookInput {
+  /** The body exactly as received: re-serialised JSON would not match the signature. */
+  rawBody: string;
+  headers: WebhookHeaders;
+  /** The exact Webhook-URL string given to the provider, query string included. */
+  url: string;
+  /** The webhook endpoint secret (not the Client-Secret). */
+  secret: string;
+  /** Epoch milliseconds; default Date.now(). */
+  now?: number;
+  toleranceMs?: number;
 }
 
 /**
  * Checks a webhook as received. `url` must be the exact Webhook-URL string we gave the provider,
  * not one rebuilt from the incoming request (a proxy in front of us would change it).
  */
-export function verifyWebhook(input: {
-  rawBody: string;
-  headers: Headers | Record<string, string | undefined>;
-  url: string;
-  secret: string;
-  now?: number;
-  toleranceMs?: number;
-}): WebhookVerdict {
+export function verifyWebhook(input: VerifyWebhookInput): WebhookVerdict {
   const timestamp = header(input.headers, "x-kevin-timestamp");
   const signature = header(input.headers, "x-kevin-signature");
   if (!timestamp || !signature) {
