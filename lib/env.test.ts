@@ -46,6 +46,7 @@ describe("settings", () => {
       PIS_WEBHOOK_SECRET: "whsec",
       MERCHANT_API_KEY: "key",
       BACKOFFICE_PASSWORD: "pw",
+      MERCHANT_NOTIFY_SECRET: "notify",
       CREDITOR_NAME: "Shop",
       CREDITOR_IBAN: "lt60 1010 0123 4567 8901",
     });

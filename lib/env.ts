@@ -14,6 +14,7 @@ export const SANDBOX_DEFAULTS = {
   PIS_WEBHOOK_SECRET: "sandbox-webhook-secret",
   MERCHANT_API_KEY: "dev-merchant-key",
   BACKOFFICE_PASSWORD: "dev-backoffice",
+  MERCHANT_NOTIFY_SECRET: "dev-notify-secret",
   CREDITOR_NAME: "Demo Shop UAB",
   CREDITOR_IBAN: "LT601010012345678901",
 } as const;
@@ -43,6 +44,9 @@ const rawSchema = z.object({
   PIS_WEBHOOK_SECRET: optionalString,
   MERCHANT_API_KEY: optionalString,
   BACKOFFICE_PASSWORD: optionalString,
+  MERCHANT_NOTIFY_SECRET: optionalString,
+  CHECKOUT_TTL_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60 - 60).default(24 * 60),
+  WORKER_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(15_000),
   CREDITOR_NAME: optionalString,
   CREDITOR_IBAN: z.preprocess(
     (v) => (typeof v === "string" && v !== "" ? v.replace(/\s+/g, "").toUpperCase() : undefined),
@@ -56,6 +60,7 @@ const REQUIRED_WITH_REAL_PROVIDER = [
   "PIS_WEBHOOK_SECRET",
   "MERCHANT_API_KEY",
   "BACKOFFICE_PASSWORD",
+  "MERCHANT_NOTIFY_SECRET",
   "CREDITOR_NAME",
   "CREDITOR_IBAN",
 ] as const;
@@ -99,6 +104,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     pisWebhookSecret: pick("PIS_WEBHOOK_SECRET"),
     merchantApiKey: pick("MERCHANT_API_KEY"),
     backofficePassword: pick("BACKOFFICE_PASSWORD"),
+    merchantNotifySecret: pick("MERCHANT_NOTIFY_SECRET"),
+    checkoutTtlMs: raw.CHECKOUT_TTL_MINUTES * 60 * 1000,
+    workerIntervalMs: raw.WORKER_INTERVAL_MS,
     creditorName: pick("CREDITOR_NAME"),
     creditorIban: pick("CREDITOR_IBAN"),
   };

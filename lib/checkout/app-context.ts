@@ -2,6 +2,7 @@ import { getDb } from "../db";
 import { env } from "../env";
 import { createPisClient } from "../pis";
 import type { CheckoutContext } from "./context";
+import { startWorker } from "./reconcile";
 
 // Hosted-page hosts of the real provider (provider-api.md section 1); its API host differs.
 const PROVIDER_HOSTED_ORIGINS = ["https://psd2.kevin.eu", "https://psd2-sandbox.kevin.eu"];
@@ -19,7 +20,7 @@ export function appContext(): Promise<CheckoutContext> {
       clientSecret: e.pisClientSecret,
       timeoutMs: e.pisTimeoutMs,
     });
-    return {
+    const ctx: CheckoutContext = {
       db: await getDb(),
       pis,
       config: {
@@ -27,10 +28,15 @@ export function appContext(): Promise<CheckoutContext> {
         creditorName: e.creditorName,
         creditorIban: e.creditorIban,
         webhookSecret: e.pisWebhookSecret,
+        notifySecret: e.merchantNotifySecret,
         confirmOrigins: [new URL(e.pisBaseUrl).origin, ...(e.sandbox ? [] : PROVIDER_HOSTED_ORIGINS)],
-        checkoutTtlMs: 24 * 60 * 60 * 1000,
+        checkoutTtlMs: e.checkoutTtlMs,
       },
     };
+    // Expiry, reconciliation and merchant notifications run inside the app process: embedded
+    // PGlite can only be opened by one process, and a long-running `next start` is the host.
+    if (process.env.NEXT_PHASE !== "phase-production-build") startWorker(ctx, e.workerIntervalMs);
+    return ctx;
   })().catch((err) => {
     cached = undefined;
     throw err;

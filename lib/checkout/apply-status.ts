@@ -1,13 +1,21 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import type { NormalisedStatus } from "../pis";
 import { checkouts, paymentAttempts, statusEvents, type StatusSource } from "../db/schema";
 import type { CheckoutContext } from "./context";
+import { enqueueNotification, type NotificationEvent } from "./notifications";
 import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt } from "./status-machine";
 import type { CheckoutStatus } from "./types";
 
 export type Tx = Parameters<Parameters<CheckoutContext["db"]["transaction"]>[0]>[0];
+type CheckoutRow = typeof checkouts.$inferSelect;
 
 export type ApplyOutcome = "applied" | "unchanged" | "unknown_attempt";
+
+const EVENT_OF: Partial<Record<CheckoutStatus, NotificationEvent>> = {
+  paid: "checkout.paid",
+  failed: "checkout.payment_failed",
+  expired: "checkout.expired",
+};
 
 /**
  * Applies a provider status to one attempt and its checkout, in one transaction with the attempt
@@ -27,6 +35,7 @@ export async function applyProviderStatus(
     if (!canMoveAttempt({ group: attempt.statusGroup, code: attempt.providerStatus }, { group: status.group, code: status.code })) {
       return "unchanged";
     }
+    const now = new Date();
     await tx
       .update(paymentAttempts)
       .set({
@@ -34,39 +43,54 @@ export async function applyProviderStatus(
         providerStatus: status.code,
         providerStatusKind: status.kind,
         errorCodes: status.errorCodes.length > 0 ? status.errorCodes : attempt.errorCodes,
-        updatedAt: new Date(),
+        completedAt: status.group === "completed" ? now : attempt.completedAt,
+        updatedAt: now,
       })
       .where(eq(paymentAttempts.id, attempt.id));
 
     const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, attempt.checkoutId)).for("update");
     if (!checkout) throw new Error(`attempt ${attempt.id} has no checkout`);
+    // The checkout follows its current attempt. An older or abandoned one still makes it paid if
+    // it completes (the money moved), but its failure says nothing about the checkout.
+    const [current] = await tx
+      .select({ id: paymentAttempts.id })
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.checkoutId, checkout.id), isNull(paymentAttempts.abandonedAt)))
+      .orderBy(desc(paymentAttempts.createdAt))
+      .limit(1);
     const next = checkoutStatusForAttempt(status.group);
-    const moved = next !== checkout.status && canMoveCheckout(checkout.status, next);
-    if (moved) {
-      await tx.update(checkouts).set({ status: next, updatedAt: new Date() }).where(eq(checkouts.id, checkout.id));
+    const moved = (current?.id === attempt.id || next === "paid") && (await moveCheckout(tx, checkout, next, source, attempt.id, status.code));
+    if (!moved) {
+      // The attempt changed even if the checkout did not: keep that in the history too.
+      await tx.insert(statusEvents).values({
+        checkoutId: checkout.id,
+        attemptId: attempt.id,
+        fromStatus: checkout.status,
+        toStatus: checkout.status,
+        providerStatus: status.code,
+        source,
+      });
     }
-    await tx.insert(statusEvents).values({
-      checkoutId: checkout.id,
-      attemptId: attempt.id,
-      fromStatus: checkout.status,
-      toStatus: moved ? next : checkout.status,
-      providerStatus: status.code,
-      source,
-    });
     return "applied";
   });
 }
 
-/** Moves a checkout itself (not through an attempt), e.g. open -> processing or -> expired. */
+/**
+ * Moves a checkout's own status if the status machine allows it, records the move with its
+ * source, and queues the merchant's notification in the same transaction.
+ */
 export async function moveCheckout(
   tx: Tx,
-  checkout: { id: string; status: CheckoutStatus },
+  checkout: CheckoutRow,
   to: CheckoutStatus,
   source: StatusSource,
   attemptId?: string,
+  providerStatus?: string | null,
 ): Promise<boolean> {
   if (checkout.status === to || !canMoveCheckout(checkout.status, to)) return false;
   await tx.update(checkouts).set({ status: to, updatedAt: new Date() }).where(eq(checkouts.id, checkout.id));
-  await tx.insert(statusEvents).values({ checkoutId: checkout.id, attemptId, fromStatus: checkout.status, toStatus: to, source });
+  await tx.insert(statusEvents).values({ checkoutId: checkout.id, attemptId, fromStatus: checkout.status, toStatus: to, source, providerStatus });
+  const event = EVENT_OF[to];
+  if (event) await enqueueNotification(tx, checkout, event, { status: to, ...(attemptId ? { attemptId } : {}) });
   return true;
 }

@@ -1,12 +1,12 @@
-import { PisError, type Bank } from "../pis";
+import { PisError, type Bank, type PisClient } from "../pis";
+import { toBankViews } from "./bank-directory";
+import { cached } from "./cache";
 import { defaultContext } from "./checkouts";
 import type { CheckoutContext } from "./context";
-import { toBankViews } from "./bank-directory";
 import { CheckoutError } from "./errors";
 import type { BanksResponse } from "./types";
 
-const TTL_MS = 10 * 60 * 1000;
-const cache = new Map<string, { at: number; banks: Bank[] }>();
+const caches = new WeakMap<PisClient, (country: string) => Promise<Bank[]>>();
 
 /**
  * The banks the payer may choose from in one country. The list changes rarely and every payer
@@ -14,17 +14,15 @@ const cache = new Map<string, { at: number; banks: Bank[] }>();
  */
 export async function listBanks(country: string, ctx?: CheckoutContext): Promise<BanksResponse> {
   const c = ctx ?? (await defaultContext());
-  const hit = cache.get(country);
-  let banks = hit && Date.now() - hit.at < TTL_MS ? hit.banks : undefined;
-  if (!banks) {
-    try {
-      banks = await c.pis.banks.list({ countryCode: country });
-      cache.set(country, { at: Date.now(), banks });
-    } catch (err) {
-      if (!(err instanceof PisError)) throw err;
-      if (hit) banks = hit.banks;
-      else throw new CheckoutError(502, "banks_unavailable", "The list of banks could not be loaded. Please try again.");
-    }
+  let load = caches.get(c.pis);
+  if (!load) {
+    load = cached(10 * 60 * 1000, (code: string) => c.pis.banks.list({ countryCode: code }));
+    caches.set(c.pis, load);
   }
-  return { country, banks: toBankViews(banks, country) };
+  try {
+    return { country, banks: toBankViews(await load(country), country) };
+  } catch (err) {
+    if (err instanceof PisError) throw new CheckoutError(502, "banks_unavailable", "The list of banks could not be loaded. Please try again.");
+    throw err;
+  }
 }

@@ -1,16 +1,26 @@
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { checkouts, paymentAttempts } from "../db/schema";
+import { createHash } from "node:crypto";
+import { checkouts, idempotencyKeys, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
-import { applyProviderStatus, moveCheckout } from "./apply-status";
+import type { Db } from "../db/client";
+import { applyProviderStatus, moveCheckout, type Tx } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { newCheckoutId } from "./ids";
 import { amountProblem, normaliseAmount, SUPPORTED_CURRENCIES } from "./money";
 import { isFinalCheckout, isFinalGroup } from "./status-machine";
-import type { AttemptView, CheckoutStatusView, CheckoutView } from "./types";
+import { LOCALES, type AttemptView, type CheckoutStatusView, type CheckoutView, type FailureReason } from "./types";
 
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" });
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+// https everywhere except on the merchant's own machine, where a developer runs plain http.
+const merchantUrl = z
+  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+  .max(2000)
+  .refine((u) => {
+    const url = new URL(u);
+    return url.protocol !== "http:" || LOCAL_HOSTS.has(url.hostname);
+  }, "must use https");
 
 /** What a merchant sends to create a checkout. The amount is a decimal string in the currency's minor units. */
 export const createCheckoutInput = z
@@ -19,11 +29,13 @@ export const createCheckoutInput = z
     currency: z.enum(SUPPORTED_CURRENCIES as [string, ...string[]]),
     description: z.string().trim().min(1).max(140),
     reference: z.string().trim().min(1).max(64),
-    returnUrl: httpUrl,
-    notifyUrl: httpUrl.optional(),
-    locale: z.enum(["en", "lt", "lv", "et"]).optional(),
+    returnUrl: merchantUrl,
+    notifyUrl: merchantUrl.optional(),
+    locale: z.enum(LOCALES).optional(),
     country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code").optional(),
     email: z.email().optional(),
+    // Never beyond the provider's 7-day confirmLink, less an hour for a payer mid-payment.
+    expiresInMinutes: z.number().int().min(5).max(7 * 24 * 60 - 60).optional(),
   })
   .superRefine((v, issue) => {
     const problem = amountProblem(v.amount, v.currency);
@@ -58,20 +70,34 @@ export function toAttemptView(row: AttemptRow): AttemptView {
     bankId: row.bankId,
     statusGroup: row.statusGroup,
     providerStatus: row.providerStatus,
+    abandoned: row.abandonedAt !== null,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
-export async function createCheckout(input: CreateCheckoutInput, ctx?: CheckoutContext): Promise<CheckoutView> {
+/**
+ * Creates a checkout. With an idempotency key, a repeated request (a merchant retrying after a
+ * timeout) returns the checkout the first one made; the same key with another body is refused.
+ */
+export async function createCheckout(input: CreateCheckoutInput, ctx?: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<CheckoutView> {
   const c = ctx ?? (await defaultContext());
+  const v = parseCreateInput(input);
+  if (opts.idempotencyKey !== undefined) return createIdempotently(c, v, opts.idempotencyKey);
+  return insertCheckout(c, c.db, v);
+}
+
+function parseCreateInput(input: CreateCheckoutInput) {
   const parsed = createCheckoutInput.safeParse(input);
   if (!parsed.success) {
     throw new CheckoutError(400, "invalid_request", "The checkout is not valid.", undefined,
       parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
   }
-  const v = parsed.data;
+  return parsed.data;
+}
+
+async function insertCheckout(c: CheckoutContext, db: Db | Tx, v: z.infer<typeof createCheckoutInput>): Promise<CheckoutView> {
   const now = nowOf(c);
-  const [row] = await c.db
+  const [row] = await db
     .insert(checkouts)
     .values({
       id: newCheckoutId(),
@@ -88,11 +114,48 @@ export async function createCheckout(input: CreateCheckoutInput, ctx?: CheckoutC
       creditorIban: c.config.creditorIban,
       createdAt: now,
       updatedAt: now,
-      expiresAt: new Date(now.getTime() + c.config.checkoutTtlMs),
+      expiresAt: new Date(now.getTime() + (v.expiresInMinutes !== undefined ? v.expiresInMinutes * 60_000 : c.config.checkoutTtlMs)),
     })
     .returning();
   if (!row) throw new Error("insert returned no row");
   return toCheckoutView(row);
+}
+
+/**
+ * A repeated request with the same key (a merchant retrying after a timeout) gets the checkout
+ * the first one made; the same key with another body is refused. Checkout and key are written in
+ * one transaction, so a race between two such requests leaves exactly one checkout.
+ */
+async function createIdempotently(c: CheckoutContext, v: z.infer<typeof createCheckoutInput>, key: string): Promise<CheckoutView> {
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new CheckoutError(400, "invalid_request", "The Idempotency-Key header is not valid.", undefined, [
+      { path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" },
+    ]);
+  }
+  const requestHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
+  const earlier = async () => {
+    const [row] = await c.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    if (!row) return undefined;
+    if (row.requestHash !== requestHash) {
+      throw new CheckoutError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.");
+    }
+    const checkout = await loadCheckout(c, row.checkoutId);
+    if (!checkout) throw new Error(`idempotency key ${key} points at a missing checkout`);
+    return toCheckoutView(checkout);
+  };
+  const found = await earlier();
+  if (found) return found;
+  try {
+    return await c.db.transaction(async (tx) => {
+      const created = await insertCheckout(c, tx, v);
+      await tx.insert(idempotencyKeys).values({ key, requestHash, checkoutId: created.id });
+      return created;
+    });
+  } catch (err) {
+    const winner = await earlier();
+    if (winner) return winner;
+    throw err;
+  }
 }
 
 export async function getCheckout(id: string, ctx?: CheckoutContext): Promise<CheckoutView | null> {
@@ -127,8 +190,12 @@ export async function getCheckoutStatus(id: string, ctx?: CheckoutContext): Prom
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
 
   let attempt = await latestAttempt(c, id);
-  if (attempt?.providerPaymentId && !isFinalGroup(attempt.statusGroup)) {
+  const now = nowOf(c);
+  // Many tabs may poll one checkout: ask the provider at most once per REFRESH_MIN_MS.
+  const recentlyChecked = attempt?.checkedAt && now.getTime() - attempt.checkedAt.getTime() < REFRESH_MIN_MS;
+  if (attempt?.providerPaymentId && !isFinalGroup(attempt.statusGroup) && !recentlyChecked) {
     try {
+      await c.db.update(paymentAttempts).set({ checkedAt: now }).where(eq(paymentAttempts.id, attempt.id));
       const status = await c.pis.payments.status(attempt.providerPaymentId);
       const outcome = await applyProviderStatus(c, { attemptId: attempt.id }, status, "landing");
       if (outcome === "applied") {
@@ -152,7 +219,21 @@ export async function getCheckoutStatus(id: string, ctx?: CheckoutContext): Prom
     currency: checkout.currency,
     returnUrl: checkout.returnUrl,
     attempt: attempt ? toAttemptView(attempt) : null,
+    failureReason: checkout.status === "failed" && attempt ? failureReasonOf(attempt) : null,
   };
+}
+
+const REFRESH_MIN_MS = 2000;
+
+/** Reads the provider's codes (provider-api.md 5.5) into a reason the landing page can explain. */
+export function failureReasonOf(a: Pick<AttemptRow, "errorCodes" | "providerStatus" | "failureReason">): FailureReason {
+  const codes = a.errorCodes ?? [];
+  if (codes.includes(20017)) return "insufficient_funds";
+  if (codes.includes(21100) || a.providerStatus === "expired") return "expired";
+  if (codes.includes(21101) || a.providerStatus === "RJCT" || a.providerStatus === "payment_failure") return "rejected";
+  if (codes.some((c) => c >= 21000 && c <= 21004) || a.providerStatus === "CANC" || a.providerStatus === "cancelled") return "cancelled";
+  if (a.failureReason) return "provider_error";
+  return "unknown";
 }
 
 export async function defaultContext(): Promise<CheckoutContext> {

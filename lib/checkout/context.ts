@@ -10,6 +10,8 @@ export interface CheckoutContext {
     creditorName: string;
     creditorIban: string;
     webhookSecret: string;
+    /** Signs our notifications to the merchant's notifyUrl. */
+    notifySecret: string;
     /** Origins a confirmLink may point at; the payer is never sent anywhere else. */
     confirmOrigins: string[];
     checkoutTtlMs: number;

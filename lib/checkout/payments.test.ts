@@ -10,7 +10,7 @@ import { startPayment } from "./payments";
 import { signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 
-const order = { amount: "12.50", currency: "EUR", description: "Order 42", reference: "order-42", returnUrl: "http://shop.test/thanks" };
+const order = { amount: "12.50", currency: "EUR", description: "Order 42", reference: "order-42", returnUrl: "https://shop.test/thanks" };
 const bankPay = (attemptKey: string) => ({ method: "bank" as const, bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey });
 
 async function refusal(p: Promise<unknown>): Promise<CheckoutError> {

@@ -1,25 +1,29 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { paymentAttempts } from "../db/schema";
+import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, moveCheckout } from "./apply-status";
 import { defaultContext, loadCheckout } from "./checkouts";
 import { nowOf, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { newAttemptId } from "./ids";
-import type { StartPaymentResponse } from "./types";
+import { findBank, projectInfo, redirectPreferredFor } from "./project";
+import { LOCALES, type StartPaymentResponse } from "./types";
 
 /** What the payer's browser may send. Note what is absent: amount, currency, creditor, redirect. */
-export const startPaymentInput = z.object({
-  method: z.literal("bank"),
-  bankId: z
-    .string()
-    .regex(/^[A-Za-z0-9_]{2,64}$/, "is not a bank id")
-    .optional(),
-  termsAccepted: z.boolean(),
-  attemptKey: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8-64 URL-safe characters"),
-  lang: z.enum(["en", "lt", "lv", "et"]).optional(),
-});
+export const startPaymentInput = z
+  .object({
+    method: z.enum(["bank", "card", "hybrid"]),
+    bankId: z
+      .string()
+      .regex(/^[A-Za-z0-9_]{2,64}$/, "is not a bank id")
+      .optional(),
+    country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code").optional(),
+    termsAccepted: z.boolean(),
+    attemptKey: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8-64 URL-safe characters"),
+    lang: z.enum(LOCALES).optional(),
+  })
+  .refine((v) => v.method === "bank" || v.bankId === undefined, { path: ["bankId"], message: "is only for bank payments" });
 export type StartPaymentInput = z.infer<typeof startPaymentInput>;
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -46,6 +50,22 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
   const existing = await findByKey(c, checkoutId, input.attemptKey);
   if (existing) return replay(c, existing);
 
+  const project = await projectInfo(c);
+  if (!project.methods[input.method]) {
+    throw new CheckoutError(422, "method_unavailable", "This payment method is not available for this shop.", undefined, [
+      { path: "method", message: `${input.method} payments are not enabled` },
+    ]);
+  }
+  let redirectPreferred: boolean | undefined;
+  if (input.bankId) {
+    const bank = await findBank(c, input.bankId).catch(() => undefined);
+    if (bank === null) {
+      throw new CheckoutError(422, "unknown_bank", "Please choose one of the banks in the list.", undefined, [{ path: "bankId", message: "is not a bank we can pay with" }]);
+    }
+    // A provider outage here is left to the initiation call, which will report it.
+    if (bank) redirectPreferred = redirectPreferredFor(project, bank);
+  }
+
   if (checkout.status === "paid") throw new CheckoutError(409, "already_paid", "This order is already paid.");
   if (checkout.status === "cancelled") throw new CheckoutError(409, "checkout_cancelled", "This checkout was cancelled by the shop.");
   if (checkout.status === "expired" || checkout.expiresAt <= nowOf(c)) {
@@ -55,6 +75,9 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
   const attemptId = newAttemptId();
   const inserted = await c.db
     .transaction(async (tx) => {
+      // Locked first, then re-checked: a late webhook may have paid the checkout since we loaded it.
+      const [fresh] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
+      if (!fresh || fresh.status === "paid") throw new CheckoutError(409, "already_paid", "This order is already paid.");
       await tx.insert(paymentAttempts).values({
         id: attemptId,
         checkoutId,
@@ -62,7 +85,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
         method: input.method,
         bankId: input.bankId ?? null,
       });
-      await moveCheckout(tx, checkout, "processing", "initiation", attemptId);
+      await moveCheckout(tx, fresh, "processing", "initiation", attemptId);
       return true;
     })
     .catch((err: unknown) => {
@@ -86,7 +109,10 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       creditorName: checkout.creditorName,
       creditorIban: checkout.creditorIban,
       email: checkout.email ?? undefined,
+      method: input.method,
       bankId: input.bankId,
+      redirectPreferred,
+      countryCode: input.bankId ? undefined : input.country,
       lang: input.lang,
       redirectUrl: returnUrl(c, checkoutId),
       webhookUrl: webhookUrl(c),
@@ -113,6 +139,41 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
   }
 }
 
+/**
+ * The payer came back from the bank without authorising and wants to pay another way. Allowed
+ * only while the provider still reports the payment as merely started; the old payment is kept
+ * (not failed), so if the payer does authorise it later in a forgotten tab, the money is seen.
+ */
+export async function abandonPayment(checkoutId: string, ctx?: CheckoutContext): Promise<{ abandoned: true }> {
+  const c = ctx ?? (await defaultContext());
+  const checkout = await loadCheckout(c, checkoutId);
+  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  const [attempt] = await c.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.checkoutId, checkoutId), isNull(paymentAttempts.abandonedAt), inArray(paymentAttempts.statusGroup, ["started", "pending"])));
+  if (!attempt) return { abandoned: true };
+  if (!attempt.providerPaymentId) throw new CheckoutError(409, "payment_in_progress", "Your payment is still being started. Please wait a moment.");
+
+  let status;
+  try {
+    status = await c.pis.payments.status(attempt.providerPaymentId);
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    throw new CheckoutError(503, "provider_error", "We could not check your payment with the bank. Please try again.");
+  }
+  await applyProviderStatus(c, { attemptId: attempt.id }, status, "payer");
+  if (status.group !== "started") {
+    throw new CheckoutError(409, "payment_authorised", "Your bank already has this payment.", "Wait for its result instead of paying again.");
+  }
+  await c.db.transaction(async (tx) => {
+    await tx.update(paymentAttempts).set({ abandonedAt: new Date(), updatedAt: new Date() }).where(eq(paymentAttempts.id, attempt.id));
+    const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
+    if (row) await moveCheckout(tx, row, "open", "payer", attempt.id);
+  });
+  return { abandoned: true };
+}
+
 async function findByKey(ctx: CheckoutContext, checkoutId: string, attemptKey: string) {
   const [row] = await ctx.db
     .select()
@@ -136,7 +197,7 @@ async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartP
   throw new CheckoutError(409, "payment_in_progress", "Your payment is still being started. Please wait a moment.");
 }
 
-async function failAttempt(ctx: CheckoutContext, attemptId: string, reason: string) {
+export async function failAttempt(ctx: CheckoutContext, attemptId: string, reason: string) {
   await ctx.db.update(paymentAttempts).set({ failureReason: reason, updatedAt: new Date() }).where(eq(paymentAttempts.id, attemptId));
   await applyProviderStatus(ctx, { attemptId }, { group: "failed", code: null, kind: "bank", errorCodes: [] }, "initiation");
 }

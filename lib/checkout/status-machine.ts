@@ -28,8 +28,10 @@ export function canMoveAttempt(
 }
 
 const CHECKOUT_MOVES: Record<CheckoutStatus, readonly CheckoutStatus[]> = {
-  open: ["processing", "failed", "expired", "cancelled"],
-  processing: ["paid", "failed"],
+  // open -> paid: an abandoned attempt the payer still authorised in a tab left open.
+  open: ["processing", "paid", "failed", "expired", "cancelled"],
+  // processing -> open: the payer came back unauthorised and chose to pay another way.
+  processing: ["paid", "failed", "open"],
   // A failed attempt may be retried; an expired checkout can still be paid by an attempt that was
   // already at the bank, because the money has moved.
   failed: ["processing", "paid", "expired"],

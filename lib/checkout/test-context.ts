@@ -5,6 +5,7 @@ import type { CheckoutContext } from "./context";
 
 export const TEST_APP_URL = "http://shop.test";
 export const TEST_WEBHOOK_SECRET = "sandbox-webhook-secret";
+export const TEST_NOTIFY_SECRET = "test-notify-secret";
 
 /** A checkout context on a fresh test database, talking to the real sandbox provider. */
 export async function testContext(kind: DbKind, over: Partial<CheckoutContext> = {}) {
@@ -18,6 +19,7 @@ export async function testContext(kind: DbKind, over: Partial<CheckoutContext> =
       creditorName: "Demo Shop UAB",
       creditorIban: "LT601010012345678901",
       webhookSecret: TEST_WEBHOOK_SECRET,
+      notifySecret: TEST_NOTIFY_SECRET,
       confirmOrigins: [new URL(sandboxUrl).origin],
       checkoutTtlMs: 24 * 60 * 60 * 1000,
     },
@@ -35,4 +37,14 @@ export function signedWebhook(body: object, opts: { secret?: string; url?: strin
     raw,
     headers: new Headers({ "X-Kevin-Timestamp": ts, "X-Kevin-Signature": webhookSignature(opts.secret ?? TEST_WEBHOOK_SECRET, url, ts, raw) }),
   };
+}
+
+/** Makes the sandbox provider move a payment, as its control API allows (lib/sandbox/README.md). */
+export async function forceProviderStatus(paymentId: string, body: Record<string, string>) {
+  const res = await fetch(`${inject("sandboxUrl")}/_sandbox/payments/${paymentId}/status`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`sandbox refused the forced status: ${res.status} ${await res.text()}`);
 }

@@ -38,8 +38,13 @@ export interface AttemptView {
   statusGroup: StatusGroup | null;
   /** The provider's bank/card/hybrid status code, e.g. "ACSC". */
   providerStatus: string | null;
+  /** The payer left it unauthorised to pay another way (it may still complete at the bank). */
+  abandoned: boolean;
   createdAt: string;
 }
+
+/** Why the latest attempt failed, in words a payer understands. */
+export type FailureReason = "cancelled" | "rejected" | "insufficient_funds" | "expired" | "provider_error" | "unknown";
 
 /** What `GET /api/checkouts/{id}/status` answers. */
 export interface CheckoutStatusView {
@@ -51,6 +56,8 @@ export interface CheckoutStatusView {
   currency: string;
   returnUrl: string;
   attempt: AttemptView | null;
+  /** Set when status is failed. */
+  failureReason: FailureReason | null;
 }
 
 /** One bank as the payer's browser sees it (`GET /api/banks?country=LT`). */

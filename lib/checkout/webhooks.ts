@@ -3,6 +3,7 @@ import { verifyWebhook } from "../pis";
 import { applyProviderStatus } from "./apply-status";
 import { defaultContext } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
+import { applyRefundStatus } from "./refunds";
 
 export interface WebhookResult {
   /** The HTTP status to answer the provider with: anything but 200 makes it retry. */
@@ -37,8 +38,8 @@ export async function receivePisWebhook(rawBody: string, headers: Headers, ctx?:
   } else {
     type = "PAYMENT_REFUND";
     paymentId = verdict.event.paymentId;
-    // Refunds are not issued by this version; acknowledge so the provider stops retrying.
-    result = { httpStatus: 200, outcome: "ignored_refund" };
+    const applied = await applyRefundStatus(c, verdict.event.paymentId, verdict.event.refundId, verdict.event.statusGroup);
+    result = applied === "unknown_refund" ? { httpStatus: 404, outcome: "unknown_refund" } : { httpStatus: 200, outcome: applied };
   }
   await c.db.insert(webhookEvents).values({
     type,

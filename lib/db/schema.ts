@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { CheckoutStatus, PaymentMethod, StatusGroup } from "../checkout/types";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -47,19 +47,27 @@ export const paymentAttempts = pgTable(
     errorCodes: jsonb("error_codes").$type<number[]>(),
     failureReason: text("failure_reason"),
     confirmLink: text("confirm_link"),
+    // Set when the payer came back without authorising and chose to pay another way. The provider
+    // payment may still complete later (a bank tab left open), so it is not marked failed.
+    abandonedAt: timestamp("abandoned_at", { withTimezone: true }),
+    // When we last asked the provider, and when to ask next (reconciliation backs off).
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
+    nextCheckAt: timestamp("next_check_at", { withTimezone: true }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index("payment_attempts_next_check_idx").on(t.nextCheckAt),
     uniqueIndex("payment_attempts_key_idx").on(t.checkoutId, t.attemptKey),
     // The database itself refuses a second attempt in flight for one checkout.
     uniqueIndex("payment_attempts_one_in_flight_idx")
       .on(t.checkoutId)
-      .where(sql`${t.statusGroup} is null or ${t.statusGroup} in ('started', 'pending')`),
+      .where(sql`${t.abandonedAt} is null and (${t.statusGroup} is null or ${t.statusGroup} in ('started', 'pending'))`),
   ],
 );
 
-export type StatusSource = "initiation" | "landing" | "webhook" | "reconciliation" | "system";
+export type StatusSource = "initiation" | "landing" | "webhook" | "reconciliation" | "payer" | "system";
 
 /** Every applied status change, with who caused it: the audit trail of a checkout. */
 export const statusEvents = pgTable(
@@ -89,3 +97,62 @@ export const webhookEvents = pgTable("webhook_events", {
   outcome: text("outcome").notNull(),
   rawBody: text("raw_body").notNull(),
 });
+
+/** A merchant's Idempotency-Key on checkout creation, with a hash of the request it came with. */
+export const idempotencyKeys = pgTable("idempotency_keys", {
+  key: text("key").primaryKey(),
+  requestHash: text("request_hash").notNull(),
+  checkoutId: text("checkout_id")
+    .notNull()
+    .references(() => checkouts.id),
+  createdAt: createdAt(),
+});
+
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    checkoutId: text("checkout_id")
+      .notNull()
+      .references(() => checkouts.id),
+    attemptId: text("attempt_id")
+      .notNull()
+      .references(() => paymentAttempts.id),
+    // The provider's integer refund id; null until it answered.
+    providerRefundId: integer("provider_refund_id"),
+    amount: numeric("amount").notNull(),
+    currency: text("currency").notNull(),
+    // null: written, provider not answered; then the provider's status group.
+    statusGroup: text("status_group").$type<StatusGroup>(),
+    failureReason: text("failure_reason"),
+    reason: text("reason"),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("refunds_checkout_idx").on(t.checkoutId), uniqueIndex("refunds_provider_idx").on(t.attemptId, t.providerRefundId)],
+);
+
+/**
+ * The outbox of notifications to the merchant's notifyUrl. Written in the same transaction as the
+ * status change it reports, delivered by the worker with retries, so a crash loses none.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: text("id").primaryKey(),
+    checkoutId: text("checkout_id")
+      .notNull()
+      .references(() => checkouts.id),
+    event: text("event").notNull(),
+    url: text("url").notNull(),
+    payload: text("payload").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notifications_due_idx").on(t.nextAttemptAt), index("notifications_checkout_idx").on(t.checkoutId)],
+);

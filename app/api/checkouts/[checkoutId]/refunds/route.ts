@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { createRefund, createRefundInput, listRefunds } from "@/lib/checkout/refunds";
+import { env } from "@/lib/env";
+import { route } from "@/lib/http/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const params = z.object({ checkoutId: z.string().max(64) });
+
+export const POST = route({ params, body: createRefundInput, bearer: () => env().merchantApiKey }, ({ params, body }) =>
+  createRefund(params.checkoutId, body, "merchant-api"),
+);
+
+export const GET = route({ params, bearer: () => env().merchantApiKey }, async ({ params }) => ({ refunds: await listRefunds(params.checkoutId) }));

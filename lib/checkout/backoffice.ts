@@ -1,0 +1,99 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
+import { defaultContext, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
+import type { CheckoutContext } from "./context";
+import { fromMinor, toMinor } from "./money";
+import { CHECKOUT_STATUSES } from "./types";
+
+/** Filters of the back-office list, as they come from its query string. */
+export const checkoutFilter = z.object({
+  status: z.enum(CHECKOUT_STATUSES).optional(),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  bank: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional(),
+  q: z.string().trim().max(64).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type CheckoutFilter = z.infer<typeof checkoutFilter>;
+
+const PAGE_SIZE = 25;
+
+export async function listCheckoutsForStaff(filter: CheckoutFilter, ctx?: CheckoutContext) {
+  const c = ctx ?? (await defaultContext());
+  const where: SQL[] = [];
+  if (filter.status) where.push(eq(checkouts.status, filter.status));
+  if (filter.from) where.push(gte(checkouts.createdAt, new Date(`${filter.from}T00:00:00Z`)));
+  if (filter.to) where.push(lt(checkouts.createdAt, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 24 * 3600_000)));
+  if (filter.q) {
+    const like = `%${filter.q.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+    where.push(or(ilike(checkouts.reference, like), eq(checkouts.id, filter.q))!);
+  }
+  if (filter.bank) {
+    where.push(inArray(checkouts.id, c.db.select({ id: paymentAttempts.checkoutId }).from(paymentAttempts).where(eq(paymentAttempts.bankId, filter.bank))));
+  }
+  const rows = await c.db
+    .select()
+    .from(checkouts)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(checkouts.createdAt))
+    .limit(PAGE_SIZE + 1)
+    .offset((filter.page - 1) * PAGE_SIZE);
+  const page = rows.slice(0, PAGE_SIZE);
+  const attempts = page.length
+    ? await c.db.select().from(paymentAttempts).where(inArray(paymentAttempts.checkoutId, page.map((r) => r.id))).orderBy(desc(paymentAttempts.createdAt))
+    : [];
+  return {
+    items: page.map((row) => {
+      const latest = attempts.find((a) => a.checkoutId === row.id);
+      return { ...toCheckoutView(row), bankId: latest?.bankId ?? null, attempts: attempts.filter((a) => a.checkoutId === row.id).length };
+    }),
+    page: filter.page,
+    hasMore: rows.length > PAGE_SIZE,
+  };
+}
+
+/** Everything staff need about one checkout: attempts, the status timeline with sources, webhooks, notifications, refunds. */
+export async function checkoutDetailForStaff(id: string, ctx?: CheckoutContext) {
+  const c = ctx ?? (await defaultContext());
+  const checkout = await loadCheckout(c, id);
+  if (!checkout) return null;
+  const attempts = await c.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, id)).orderBy(asc(paymentAttempts.createdAt));
+  const paymentIds = attempts.map((a) => a.providerPaymentId).filter((p): p is string => p !== null);
+  const [timeline, webhooks, notes, refundRows] = await Promise.all([
+    c.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, id)).orderBy(asc(statusEvents.id)),
+    paymentIds.length ? c.db.select().from(webhookEvents).where(inArray(webhookEvents.providerPaymentId, paymentIds)).orderBy(asc(webhookEvents.id)) : Promise.resolve([]),
+    c.db.select().from(notifications).where(eq(notifications.checkoutId, id)).orderBy(asc(notifications.createdAt)),
+    c.db.select().from(refunds).where(eq(refunds.checkoutId, id)).orderBy(asc(refunds.createdAt)),
+  ]);
+  const refunded = refundRows.filter((r) => r.statusGroup !== "failed").reduce((s, r) => s + toMinor(r.amount, checkout.currency), 0n);
+  return {
+    checkout: toCheckoutView(checkout),
+    notifyUrl: checkout.notifyUrl,
+    attempts: attempts.map((a) => ({ ...toAttemptView(a), providerPaymentId: a.providerPaymentId, failureReason: a.failureReason, errorCodes: a.errorCodes ?? [] })),
+    timeline: timeline.map((e) => ({ at: e.createdAt.toISOString(), from: e.fromStatus, to: e.toStatus, providerStatus: e.providerStatus, source: e.source, attemptId: e.attemptId })),
+    webhooks: webhooks.map((w) => ({ at: w.receivedAt.toISOString(), type: w.type, signatureValid: w.signatureValid, outcome: w.outcome })),
+    notifications: notes.map((n) => ({ event: n.event, url: n.url, attempts: n.attempts, deliveredAt: n.deliveredAt?.toISOString() ?? null, lastStatus: n.lastStatus, lastError: n.lastError })),
+    refunds: refundRows.map((r) => ({ id: r.id, amount: r.amount, status: r.statusGroup ?? "unknown", reason: r.reason, failureReason: r.failureReason, createdAt: r.createdAt.toISOString() })),
+    refundable: checkout.status === "paid" ? fromMinor(toMinor(checkout.amount, checkout.currency) - refunded, checkout.currency) : "0.00",
+  };
+}
+
+/** Payments of the last `days` days by day and status, and by bank, for the dashboard chart. */
+export async function paymentStats(days = 30, ctx?: CheckoutContext) {
+  const c = ctx ?? (await defaultContext());
+  const since = new Date(Date.now() - days * 24 * 3600_000);
+  const day = sql<string>`to_char(${checkouts.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const byDay = await c.db
+    .select({ day, status: checkouts.status, count: sql<number>`count(*)::int` })
+    .from(checkouts)
+    .where(gte(checkouts.createdAt, since))
+    .groupBy(day, checkouts.status)
+    .orderBy(day);
+  const byBank = await c.db
+    .select({ bankId: paymentAttempts.bankId, status: paymentAttempts.statusGroup, count: sql<number>`count(*)::int` })
+    .from(paymentAttempts)
+    .where(gte(paymentAttempts.createdAt, since))
+    .groupBy(paymentAttempts.bankId, paymentAttempts.statusGroup);
+  return { since: since.toISOString(), byDay, byBank };
+}

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDbKinds } from "../db/testing";
+import { createCheckout } from "./checkouts";
+import type { CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
+import { testContext } from "./test-context";
+
+const order = { amount: "19.90", currency: "EUR", description: "Order 7", reference: "order-7", returnUrl: "https://shop.example/thanks" };
+
+describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
+  let ctx: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  it("gives each checkout an unguessable id and a 24-hour life by default", async () => {
+    const a = await createCheckout(order, ctx);
+    const b = await createCheckout(order, ctx);
+    expect(a.id).not.toBe(b.id);
+    expect(a.id).toMatch(/^co_[A-Za-z0-9_-]{24}$/); // 18 random bytes = 144 bits
+    expect(new Date(a.expiresAt).getTime() - new Date(a.createdAt).getTime()).toBe(24 * 3600_000);
+  });
+
+  it("returns the same checkout for a retried request with the same Idempotency-Key", async () => {
+    const [a, b] = await Promise.all([createCheckout(order, ctx, { idempotencyKey: "retry-1" }), createCheckout(order, ctx, { idempotencyKey: "retry-1" })]);
+    expect(a.id).toBe(b.id);
+    const c = await createCheckout(order, ctx, { idempotencyKey: "retry-1" });
+    expect(c.id).toBe(a.id);
+  });
+
+  it("refuses the same Idempotency-Key with a different request", async () => {
+    await createCheckout(order, ctx, { idempotencyKey: "retry-2" });
+    const err = await createCheckout({ ...order, amount: "20.00" }, ctx, { idempotencyKey: "retry-2" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckoutError);
+    expect(err).toMatchObject({ status: 422, code: "idempotency_key_reused" });
+  });
+
+  it("refuses plain-http return and notify URLs except on the merchant's own machine", async () => {
+    const err = (await createCheckout({ ...order, returnUrl: "http://shop.example/thanks", notifyUrl: "javascript:alert(1)" }, ctx).catch((e: unknown) => e)) as CheckoutError;
+    expect(err.errors?.map((e) => e.path).sort()).toEqual(["notifyUrl", "returnUrl"]);
+    await expect(createCheckout({ ...order, returnUrl: "http://localhost:8080/thanks" }, ctx)).resolves.toHaveProperty("id");
+  });
+
+  it("keeps the amount exact and canonical", async () => {
+    expect((await createCheckout({ ...order, amount: "7.5" }, ctx)).amount).toBe("7.50");
+    expect((await createCheckout({ ...order, amount: "1234567.89" }, ctx)).amount).toBe("1234567.89");
+  });
+
+  it("never lets a checkout outlive the provider's seven-day payment link", async () => {
+    const err = (await createCheckout({ ...order, expiresInMinutes: 7 * 24 * 60 }, ctx).catch((e: unknown) => e)) as CheckoutError;
+    expect(err.errors).toEqual([expect.objectContaining({ path: "expiresInMinutes" })]);
+  });
+});

@@ -1,0 +1,66 @@
+import { defaultContext, latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
+import type { CheckoutContext } from "./context";
+import { findBank, projectInfo, providerCountries } from "./project";
+import { LOCALES, type CheckoutPageData, type Locale } from "./types";
+
+// Request headers some hosts and CDNs add with the visitor's country (Cloudflare, Vercel, others).
+const IP_COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "x-country-code", "x-geo-country"];
+
+// A language alone still says something about where the payer banks.
+const COUNTRY_OF_LANGUAGE: Record<string, string> = { lt: "LT", lv: "LV", et: "EE" };
+
+/** Accept-Language entries, best first: [{lang:"lt", region:"LT"}, ...]. */
+export function acceptedLanguages(header: string | null): { lang: string; region: string | null }[] {
+  if (!header) return [];
+  return header
+    .split(",")
+    .map((part, i) => {
+      const [tag = "", ...params] = part.trim().split(";");
+      const q = Number(params.find((p) => p.trim().startsWith("q="))?.trim().slice(2) ?? "1");
+      const [lang = "", region] = tag.split("-");
+      return { lang: lang.toLowerCase(), region: region ? region.toUpperCase() : null, q: Number.isFinite(q) ? q : 0, i };
+    })
+    .filter((e) => e.lang && e.lang !== "*" && e.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .map(({ lang, region }) => ({ lang, region }));
+}
+
+const isLocale = (v: string | null | undefined): v is Locale => !!v && (LOCALES as readonly string[]).includes(v);
+
+export function chooseLocale(opts: { requested?: string | null; checkoutLocale?: string | null; acceptLanguage: string | null }): Locale {
+  if (isLocale(opts.requested)) return opts.requested;
+  if (isLocale(opts.checkoutLocale)) return opts.checkoutLocale;
+  return acceptedLanguages(opts.acceptLanguage).map((l) => l.lang).find(isLocale) ?? "en";
+}
+
+export function chooseCountry(opts: { hint?: string | null; headers: Headers; countries: string[] }): string {
+  const ok = (c: string | null | undefined): c is string => !!c && opts.countries.includes(c.toUpperCase());
+  if (ok(opts.hint)) return opts.hint.toUpperCase();
+  for (const h of IP_COUNTRY_HEADERS) {
+    const v = opts.headers.get(h);
+    if (ok(v)) return v.toUpperCase();
+  }
+  for (const { lang, region } of acceptedLanguages(opts.headers.get("accept-language"))) {
+    if (ok(region)) return region;
+    if (ok(COUNTRY_OF_LANGUAGE[lang])) return COUNTRY_OF_LANGUAGE[lang]!;
+  }
+  return opts.countries.includes("LT") ? "LT" : (opts.countries[0] ?? "LT");
+}
+
+/** Everything the checkout page shows, for one request. Provider trouble degrades, never fails the page. */
+export async function getCheckoutPageData(checkoutId: string, request: { headers: Headers; lang?: string | null }, ctx?: CheckoutContext): Promise<CheckoutPageData | null> {
+  const c = ctx ?? (await defaultContext());
+  const checkout = await loadCheckout(c, checkoutId);
+  if (!checkout) return null;
+  const [project, countries, attempt] = await Promise.all([projectInfo(c), providerCountries(c), latestAttempt(c, checkoutId)]);
+  const bank = attempt?.bankId ? await findBank(c, attempt.bankId).catch(() => null) : null;
+  return {
+    checkout: toCheckoutView(checkout),
+    locale: chooseLocale({ requested: request.lang, checkoutLocale: checkout.locale, acceptLanguage: request.headers.get("accept-language") }),
+    defaultCountry: chooseCountry({ hint: checkout.country, headers: request.headers, countries }),
+    countries,
+    methods: project.methods,
+    sandboxProject: project.isSandbox,
+    attempt: attempt ? { ...toAttemptView(attempt), bankName: bank?.name ?? null } : null,
+  };
+}

@@ -1,0 +1,97 @@
+import { PisError, type Bank, type PisClient } from "../pis";
+import { cached } from "./cache";
+import type { CheckoutContext } from "./context";
+
+const TEN_MINUTES = 10 * 60 * 1000;
+
+export interface ProjectInfo {
+  methods: { bank: boolean; card: boolean; hybrid: boolean };
+  isSandbox: boolean;
+  redirectPreferred: boolean;
+  forceRedirectToBankMode: string | null;
+  /** Methods whose payments may be refunded, and for how many days after payment. */
+  refunds: { allowedFor: string[]; bankDayLimit: number | null; cardDayLimit: number | null };
+}
+
+// Keyed by client so tests with several contexts (and projects) do not share entries.
+const projectCache = new WeakMap<PisClient, (k: "project") => Promise<ProjectInfo>>();
+const bankCache = new WeakMap<PisClient, (id: string) => Promise<Bank | null>>();
+const countryCache = new WeakMap<PisClient, (k: "countries") => Promise<string[]>>();
+
+/** What the provider project allows; a provider outage degrades to bank payments only. */
+export async function projectInfo(ctx: CheckoutContext): Promise<ProjectInfo> {
+  let load = projectCache.get(ctx.pis);
+  if (!load) {
+    load = cached(TEN_MINUTES, async () => {
+      const [methods, settings] = await Promise.all([ctx.pis.project.paymentMethods(), ctx.pis.project.settings()]);
+      const card = methods.includes("card");
+      const bank = methods.includes("bank");
+      return {
+        methods: { bank, card, hybrid: bank && card },
+        isSandbox: settings.isSandbox,
+        redirectPreferred: settings.redirectPreferred ?? false,
+        forceRedirectToBankMode: settings.forceRedirectToBankMode ?? null,
+        refunds: {
+          allowedFor: settings.allowedRefundsFor ?? [],
+          bankDayLimit: settings.bankRefundDayLimit ?? null,
+          cardDayLimit: settings.cardRefundDayLimit ?? null,
+        },
+      };
+    });
+    projectCache.set(ctx.pis, load);
+  }
+  try {
+    return await load("project");
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    return {
+      methods: { bank: true, card: false, hybrid: false },
+      isSandbox: false,
+      redirectPreferred: false,
+      forceRedirectToBankMode: null,
+      refunds: { allowedFor: [], bankDayLimit: null, cardDayLimit: null },
+    };
+  }
+}
+
+/** One bank by id, or null when the provider does not know it. */
+export async function findBank(ctx: CheckoutContext, bankId: string): Promise<Bank | null> {
+  let load = bankCache.get(ctx.pis);
+  if (!load) {
+    load = cached(TEN_MINUTES, async (id: string) => {
+      try {
+        return await ctx.pis.banks.get(id);
+      } catch (err) {
+        if (err instanceof PisError && (err.httpStatus === 404 || err.httpStatus === 400)) return null;
+        throw err;
+      }
+    });
+    bankCache.set(ctx.pis, load);
+  }
+  return load(bankId);
+}
+
+/** The countries the provider serves, for the country switch. */
+export async function providerCountries(ctx: CheckoutContext): Promise<string[]> {
+  let load = countryCache.get(ctx.pis);
+  if (!load) {
+    load = cached(TEN_MINUTES, () => ctx.pis.general.countries());
+    countryCache.set(ctx.pis, load);
+  }
+  try {
+    return await load("countries");
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    return ["LT", "LV", "EE"];
+  }
+}
+
+/**
+ * Whether to ask the provider to skip its own pages and go straight to the bank (ADR 8): always
+ * when the project forces it; when the project prefers it, only for banks that offer a redirect
+ * flow for payments; otherwise the provider's hosted flow, which works for every bank.
+ */
+export function redirectPreferredFor(project: ProjectInfo, bank: Bank): boolean {
+  if (project.forceRedirectToBankMode === "hard") return true;
+  return project.redirectPreferred && (bank.scaApproaches?.PIS ?? []).includes("REDIRECT");
+}

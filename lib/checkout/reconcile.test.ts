@@ -1,0 +1,55 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentAttempts, statusEvents } from "../db/schema";
+import { testDbKinds } from "../db/testing";
+import { createCheckout, getCheckoutStatus } from "./checkouts";
+import type { CheckoutContext } from "./context";
+import { newAttemptId } from "./ids";
+import { startPayment } from "./payments";
+import { closeStuckInitiations, expireCheckouts, nextCheckDelay, refreshAttempts } from "./reconcile";
+import { forceProviderStatus, testContext } from "./test-context";
+
+describe.each(testDbKinds())("expiry and reconciliation (%s)", (kind) => {
+  let ctx: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  const order = () => ({ amount: "9.99", currency: "EUR", description: "r", reference: `r-${Math.random()}`, returnUrl: "http://localhost/r" });
+
+  it("expires an unpaid checkout after its lifetime, but not one whose payment is at the bank", async () => {
+    const idle = await createCheckout({ ...order(), expiresInMinutes: 30 }, ctx);
+    const inFlight = await createCheckout({ ...order(), expiresInMinutes: 30 }, ctx);
+    await startPayment(inFlight.id, { method: "bank", termsAccepted: false, attemptKey: `key-${inFlight.id.slice(3, 20)}` }, ctx);
+    const later = { ...ctx, now: () => new Date(Date.now() + 31 * 60_000) };
+    expect(await expireCheckouts(later)).toBeGreaterThanOrEqual(1);
+    expect((await getCheckoutStatus(idle.id, ctx)).status).toBe("expired");
+    expect((await getCheckoutStatus(inFlight.id, ctx)).status).toBe("processing");
+  });
+
+  it("closes an attempt whose provider call never returned, so the payer can try again", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const id = newAttemptId();
+    await ctx.db.insert(paymentAttempts).values({ id, checkoutId: checkout.id, attemptKey: "key-crashed-1", method: "bank", createdAt: new Date(Date.now() - 3 * 60_000) });
+    expect(await closeStuckInitiations(ctx)).toBeGreaterThanOrEqual(1);
+    const [row] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id));
+    expect(row).toMatchObject({ statusGroup: "failed", failureReason: "initiation_timeout" });
+    await expect(startPayment(checkout.id, { method: "bank", termsAccepted: false, attemptKey: "key-after-crash" }, ctx)).resolves.toHaveProperty("confirmLink");
+  });
+
+  it("learns a payment's outcome from the provider when neither webhook nor payer came back", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startPayment(checkout.id, { method: "bank", bankId: "LHV_EE_SAND", termsAccepted: true, attemptKey: `key-${checkout.id.slice(3, 20)}` }, ctx);
+    const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
+    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
+    await refreshAttempts(ctx);
+    const history = await ctx.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, checkout.id));
+    expect(history.at(-1)).toMatchObject({ toStatus: "paid", source: "reconciliation" });
+  });
+
+  it("asks less often as a payment ages, and stops a day after the link's seven days", () => {
+    expect(nextCheckDelay(60_000)).toBe(30_000);
+    expect(nextCheckDelay(2 * 3600_000)).toBe(15 * 60_000);
+    expect(nextCheckDelay(9 * 24 * 3600_000)).toBeNull();
+  });
+});

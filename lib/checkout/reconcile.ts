@@ -1,0 +1,105 @@
+import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { checkouts, paymentAttempts } from "../db/schema";
+import { PisError } from "../pis";
+import { applyProviderStatus, moveCheckout } from "./apply-status";
+import { nowOf, type CheckoutContext } from "./context";
+import { deliverDueNotifications } from "./notifications";
+import { failAttempt } from "./payments";
+
+/** An initiation with no provider answer after this long is closed: its request has surely died. */
+export const INITIATION_TIMEOUT_MS = 2 * 60_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** How long to wait before asking the provider again about an attempt of this age. */
+export function nextCheckDelay(ageMs: number): number | null {
+  if (ageMs < 5 * MINUTE) return 30_000;
+  if (ageMs < HOUR) return 2 * MINUTE;
+  if (ageMs < 24 * HOUR) return 15 * MINUTE;
+  // The confirmLink lives 7 days; a day past that the provider has settled it one way or the other.
+  if (ageMs < 8 * 24 * HOUR) return HOUR;
+  return null;
+}
+
+/** Open or failed checkouts past their expiry become expired. One in flight is left to its attempt. */
+export async function expireCheckouts(ctx: CheckoutContext): Promise<number> {
+  const due = await ctx.db
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(inArray(checkouts.status, ["open", "failed"]), lte(checkouts.expiresAt, nowOf(ctx))))
+    .limit(200);
+  let n = 0;
+  for (const { id } of due) {
+    const moved = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, id)).for("update");
+      return row && (row.status === "open" || row.status === "failed") ? moveCheckout(tx, row, "expired", "system") : false;
+    });
+    if (moved) n++;
+  }
+  return n;
+}
+
+/** Attempts whose provider call never returned (a crash, a lost process) are closed so the payer can retry. */
+export async function closeStuckInitiations(ctx: CheckoutContext): Promise<number> {
+  const stuck = await ctx.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(and(isNull(paymentAttempts.statusGroup), lte(paymentAttempts.createdAt, new Date(nowOf(ctx).getTime() - INITIATION_TIMEOUT_MS))))
+    .limit(200);
+  for (const { id } of stuck) await failAttempt(ctx, id, "initiation_timeout");
+  return stuck.length;
+}
+
+/** Asks the provider about attempts still in flight, backing off as they age. */
+export async function refreshAttempts(ctx: CheckoutContext): Promise<number> {
+  const now = nowOf(ctx);
+  const due = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        inArray(paymentAttempts.statusGroup, ["started", "pending"]),
+        or(isNull(paymentAttempts.nextCheckAt), lte(paymentAttempts.nextCheckAt, now)),
+      ),
+    )
+    .limit(100);
+  let applied = 0;
+  for (const attempt of due) {
+    if (!attempt.providerPaymentId) continue;
+    const delay = nextCheckDelay(now.getTime() - attempt.createdAt.getTime());
+    try {
+      const status = await ctx.pis.payments.status(attempt.providerPaymentId);
+      if ((await applyProviderStatus(ctx, { attemptId: attempt.id }, status, "reconciliation")) === "applied") applied++;
+    } catch (err) {
+      if (!(err instanceof PisError)) throw err;
+    }
+    await ctx.db
+      .update(paymentAttempts)
+      .set({ checkedAt: now, nextCheckAt: new Date(now.getTime() + (delay ?? 100 * 365 * 24 * HOUR)) })
+      .where(eq(paymentAttempts.id, attempt.id));
+  }
+  return applied;
+}
+
+export async function reconcile(ctx: CheckoutContext) {
+  return {
+    expired: await expireCheckouts(ctx),
+    closed: await closeStuckInitiations(ctx),
+    refreshed: await refreshAttempts(ctx),
+    notified: await deliverDueNotifications(ctx),
+  };
+}
+
+/** Runs reconciliation every `intervalMs` in this process; returns a stop function. */
+export function startWorker(ctx: CheckoutContext, intervalMs: number): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    reconcile(ctx)
+      .catch((err) => console.error("reconciliation failed", err))
+      .finally(() => (running = false));
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,68 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentAttempts } from "../db/schema";
+import { testDbKinds } from "../db/testing";
+import { createCheckout, getCheckoutStatus } from "./checkouts";
+import type { CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
+import { startPayment } from "./payments";
+import { createRefund, listRefunds } from "./refunds";
+import { forceProviderStatus, signedWebhook, testContext } from "./test-context";
+import { receivePisWebhook } from "./webhooks";
+
+async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(CheckoutError);
+  return err as CheckoutError;
+}
+
+describe.each(testDbKinds())("refunds (%s)", (kind) => {
+  let ctx: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  /** A checkout paid for real at the sandbox: the payer approved, the landing page saw it. */
+  async function paidCheckout(amount = "30.00", currency = "EUR") {
+    const checkout = await createCheckout({ amount, currency, description: "Refund test", reference: `rf-${Math.random()}`, returnUrl: "http://localhost/r" }, ctx);
+    await startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `key-${checkout.id.slice(3, 20)}` }, ctx);
+    const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
+    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
+    return { checkout, paymentId: attempt!.providerPaymentId! };
+  }
+
+  it("refunds part of a payment twice, then refuses a refund beyond what is left", async () => {
+    const { checkout } = await paidCheckout("30.00");
+    expect((await createRefund(checkout.id, { amount: "10.00" }, "staff", ctx)).status).toMatch(/started|pending|completed/);
+    await createRefund(checkout.id, { amount: "15.50" }, "staff", ctx);
+    const err = await refusal(createRefund(checkout.id, { amount: "4.51" }, "staff", ctx));
+    expect(err).toMatchObject({ status: 422, code: "refund_exceeds_payment", errors: [{ path: "amount", message: "must be at most 4.50" }] });
+    expect((await listRefunds(checkout.id, ctx)).map((r) => r.amount)).toEqual(["10.00", "15.50"]);
+  });
+
+  it("never lets refunds started at the same moment exceed the payment together", async () => {
+    const { checkout } = await paidCheckout("10.00");
+    const results = await Promise.allSettled([1, 2, 3].map(() => createRefund(checkout.id, { amount: "4.00" }, "staff", ctx)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+  });
+
+  it("refuses to refund a checkout that is not paid", async () => {
+    const checkout = await createCheckout({ amount: "5.00", currency: "EUR", description: "x", reference: "x", returnUrl: "http://localhost/r" }, ctx);
+    expect(await refusal(createRefund(checkout.id, { amount: "1.00" }, "staff", ctx))).toMatchObject({ status: 409, code: "not_paid" });
+  });
+
+  it("refuses an amount with too many decimals, naming the field", async () => {
+    const { checkout } = await paidCheckout("5.00");
+    expect(await refusal(createRefund(checkout.id, { amount: "1.001" }, "staff", ctx))).toMatchObject({ status: 400, errors: [{ path: "amount" }] });
+  });
+
+  it("follows the provider's refund webhook to completed", async () => {
+    const { checkout, paymentId } = await paidCheckout("8.00");
+    await createRefund(checkout.id, { amount: "8.00" }, "staff", ctx);
+    const refundsAtProvider = await ctx.pis.refunds.list(paymentId);
+    const w = signedWebhook({ id: String(refundsAtProvider[0]!.id), paymentId, statusGroup: "completed", type: "PAYMENT_REFUND" });
+    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({ httpStatus: 200, outcome: "applied" });
+    expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("completed");
+  });
+});

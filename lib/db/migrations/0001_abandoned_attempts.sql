@@ -1,0 +1,3 @@
+DROP INDEX "payment_attempts_one_in_flight_idx";--> statement-breakpoint
+ALTER TABLE "payment_attempts" ADD COLUMN "abandoned_at" timestamp with time zone;--> statement-breakpoint
+CREATE UNIQUE INDEX "payment_attempts_one_in_flight_idx" ON "payment_attempts" USING btree ("checkout_id") WHERE "payment_attempts"."abandoned_at" is null and ("payment_attempts"."status_group" is null or "payment_attempts"."status_group" in ('started', 'pending'));
