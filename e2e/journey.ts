@@ -26,7 +26,8 @@ export async function payWithBank(page: Page, bank = "Swedbank") {
   await page.getByRole("radio", { name: bank, exact: true }).check();
   await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
   await page.getByRole("button", { name: /^Pay/ }).click();
-  await page.waitForURL(/localhost:3101\/login\//);
+  // The sandbox's hosted page, on whichever port this project's sandbox runs.
+  await page.waitForURL(/localhost:\d+\/login\//);
 }
 
 /** At the sandbox bank: log in with the test credentials and press Approve or Cancel. */

@@ -28,6 +28,48 @@ const CHROMIUM_ARGS = [
   "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
 ];
 
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  },
+};
+
+// A second, independent app + sandbox pair that talks to the provider in API v0.2.
+const V02_APP_PORT = APP_PORT + 10;
+const V02_URL = `http://localhost:${V02_APP_PORT}`;
+
+/**
+ * The whole app for e2e: `npm start` builds when no build exists, then starts the sandbox provider
+ * on sandboxPort and `next start` on port. The embedded database starts empty on every run.
+ */
+function appServer(o: { port: number; sandboxPort: number; dataDir: string; apiVersion?: string }) {
+  const url = `http://localhost:${o.port}`;
+  return {
+    command: `rm -rf ${o.dataDir} && npm start`,
+    cwd: root,
+    url: `${url}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: !CI,
+    env: {
+      PORT: String(o.port),
+      SANDBOX_PORT: String(o.sandboxPort),
+      APP_URL: url,
+      PGLITE_DIR: o.dataDir,
+      PIS_API_VERSION: o.apiVersion ?? "v0.3",
+      NEXT_TELEMETRY_DISABLED: "1",
+      // Hermetic: the sandbox provider and the embedded database, whatever the shell has set.
+      PIS_BASE_URL: "",
+      DATABASE_URL: "",
+    },
+    stdout: CI ? ("pipe" as const) : ("ignore" as const),
+    stderr: "pipe" as const,
+    // Let `npm start` stop its own children (sandbox, next start); SIGKILL after 10 s.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
+  };
+}
+
 export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.ts",
@@ -46,38 +88,12 @@ export default defineConfig({
     video: "off",
   },
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-          args: CHROMIUM_ARGS,
-        },
-      },
-    },
+    { name: "chromium", testIgnore: "**/*.v02.spec.ts", use: { ...chromium } },
+    // The payer's journey again with the app speaking API v0.2 to the provider (issue 4).
+    { name: "api-v0.2", testMatch: ["pay-approve.spec.ts", "pay-cancel.spec.ts", "webhook-only.spec.ts"], use: { ...chromium, baseURL: V02_URL } },
   ],
-  webServer: {
-    // `npm start` builds when no build exists, then starts the sandbox provider on SANDBOX_PORT
-    // and `next start` on PORT. The embedded database starts empty on every run.
-    command: "rm -rf .data/e2e && npm start",
-    cwd: root,
-    url: `${APP_URL}/api/health`,
-    timeout: 180_000,
-    reuseExistingServer: !CI,
-    env: {
-      PORT: String(APP_PORT),
-      SANDBOX_PORT: String(SANDBOX_PORT),
-      APP_URL,
-      PGLITE_DIR: ".data/e2e",
-      NEXT_TELEMETRY_DISABLED: "1",
-      // Hermetic: the sandbox provider and the embedded database, whatever the shell has set.
-      PIS_BASE_URL: "",
-      DATABASE_URL: "",
-    },
-    stdout: CI ? "pipe" : "ignore",
-    stderr: "pipe",
-    // Let `npm start` stop its own children (sandbox, next start); SIGKILL after 10 s.
-    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-  },
+  webServer: [
+    appServer({ port: APP_PORT, sandboxPort: SANDBOX_PORT, dataDir: ".data/e2e" }),
+    appServer({ port: V02_APP_PORT, sandboxPort: SANDBOX_PORT + 10, dataDir: ".data/e2e-v02", apiVersion: "v0.2" }),
+  ],
 });

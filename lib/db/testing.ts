@@ -14,25 +14,31 @@ export function testDbKinds(): DbKind[] {
  */
 export async function openTestDb(kind: DbKind): Promise<DbHandle> {
   if (kind === "pglite") return openDb({ pgliteDir: "memory://" });
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
-  const { Client } = await import("pg");
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDb({ databaseUrl: url.toString() });
+  const { url, drop } = await createTestPostgresDatabase();
+  const handle = await openDb({ databaseUrl: url });
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      const a = new Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
+      await drop();
     },
   };
+}
+
+/** A new empty database on the throwaway Postgres server, for code that opens its own connection. */
+export async function createTestPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const { Client } = await import("pg");
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  const run = async (sql: string) => {
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(sql);
+    await admin.end();
+  };
+  await run(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { createTestPostgresDatabase, testDbKinds } from "@/lib/db/testing";
+
+/**
+ * The route handlers as the merchant's backend and the payer's browser call them: real handlers,
+ * real database (PGlite and Postgres), the real sandbox provider. Only HTTP itself is skipped.
+ */
+const KEY = "dev-merchant-key";
+const none = { params: Promise.resolve({}) };
+const withId = (checkoutId: string) => ({ params: Promise.resolve({ checkoutId }) });
+const req = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+  new Request(`http://localhost:3000${path}`, {
+    method: init.method ?? "GET",
+    headers: { "Content-Type": "application/json", ...init.headers },
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
+const auth = { Authorization: `Bearer ${KEY}` };
+const order = { amount: "12.50", currency: "EUR", description: "Order 1", reference: "api-1", returnUrl: "https://shop.example/done" };
+
+describe.each(testDbKinds())("API routes (%s)", (kind) => {
+  let routes: {
+    checkouts: typeof import("@/app/api/checkouts/route");
+    checkout: typeof import("@/app/api/checkouts/[checkoutId]/route");
+    payments: typeof import("@/app/api/checkouts/[checkoutId]/payments/route");
+    status: typeof import("@/app/api/checkouts/[checkoutId]/status/route");
+    banks: typeof import("@/app/api/banks/route");
+    webhooks: typeof import("@/app/api/webhooks/pis/route");
+  };
+  let drop = async () => {};
+
+  beforeAll(async () => {
+    // Each database kind gets a fresh process-wide app context, as a fresh server would.
+    delete (globalThis as { __checkoutDb?: unknown }).__checkoutDb;
+    vi.resetModules();
+    vi.stubEnv("SANDBOX_PORT", new URL(inject("sandboxUrl")).port);
+    vi.stubEnv("PIS_BASE_URL", "");
+    vi.stubEnv("PGLITE_DIR", "memory://");
+    if (kind === "postgres") {
+      const db = await createTestPostgresDatabase();
+      vi.stubEnv("DATABASE_URL", db.url);
+      drop = db.drop;
+    } else {
+      vi.stubEnv("DATABASE_URL", "");
+    }
+    routes = {
+      checkouts: await import("@/app/api/checkouts/route"),
+      checkout: await import("@/app/api/checkouts/[checkoutId]/route"),
+      payments: await import("@/app/api/checkouts/[checkoutId]/payments/route"),
+      status: await import("@/app/api/checkouts/[checkoutId]/status/route"),
+      banks: await import("@/app/api/banks/route"),
+      webhooks: await import("@/app/api/webhooks/pis/route"),
+    };
+    // Opening and migrating the database is start-up work, not part of any one request.
+    await (await import("@/lib/checkout/app-context")).appContext();
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await drop();
+  });
+
+  const create = async (body: unknown = order, headers: Record<string, string> = auth) => routes.checkouts.POST(req("/api/checkouts", { method: "POST", body, headers }), none);
+
+  it("refuses to create a checkout without the merchant key, or with a wrong one", async () => {
+    expect((await create(order, {})).status).toBe(401);
+    expect((await create(order, { Authorization: "Bearer guess" })).status).toBe(401);
+  });
+
+  it("creates a checkout and answers its payer URL", async () => {
+    const res = await create();
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: "open", url: `http://localhost:3000/checkout/${body.id}` });
+  });
+
+  it("names every bad field of a checkout, with 400 problem+json and nothing written", async () => {
+    const res = await create({ ...order, amount: 12.5, currency: "XYZ", returnUrl: "ftp://x" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const body = await res.json();
+    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["amount", "currency", "returnUrl"]);
+  });
+
+  it("answers a malformed JSON body with 400, not 500", async () => {
+    const res = await routes.checkouts.POST(req("/api/checkouts", { method: "POST", body: "{", headers: auth }), none);
+    expect(res.status).toBe(400);
+  });
+
+  it("honours Idempotency-Key: the same request twice makes one checkout", async () => {
+    const headers = { ...auth, "Idempotency-Key": `idem-${kind}` };
+    const a = await (await create(order, headers)).json();
+    const b = await (await create(order, headers)).json();
+    expect(b.id).toBe(a.id);
+    expect((await create({ ...order, amount: "1.00" }, headers)).status).toBe(422);
+  });
+
+  it("shows a checkout to the merchant only with the key, and 404 for an unknown one", async () => {
+    const { id } = await (await create()).json();
+    expect((await routes.checkout.GET(req(`/api/checkouts/${id}`), withId(id))).status).toBe(401);
+    const ok = await routes.checkout.GET(req(`/api/checkouts/${id}`, { headers: auth }), withId(id));
+    expect(await ok.json()).toMatchObject({ id, amount: "12.50", attempts: [] });
+    expect((await routes.checkout.GET(req("/api/checkouts/co_nope", { headers: auth }), withId("co_nope"))).status).toBe(404);
+  });
+
+  it("refuses a payment body that tries to set the amount or lacks the attempt key, naming the field", async () => {
+    const { id } = await (await create()).json();
+    const res = await routes.payments.POST(req(`/api/checkouts/${id}/payments`, { method: "POST", body: { method: "bank", termsAccepted: true, amount: "0.01" } }), withId(id));
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([expect.objectContaining({ path: "attemptKey" })]);
+  });
+
+  it("starts a payment and reports it in progress, the amount untouched by the browser", async () => {
+    const { id } = await (await create()).json();
+    const body = { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey: "api-key-0001", amount: "0.01" };
+    const res = await routes.payments.POST(req(`/api/checkouts/${id}/payments`, { method: "POST", body }), withId(id));
+    expect(res.status).toBe(200);
+    expect((await res.json()).confirmLink).toMatch(/\/login\//);
+    const status = await (await routes.status.GET(req(`/api/checkouts/${id}/status`), withId(id))).json();
+    expect(status).toMatchObject({ status: "processing", amount: "12.50", final: false });
+  });
+
+  it("answers an unknown checkout's status with 404", async () => {
+    expect((await routes.status.GET(req("/api/checkouts/co_missing_000000000000000/status"), withId("co_missing_000000000000000"))).status).toBe(404);
+  });
+
+  it("lists banks of a country, and names a bad country", async () => {
+    const ok = await routes.banks.GET(req("/api/banks?country=EE"), none);
+    expect((await ok.json()).banks.length).toBeGreaterThan(0);
+    const bad = await routes.banks.GET(req("/api/banks?country=estonia"), none);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errors[0].path).toBe("country");
+  });
+
+  it("refuses an unsigned webhook", async () => {
+    const res = await routes.webhooks.POST(req("/api/webhooks/pis", { method: "POST", body: { id: "a".repeat(40), statusGroup: "completed", type: "PAYMENT" } }), none);
+    expect(res.status).toBe(401);
+  });
+});
