@@ -9,7 +9,7 @@ interface TestBank {
   bic: string;
   /** Brand-like colour of the generated logo; dark enough for white initials. */
   colour: string;
-  /** Domestic account part of the payer's test IBAN at this bank. */
+  /** Domestic account part of the test users' IBANs at this bank; its last two digits vary per account. */
   testBban: string;
   isBeta?: boolean;
   isAccountLinkingSupported?: boolean;
@@ -52,22 +52,33 @@ export function isCountryCode(value: string): boolean {
   return /^[A-Z]{2}$/.test(value);
 }
 
-/** The Bank object exactly as the provider's API shows it (provider-api.md 4.1). */
-export function bankJson(bank: TestBank, publicUrl: string) {
-  return {
+/**
+ * The Bank object as the provider's API shows it (provider-api.md 4.1). v0.1 and v0.2 banks carry
+ * only the early fields (ADR 6).
+ */
+export function bankJson(bank: TestBank, publicUrl: string, full = true) {
+  const early = {
     id: bank.id,
     name: bank.name,
     officialName: bank.officialName,
-    scaApproaches: { AIS: ["REDIRECT"], PIS: ["REDIRECT"], AUTH: ["REDIRECT"] },
     countryCode: bank.countryCode,
     isSandbox: true,
     imageUri: `${publicUrl}/logos/${bank.id}.svg`,
     bic: bank.bic,
+  };
+  if (!full) return early;
+  return {
+    ...early,
+    scaApproaches: { AIS: ["REDIRECT"], PIS: ["REDIRECT"], AUTH: ["REDIRECT"] },
     isBeta: bank.isBeta ?? false,
     hasSavingsBanks: false,
     isSavingsBank: false,
-    isAccountLinkingSupported: bank.isAccountLinkingSupported ?? true,
+    isAccountLinkingSupported: supportsLinking(bank),
   };
+}
+
+export function supportsLinking(bank: TestBank): boolean {
+  return bank.isAccountLinkingSupported ?? true;
 }
 
 /** A valid IBAN (correct ISO 13616 check digits) for a country and domestic account part. */
@@ -76,11 +87,6 @@ export function makeIban(countryCode: string, bban: string): string {
   let remainder = 0;
   for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
   return `${countryCode}${String(98 - remainder).padStart(2, "0")}${bban}`;
-}
-
-/** The payer's account at this test bank, shown on the confirm step and in debtorAccount. */
-export function testDebtorIban(bank: TestBank): string {
-  return makeIban(bank.countryCode, bank.testBban);
 }
 
 function initials(name: string): string {

@@ -1,11 +1,26 @@
+import type { Faults } from "./faults";
 import type { Store } from "./store";
 import type { WebhookDispatcher } from "./webhooks";
+
+export interface SandboxSettings {
+  /** How long an approved bank payment stays pending (ACSP) before ACSC; 0 completes at once. */
+  pendingMs: number;
+  /** How long approvals of the test user `pending` stay pending when pendingMs is 0. */
+  pendingUserMs: number;
+  /** How long a refund stays `started` before it completes. */
+  refundDelayMs: number;
+}
 
 /** What every handler of the sandbox needs. */
 export interface SandboxContext {
   store: Store;
+  /** The sandbox clock in epoch milliseconds: the real (or injected) clock plus time travel. */
   now: () => number;
   /** Origin the payer's browser and the merchant use to reach the sandbox, without a trailing slash. */
   publicUrl: () => string;
   webhooks: WebhookDispatcher;
+  settings: SandboxSettings;
+  faults: Faults;
+  /** Notes that the store changed, for persistence. */
+  changed: () => void;
 }

@@ -1,282 +1,330 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { COUNTRIES, findBank, listBanks, testDebtorIban } from "./banks";
+import { findBank, listBanks, type TestBank } from "./banks";
+import { checkCardForm, TEST_OTP, type CardFormError } from "./cards";
 import type { SandboxContext } from "./context";
 import { PageError, escapeHtml, header, readForm, redirect303, sendHtml } from "./http";
-import { returnUrl, settlePayment } from "./payments";
-import type { PaymentRecord } from "./store";
+import { messages, type Messages, type OutcomeKey } from "./i18n";
+import { setPaymentStatus } from "./lifecycle";
+import { claim, ownsLink } from "./links";
+import { bankChoice, cardForm, cardFormError, gonePage, layout, loginForm, orderSummary, otpForm, pageCountry, postButton, stepLabel } from "./pages";
+import { returnUrl } from "./payments";
+import { ERROR_CODES, isFinal } from "./statuses";
+import type { PaymentRecord, PaymentStep } from "./store";
+import { accountsOf, findUser, TEST_USERS, userNamed } from "./users";
 
 /**
- * The provider's hosted page, where the payer picks a bank, logs in to the test bank and approves
- * or cancels. Plain server-rendered HTML with POST forms and 303 redirects, so it works without
- * JavaScript and Back or reload never re-submits a step. All state is in the store, keyed by
- * payment id (the confirmLink is the payer's only credential, as at the real provider).
+ * The provider's hosted payment page at the confirmLink `/login/{paymentId}`: method choice
+ * (hybrid), bank choice, test-bank login, account choice and decision, or the card form. Each
+ * step is a POST answered with a 303 to `/login/{id}/step`, so Back and reload never re-submit.
  */
 
-/** The test bank's login, shown on the page itself. */
-export const TEST_BANK_LOGIN = { username: "test", password: "1234" } as const;
+const linkPath = (p: PaymentRecord) => `/login/${p.id}`;
+const stepUrl = (p: PaymentRecord) => `/login/${p.id}/step`;
+const bankOf = (p: PaymentRecord) => (p.bankId === undefined ? undefined : findBank(p.bankId));
+/** redirectPreferred: the login and confirm steps stand for the bank's own site, outside the frame. */
+const brandOf = (p: PaymentRecord) => (p.redirectPreferred ? bankOf(p) : undefined);
 
-const DEFAULT_COUNTRY = "LT";
-const LANGUAGE_COUNTRY: Readonly<Record<string, string>> = { lt: "LT", lv: "LV", et: "EE" };
-
-/** The payer's likely country from Accept-Language (`lt-LT,lt;q=0.9,en;q=0.8`), if it has test banks. */
-export function countryFromAcceptLanguage(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  const ranked = value
-    .split(",")
-    .map((part, index) => {
-      const [tag = "", ...params] = part.trim().split(";");
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.tag !== "" && entry.q > 0)
-    .sort((x, y) => y.q - x.q || x.index - y.index);
-  for (const { tag } of ranked) {
-    const [language = "", region] = tag.split("-");
-    const fromRegion = region?.toUpperCase();
-    if (fromRegion && fromRegion in COUNTRIES) return fromRegion;
-    const fromLanguage = LANGUAGE_COUNTRY[language.toLowerCase()];
-    if (fromLanguage) return fromLanguage;
-  }
-  return undefined;
+/** "Step n of m" within the frame, when the flow has more than one step and this one is counted. */
+function stepOf(m: Messages, p: PaymentRecord, step: PaymentStep): string {
+  const card = p.step === "card" || p.step === "card-verify";
+  const steps: PaymentStep[] = card
+    ? [...(p.method === "hybrid" ? ["method" as const] : []), "card"]
+    : [...(p.method === "hybrid" ? ["method" as const] : []), ...(p.bankPreselected ? [] : ["bank" as const]), "login", "confirm"];
+  const at = steps.indexOf(step);
+  if (at === -1 || steps.length < 2 || p.linkingId !== undefined || (brandOf(p) && (step === "login" || step === "confirm"))) return "";
+  return stepLabel(m, at + 1, steps.length);
 }
 
-const STYLE = `
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#1a1a1a;background:#f4f5f7}
-.banner{background:#7a2e00;color:#fff;padding:.5rem 1rem;text-align:center;font-size:.9rem}
-.banner p{margin:0}
-main{max-width:32rem;margin:1.5rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
-h1{font-size:1.5rem;margin:.25rem 0 1rem}
-h2{font-size:1rem;margin:0 0 .5rem}
-.step{margin:0;color:#4a4a4a;font-size:.9rem}
-.order{border:1px solid #d6d8dc;border-radius:8px;padding:.75rem 1rem;margin-bottom:1.25rem}
-.order dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0}
-.order dt{color:#4a4a4a}.order dd{margin:0;font-weight:600;overflow-wrap:anywhere}
-label{display:block;font-weight:600;margin:.75rem 0 .25rem}
-input[type=text],input[type=password],select{width:100%;min-height:44px;padding:.5rem .75rem;font:inherit;border:1px solid #6b6f76;border-radius:6px}
-fieldset{border:0;margin:1rem 0 0;padding:0}
-legend{font-weight:600;margin-bottom:.5rem}
-.banks{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
-.banks li{position:relative}
-.banks label{display:flex;align-items:center;gap:.75rem;margin:0;padding:.5rem .75rem;min-height:52px;border:1px solid #d6d8dc;border-radius:8px;font-weight:500;cursor:pointer}
-.banks input{position:absolute;opacity:0;width:1px;height:1px}
-.banks input:checked+label{border:2px solid #1d4ed8;background:#eef2ff}
-.banks input:focus-visible+label{outline:3px solid #1d4ed8;outline-offset:2px}
-.country{display:flex;gap:.5rem;align-items:end}.country div{flex:1}
-button{min-height:44px;padding:.5rem 1.25rem;font:inherit;font-weight:600;border-radius:8px;cursor:pointer;border:1px solid #1d4ed8;background:#fff;color:#1d4ed8}
-button.primary{background:#1d4ed8;color:#fff}
-button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
-.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1.25rem}.actions form{margin:0}
-.hint{background:#fff8e1;border:1px solid #e0c36a;border-radius:8px;padding:.5rem .75rem}
-.error{background:#fdecec;border:1px solid #b3261e;color:#8c1d18;border-radius:8px;padding:.5rem .75rem}
-kbd{font:inherit;font-weight:700;background:#fff;border:1px solid #b9b9b9;border-radius:4px;padding:0 .3rem}
-`;
-
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Sandbox bank payment</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<header class="banner"><p><strong>Sandbox</strong>: test banks only, no real money moves.</p></header>
-<main>
-${body}
-</main>
-</body>
-</html>`;
+function cancelButton(m: Messages, p: PaymentRecord): string {
+  return postButton(`${linkPath(p)}/cancel`, m.cancel);
 }
 
-function orderSummary(payment: PaymentRecord): string {
-  return `<section class="order" aria-labelledby="order-heading">
-<h2 id="order-heading">Payment</h2>
-<dl>
-<dt>Amount</dt><dd>${escapeHtml(payment.amount)} ${escapeHtml(payment.currencyCode)}</dd>
-<dt>Payee</dt><dd>${escapeHtml(payment.creditorName)}</dd>
-<dt>Description</dt><dd>${escapeHtml(payment.description)}</dd>
-</dl>
-</section>`;
-}
-
-function postButton(action: string, label: string, primary = false): string {
-  return `<form method="post" action="${escapeHtml(action)}"><button type="submit"${primary ? ' class="primary"' : ""}>${escapeHtml(label)}</button></form>`;
-}
-
-function stepLabel(payment: PaymentRecord, step: "bank" | "login" | "confirm"): string {
-  const steps = payment.bankPreselected ? ["login", "confirm"] : ["bank", "login", "confirm"];
-  return `<p class="step">Step ${steps.indexOf(step) + 1} of ${steps.length}</p>`;
-}
-
-function bankPage(payment: PaymentRecord, country: string, error: boolean): string {
-  const base = `/login/${payment.id}`;
-  const options = Object.entries(COUNTRIES)
-    .map(([code, name]) => `<option value="${code}"${code === country ? " selected" : ""}>${escapeHtml(name)}</option>`)
-    .join("");
-  const banks = listBanks(country)
-    .map(
-      (bank) => `<li><input type="radio" name="bankId" id="bank-${escapeHtml(bank.id)}" value="${escapeHtml(bank.id)}" required>` +
-        `<label for="bank-${escapeHtml(bank.id)}"><img src="/logos/${escapeHtml(bank.id)}.svg" alt="" width="32" height="32">${escapeHtml(bank.name)}</label></li>`,
-    )
-    .join("\n");
+function methodPage(m: Messages, p: PaymentRecord): string {
   return layout(
-    "Choose your bank",
-    `${stepLabel(payment, "bank")}
-<h1>Choose your bank</h1>
-${orderSummary(payment)}
-<form method="get" action="${base}" class="country">
-<div><label for="country">Country</label><select id="country" name="country">${options}</select></div>
-<button type="submit">Show banks</button>
-</form>
-${error ? `<p class="error" role="alert">Choose a bank to continue.</p>` : ""}
-<form method="post" action="${base}/bank">
-<fieldset>
-<legend>Banks in ${escapeHtml(COUNTRIES[country] ?? country)}</legend>
-<ul class="banks">
-${banks}
-</ul>
-</fieldset>
-<div class="actions"><button type="submit" class="primary">Continue</button></div>
-</form>
-<div class="actions">${postButton(`${base}/cancel`, "Cancel")}</div>`,
-  );
-}
-
-function loginPage(payment: PaymentRecord, error: boolean): string {
-  const base = `/login/${payment.id}`;
-  const bankName = findBank(payment.bankId ?? "")?.name ?? "your bank";
-  const invalid = error ? ' aria-invalid="true"' : "";
-  const describedBy = error ? "login-error test-credentials" : "test-credentials";
-  return layout(
-    `Log in to ${bankName}`,
-    `${stepLabel(payment, "login")}
-<h1>Log in to ${escapeHtml(bankName)}</h1>
-${orderSummary(payment)}
-<p class="hint" id="test-credentials">This is a test bank. Log in with username <kbd>${TEST_BANK_LOGIN.username}</kbd> and password <kbd>${TEST_BANK_LOGIN.password}</kbd>.</p>
-${error ? `<p class="error" role="alert" id="login-error">Wrong username or password. Try again.</p>` : ""}
-<form method="post" action="${base}/login">
-<label for="username">Username</label>
-<input type="text" id="username" name="username" autocomplete="username" required aria-describedby="${describedBy}"${invalid}>
-<label for="password">Password</label>
-<input type="password" id="password" name="password" autocomplete="current-password" required${invalid}>
-<div class="actions"><button type="submit" class="primary">Log in</button></div>
-</form>
+    m,
+    m.chooseMethod,
+    `<h1>${escapeHtml(m.chooseMethod)}</h1>
+${orderSummary(m, p)}
+<form method="post" action="${linkPath(p)}/method">
 <div class="actions">
-${payment.bankPreselected ? "" : postButton(`${base}/change-bank`, "Choose another bank")}
-${postButton(`${base}/cancel`, "Cancel")}
-</div>`,
+<button type="submit" name="method" value="bank" class="primary">${escapeHtml(m.payByBank)}</button>
+<button type="submit" name="method" value="card" class="primary">${escapeHtml(m.payByCard)}</button>
+</div>
+</form>
+<div class="actions">${cancelButton(m, p)}</div>`,
   );
 }
 
-function confirmPage(payment: PaymentRecord): string {
-  const base = `/login/${payment.id}`;
-  const bank = findBank(payment.bankId ?? "");
+function bankPage(m: Messages, p: PaymentRecord, country: string, error: boolean): string {
   return layout(
-    "Confirm payment",
-    `${stepLabel(payment, "confirm")}
-<h1>Confirm payment</h1>
-${orderSummary(payment)}
-<p>Pay from your ${escapeHtml(bank?.name ?? "")} test account <strong>${escapeHtml(bank ? testDebtorIban(bank) : "")}</strong>.</p>
-<div class="actions">
-${postButton(`${base}/approve`, "Approve", true)}
-${postButton(`${base}/cancel`, "Cancel")}
-</div>`,
+    m,
+    m.chooseBank,
+    `${stepOf(m, p, "bank")}
+<h1>${escapeHtml(m.chooseBank)}</h1>
+${orderSummary(m, p)}
+${bankChoice(m, { stepUrl: stepUrl(p), action: `${linkPath(p)}/bank`, country, banks: listBanks(country), error })}
+<div class="actions">${cancelButton(m, p)}</div>`,
   );
 }
 
-function outcomePage(payment: PaymentRecord): string {
-  const title = payment.statusGroup === "completed" ? "Payment approved" : "Payment cancelled";
+function loginPage(m: Messages, p: PaymentRecord, error: boolean): string {
+  const bankName = bankOf(p)?.name ?? "";
+  const title = m.logInTo(bankName);
+  const changeBank = p.bankPreselected || brandOf(p) ? "" : postButton(`${linkPath(p)}/change-bank`, m.chooseAnotherBank);
   return layout(
+    m,
     title,
-    `<h1>${title}</h1>
-${orderSummary(payment)}
-<p>This payment is finished and cannot be changed.</p>
-<p><a href="${escapeHtml(returnUrl(payment))}">Return to ${escapeHtml(payment.creditorName)}</a></p>`,
+    `${stepOf(m, p, "login")}
+<h1>${escapeHtml(title)}</h1>
+${orderSummary(m, p)}
+${loginForm(m, { action: `${linkPath(p)}/login`, error, users: TEST_USERS })}
+<div class="actions">
+${changeBank}
+${cancelButton(m, p)}
+</div>`,
+    { bank: brandOf(p) },
   );
 }
 
-export function errorPage(title: string): string {
-  return layout(title, `<h1>${escapeHtml(title)}</h1>`);
+function confirmPage(m: Messages, p: PaymentRecord): string {
+  const bank = bankOf(p);
+  let from: string;
+  if (p.linkingId !== undefined) {
+    from = `<p>${escapeHtml(m.linkedAccount(bank?.name ?? "", p.debtorAccount?.iban ?? ""))}</p>`;
+  } else {
+    const accounts = bank ? accountsOf(bank, p.user ?? "test") : [];
+    const items = accounts
+      .map(
+        (a, i) =>
+          `<li><label><input type="radio" name="account" value="${escapeHtml(a.id)}"${i === 0 ? " checked" : ""}>` +
+          `<span>${escapeHtml(m.accountKinds[a.kind])}<span class="iban">${escapeHtml(a.iban)}</span></span></label></li>`,
+      )
+      .join("\n");
+    from = `<fieldset><legend>${escapeHtml(m.payFrom)}</legend><ul class="choices">\n${items}\n</ul></fieldset>`;
+  }
+  const base = linkPath(p);
+  return layout(
+    m,
+    m.confirmPayment,
+    `${stepOf(m, p, "confirm")}
+<h1>${escapeHtml(m.confirmPayment)}</h1>
+${orderSummary(m, p)}
+<form method="post" action="${base}/approve">
+${from}
+<div class="actions">
+<button type="submit" class="primary">${escapeHtml(m.approve)}</button>
+<button type="submit" formaction="${base}/reject" class="danger">${escapeHtml(m.reject)}</button>
+<button type="submit" formaction="${base}/pending">${escapeHtml(m.leavePending)}</button>
+<button type="submit" formaction="${base}/cancel">${escapeHtml(m.cancel)}</button>
+</div>
+</form>`,
+    { bank: brandOf(p) },
+  );
 }
 
-function findPayment(ctx: SandboxContext, id: string): PaymentRecord {
-  const payment = ctx.store.payments.get(id);
-  if (!payment) throw new PageError(404, "Payment not found");
-  return payment;
+function cardPage(m: Messages, p: PaymentRecord, error: CardFormError | undefined): string {
+  return layout(
+    m,
+    m.cardHeading,
+    `${stepOf(m, p, "card")}
+<h1>${escapeHtml(m.cardHeading)}</h1>
+${orderSummary(m, p)}
+${cardForm(m, { action: `${linkPath(p)}/card`, error, submit: m.payAmount(`${p.amount} ${p.currencyCode}`) })}
+<div class="actions">${cancelButton(m, p)}</div>`,
+  );
 }
 
-function show(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, payment: PaymentRecord, url: URL) {
+function verifyPage(m: Messages, p: PaymentRecord, error: boolean): string {
+  return layout(
+    m,
+    m.verifyHeading,
+    `<h1>${escapeHtml(m.verifyHeading)}</h1>
+${orderSummary(m, p)}
+${otpForm(m, { action: `${linkPath(p)}/otp`, error })}
+<div class="actions">${cancelButton(m, p)}</div>`,
+  );
+}
+
+function outcomeOf(p: PaymentRecord): OutcomeKey {
+  if (p.statusGroup === "completed") return "approved";
+  if (p.statusGroup !== "failed") return "pending";
+  if (p.errorCodes.includes(ERROR_CODES.expired)) return "expired";
+  if (p.statusCode === "RJCT") return "rejected";
+  if (p.statusCode === "payment_failure") return "declined";
+  if (p.statusCode === "CANC" || p.statusCode === "cancelled") return "cancelled";
+  return "failed";
+}
+
+function outcomePage(m: Messages, p: PaymentRecord): string {
+  const title = m.outcomes[outcomeOf(p)];
+  return layout(
+    m,
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+${orderSummary(m, p)}
+<p>${escapeHtml(p.statusGroup === "pending" ? m.pendingBody : m.finishedBody)}</p>
+<p><a href="${escapeHtml(returnUrl(p))}">${escapeHtml(m.returnTo(p.creditorName))}</a></p>`,
+  );
+}
+
+/** The confirmLink itself: the first visit claims it, any later one says it was used. */
+function openLink(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, p: PaymentRecord, url: URL) {
   const lang = url.searchParams.get("lang")?.toLowerCase();
-  // The PHP client appends its own lang to confirmLink; the last one given wins.
-  if (lang && /^[a-z]{2}$/.test(lang)) payment.lang = lang;
+  const m = messages(lang ?? p.lang);
+  // A HEAD (link previews, uptime checks) must not use up the payer's link.
+  if (req.method === "HEAD") return sendHtml(res, 200, "");
+  if (p.link.token) return sendHtml(res, 410, gonePage(m, "used", ownsLink(req, p.link) ? stepUrl(p) : undefined));
+  if (p.step === "done" || isFinal(p.statusGroup)) {
+    return sendHtml(res, 410, gonePage(m, p.errorCodes.includes(ERROR_CODES.expired) ? "expired" : "finished"));
+  }
+  // The PHP client appends its own lang (and a merchant may add countryCode): the link's query wins.
+  if (lang && /^[a-z]{2}$/.test(lang)) p.lang = lang;
+  const country = url.searchParams.get("countryCode");
+  if (country && /^[A-Z]{2}$/.test(country)) p.countryCode = country;
+  const setCookie = claim(p.link, linkPath(p), ctx.now());
+  ctx.changed();
+  return redirect303(res, stepUrl(p), { "Set-Cookie": setCookie });
+}
+
+function show(req: IncomingMessage, res: ServerResponse, p: PaymentRecord, url: URL) {
+  const m = messages(p.lang);
   const error = url.searchParams.get("error");
-  switch (payment.step) {
-    case "bank": {
-      const asked = url.searchParams.get("country")?.toUpperCase();
-      const country = asked && asked in COUNTRIES ? asked : (countryFromAcceptLanguage(header(req, "accept-language")) ?? DEFAULT_COUNTRY);
-      return sendHtml(res, 200, bankPage(payment, country, error === "bank"));
-    }
+  switch (p.step) {
+    case "method":
+      return sendHtml(res, 200, methodPage(m, p));
+    case "bank":
+      return sendHtml(res, 200, bankPage(m, p, pageCountry(url.searchParams.get("country"), p.countryCode, header(req, "accept-language")), error === "bank"));
     case "login":
-      return sendHtml(res, 200, loginPage(payment, error === "credentials"));
+      return sendHtml(res, 200, loginPage(m, p, error === "credentials"));
     case "confirm":
-      return sendHtml(res, 200, confirmPage(payment));
+      return sendHtml(res, 200, confirmPage(m, p));
+    case "card":
+      return sendHtml(res, 200, cardPage(m, p, cardFormError(error)));
+    case "card-verify":
+      return sendHtml(res, 200, verifyPage(m, p, error === "otp"));
     case "done":
-      return sendHtml(res, 200, outcomePage(payment));
+      return sendHtml(res, 200, outcomePage(m, p));
   }
 }
 
-/** Applies one form post and answers with the 303 to the next page. */
-async function act(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, payment: PaymentRecord, action: string) {
-  const page = `/login/${payment.id}`;
-  const form = await readForm(req);
+/** Records the debtor account the payer picked (or the linked one). */
+function chooseAccount(p: PaymentRecord, bank: TestBank, form: URLSearchParams) {
+  if (p.linkingId !== undefined) return;
+  const accounts = accountsOf(bank, p.user ?? "test");
+  const chosen = accounts.find((a) => a.id === form.get("account")) ?? accounts[0];
+  if (chosen) p.debtorAccount = { iban: chosen.iban, currencyCode: p.currencyCode };
+}
+
+function cancel(ctx: SandboxContext, p: PaymentRecord) {
+  const late = p.step === "confirm" || p.step === "card-verify";
+  const errorCodes = [late ? ERROR_CODES.cancelledBeforeConfirmation : ERROR_CODES.cancelledBeforeLogin];
+  if (p.statusKind === "bank") setPaymentStatus(ctx, p, { kind: "bank", code: "CANC", errorCodes, source: "payer" });
+  else if (p.step === "card-verify") setPaymentStatus(ctx, p, { kind: "card", code: "cancelled", errorCodes, source: "payer" });
+  else setPaymentStatus(ctx, p, { kind: "hybrid", code: "cancelled", errorCodes, source: "payer" });
+}
+
+/** Applies one form post; returns where to send the browser. */
+function act(ctx: SandboxContext, p: PaymentRecord, action: string, form: URLSearchParams): string {
+  const here = stepUrl(p);
   // A finished payment answers every action with the way back to the merchant, so a double click or
   // a re-submit after Back lands where the first click did, and never changes the outcome.
-  if (payment.step === "done") return redirect303(res, returnUrl(payment));
-
+  if (p.step === "done") return returnUrl(p);
+  const bank = bankOf(p);
   switch (action) {
+    case "method": {
+      if (p.step !== "method") return here;
+      const choice = form.get("method");
+      if (choice === "bank") {
+        setPaymentStatus(ctx, p, { kind: "bank", code: "STRD", source: "payer" });
+        p.step = p.bankPreselected ? "login" : "bank";
+      } else if (choice === "card") p.step = "card";
+      return here;
+    }
     case "bank": {
-      if (payment.step !== "bank") return redirect303(res, page);
-      const bank = findBank(form.get("bankId") ?? "");
-      if (!bank) return redirect303(res, `${page}?error=bank`);
-      payment.bankId = bank.id;
-      payment.step = "login";
-      break;
+      if (p.step !== "bank") return here;
+      const chosen = findBank(form.get("bankId") ?? "");
+      if (!chosen) return `${here}?error=bank`;
+      p.bankId = chosen.id;
+      p.step = "login";
+      return here;
     }
     case "change-bank":
-      if (payment.step === "login" && !payment.bankPreselected) {
-        delete payment.bankId;
-        payment.step = "bank";
+      if (p.step === "login" && !p.bankPreselected) {
+        delete p.bankId;
+        p.step = "bank";
       }
-      break;
+      return here;
     case "login": {
-      if (payment.step !== "login") return redirect303(res, page);
-      const ok = form.get("username") === TEST_BANK_LOGIN.username && form.get("password") === TEST_BANK_LOGIN.password;
-      if (!ok) return redirect303(res, `${page}?error=credentials`);
-      payment.step = "confirm";
-      break;
+      if (p.step !== "login") return here;
+      const user = findUser(form.get("username"), form.get("password"));
+      if (!user) return `${here}?error=credentials`;
+      p.user = user.username;
+      p.step = "confirm";
+      return here;
     }
-    case "approve":
-      if (payment.step !== "confirm") return redirect303(res, page);
-      settlePayment(ctx, payment, { kind: "approved" });
-      return redirect303(res, returnUrl(payment));
+    case "approve": {
+      if (p.step !== "confirm" || !bank) return here;
+      chooseAccount(p, bank, form);
+      const pendingMs = ctx.settings.pendingMs || (userNamed(p.user)?.approvals === "pending" ? ctx.settings.pendingUserMs : 0);
+      if (pendingMs > 0) {
+        setPaymentStatus(ctx, p, { kind: "bank", code: "ACSP", source: "payer" });
+        if (p.statusGroup === "pending") p.pendingUntil = ctx.now() + pendingMs;
+      } else setPaymentStatus(ctx, p, { kind: "bank", code: "ACSC", source: "payer" });
+      p.step = "done";
+      return returnUrl(p);
+    }
+    case "reject":
+      if (p.step !== "confirm" || !bank) return here;
+      chooseAccount(p, bank, form);
+      setPaymentStatus(ctx, p, { kind: "bank", code: "RJCT", errorCodes: [ERROR_CODES.insufficientFunds], source: "payer" });
+      return returnUrl(p);
+    case "pending":
+      if (p.step !== "confirm" || !bank) return here;
+      chooseAccount(p, bank, form);
+      // Waiting for something at the bank (a second signature, say): stays until the console moves it.
+      setPaymentStatus(ctx, p, { kind: "bank", code: "ACTC", source: "payer" });
+      p.step = "done";
+      return returnUrl(p);
+    case "card": {
+      if (p.step !== "card") return here;
+      const checked = checkCardForm(form, ctx.now());
+      if ("error" in checked) return `${here}?error=${checked.error}`;
+      if (checked.card.behaviour === "verify") {
+        p.step = "card-verify";
+        return here;
+      }
+      if (checked.card.behaviour === "success") setPaymentStatus(ctx, p, { kind: "card", code: "payment_success", source: "payer" });
+      else setPaymentStatus(ctx, p, { kind: "card", code: "payment_failure", errorCodes: [ERROR_CODES.rejectedByBank], source: "payer" });
+      return returnUrl(p);
+    }
+    case "otp":
+      if (p.step !== "card-verify") return here;
+      if ((form.get("otp") ?? "").trim() !== TEST_OTP) return `${here}?error=otp`;
+      setPaymentStatus(ctx, p, { kind: "card", code: "payment_success", source: "payer" });
+      return returnUrl(p);
     case "cancel":
-      settlePayment(ctx, payment, { kind: "cancelled" });
-      return redirect303(res, returnUrl(payment));
+      cancel(ctx, p);
+      return returnUrl(p);
     default:
-      throw new PageError(404, "Page not found");
+      throw new PageError(404, "notFound");
   }
-  payment.updatedAt = ctx.now();
-  return redirect303(res, page);
 }
 
-/** Routes `/login/{paymentId}` (GET) and `/login/{paymentId}/{action}` (POST). */
-export async function handleHosted(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, method: string, segments: string[], url: URL) {
+/** Routes `/login/{paymentId}` (the confirmLink), `/login/{id}/step` (GET) and `/login/{id}/{action}` (POST). */
+export async function handlePaymentPages(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, method: string, segments: string[], url: URL) {
   const [id, action, ...extra] = segments;
-  if (id === undefined || extra.length > 0) throw new PageError(404, "Page not found");
-  const payment = findPayment(ctx, id);
-  if (method === "GET" && action === undefined) return show(ctx, req, res, payment, url);
-  if (method === "POST" && action !== undefined) return act(ctx, req, res, payment, action);
-  throw new PageError(404, "Page not found");
+  if (id === undefined || extra.length > 0) throw new PageError(404, "notFound");
+  const payment = ctx.store.payments.get(id);
+  if (!payment) throw new PageError(404, "paymentNotFound");
+  if (method === "GET" && action === undefined) return openLink(ctx, req, res, payment, url);
+  if (!ownsLink(req, payment.link)) return sendHtml(res, 410, gonePage(messages(payment.lang), "used"));
+  if (method === "GET" && action === "step") return show(req, res, payment, url);
+  if (method === "POST" && action !== undefined && action !== "step") {
+    const form = await readForm(req);
+    const next = act(ctx, payment, action, form);
+    payment.updatedAt = ctx.now();
+    ctx.changed();
+    return redirect303(res, next);
+  }
+  throw new PageError(404, "notFound");
 }

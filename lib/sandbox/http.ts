@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ErrorKey } from "./i18n";
 
 /**
  * Reply helpers. The provider's official PHP client writes HTTP/1.1 by hand and reads the answer
@@ -28,28 +29,40 @@ export class ApiError extends Error {
 
 /**
  * Every error the sandbox answers with. Only InvalidCountryCode (10015), InvalidRedirect and the
- * 10000/10021 codes are known from the real provider; the other codes and names are sandbox choices,
- * listed in README.md so clients can rely on them.
+ * codes 10000, 10005, 10021 and 11000 are known from the real provider; the other codes and names
+ * are sandbox choices, listed in README.md so clients can rely on them.
  */
 export const apiErrors = {
   unauthorized: () => new ApiError(401, 10001, "Unauthorized", "Client-Id or Client-Secret is missing or invalid."),
+  invalidToken: () => new ApiError(401, 10005, "InvalidToken", "The access token is missing, invalid or expired."),
+  insufficientScope: (scope: string) => new ApiError(401, 10025, "InsufficientScope", `The access token does not grant the "${scope}" scope.`),
   notFound: (what: string) => new ApiError(404, 10004, "NotFound", `${what} not found.`),
   invalidCountryCode: () => new ApiError(400, 10015, "InvalidCountryCode", "Invalid country code."),
   invalidRedirect: () => new ApiError(400, 10016, "InvalidRedirect", "Redirect-URL must be an absolute http(s) URL."),
   invalidWebhookUrl: () => new ApiError(400, 10017, "InvalidWebhookUrl", "Webhook-URL must be an absolute http(s) URL."),
-  invalidBankId: (bankId: string) => new ApiError(400, 10018, "InvalidBankId", `Bank "${bankId}" is not available.`),
+  invalidBankId: (bankId: string, why = "is not available") => new ApiError(400, 10018, "InvalidBankId", `Bank "${bankId}" ${why}.`),
   invalidRequest: (data: unknown) => new ApiError(400, 10019, "InvalidRequest", "Invalid request.", data),
+  invalidPaymentMethod: (description: string) => new ApiError(400, 10020, "InvalidPaymentMethod", description),
   invalidPaymentData: (data: unknown) => new ApiError(400, 10021, "InvalidPaymentData", "Invalid payment data.", data),
+  invalidScopes: (data: unknown) => new ApiError(400, 10022, "InvalidScopes", "Invalid scopes.", data),
+  invalidGrant: (description: string) => new ApiError(400, 10023, "InvalidGrant", description),
+  refundNotAllowed: (description: string) => new ApiError(400, 10026, "RefundNotAllowed", description),
+  refundAmountExceeded: (available: string) =>
+    new ApiError(400, 10027, "RefundAmountExceeded", `The refunds would exceed the paid amount; at most ${available} can still be refunded.`),
+  refundCurrencyNotSupported: (currency: string) =>
+    new ApiError(400, 10028, "RefundCurrencyNotSupported", `Refunds are possible in EUR and PLN only, not ${currency}.`),
+  invalidPsuHeaders: (data: unknown) => new ApiError(400, 11000, "InvalidPsuHeaders", "PSU headers are missing or invalid.", data),
   system: () => new ApiError(500, 10000, "SystemError", "Internal error."),
 };
 
 /** Thrown by the hosted pages; rendered as a plain HTML error page. */
 export class PageError extends Error {
   constructor(
-    readonly status: 400 | 404,
-    readonly title: string,
+    readonly status: 400 | 403 | 404,
+    /** An i18n key of the page's heading. */
+    readonly titleKey: ErrorKey,
   ) {
-    super(title);
+    super(titleKey);
   }
 }
 
@@ -82,7 +95,7 @@ export function sendHtml(res: ServerResponse, status: number, html: string) {
   send(res, status, "text/html; charset=utf-8", html, {
     headers: {
       "Cache-Control": "no-store",
-      "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'",
+      "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
       "X-Content-Type-Options": "nosniff",
       "Referrer-Policy": "no-referrer",
     },
@@ -90,11 +103,12 @@ export function sendHtml(res: ServerResponse, status: number, html: string) {
 }
 
 /** 303 so that a POSTed form step is followed by a GET (Back and reload never re-submit). */
-export function redirect303(res: ServerResponse, location: string) {
+export function redirect303(res: ServerResponse, location: string, headers: Record<string, string> = {}) {
   res.statusCode = 303;
   res.setHeader("Location", location);
   res.setHeader("Content-Length", 0);
   res.setHeader("Cache-Control", "no-store");
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.end();
 }
 
@@ -120,8 +134,17 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   try {
     return new URLSearchParams(await readBody(req));
   } catch {
-    throw new PageError(400, "The form could not be read.");
+    throw new PageError(400, "formUnreadable");
   }
+}
+
+/** A cookie of the request, by name. */
+export function cookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (header(req, "cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {
@@ -131,6 +154,20 @@ export function header(req: IncomingMessage, name: string): string | undefined {
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Appends parameters to a URL (provider-api.md 8: with "&" when it already has a query) without
+ * re-serialising it, so the merchant's own query, maybe signed, stays byte for byte.
+ */
+export function appendQuery(url: string, params: Record<string, string | undefined>): string {
+  const defined = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (defined.length === 0) return url;
+  const hashAt = url.indexOf("#");
+  const base = hashAt === -1 ? url : url.slice(0, hashAt);
+  const fragment = hashAt === -1 ? "" : url.slice(hashAt);
+  const separator = !base.includes("?") ? "?" : base.endsWith("?") || base.endsWith("&") ? "" : "&";
+  return `${base}${separator}${new URLSearchParams(defined).toString()}${fragment}`;
 }
 
 /** True for an absolute http(s) URL with a host. */

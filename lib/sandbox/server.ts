@@ -1,17 +1,44 @@
-import { createSandbox } from "./app";
+import { createSandbox, type SandboxOptions } from "./app";
 
-/** Entry of the sandbox provider: `tsx lib/sandbox/server.ts` (npm run sandbox). */
+/** Entry of the sandbox provider: `tsx lib/sandbox/server.ts` (npm run sandbox). Settings: README.md. */
 
-const port = Number(process.env.SANDBOX_PORT || 3001);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
+function fail(message: string): never {
+  console.error(message);
   process.exit(1);
 }
-const publicUrl = process.env.SANDBOX_PUBLIC_URL || undefined;
 
-const sandbox = createSandbox(publicUrl ? { publicUrl } : {});
+function integer(name: string, min: number, max: number): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) fail(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+function delays(name: string): number[] | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const values = raw.split(",").map((v) => Number(v.trim()));
+  if (!values.every((v) => Number.isInteger(v) && v >= 0)) fail(`${name} must be comma-separated milliseconds, got "${raw}"`);
+  return values;
+}
+
+const port = integer("SANDBOX_PORT", 0, 65535) ?? 3001;
+const options: SandboxOptions = {};
+const publicUrl = process.env.SANDBOX_PUBLIC_URL;
+if (publicUrl) options.publicUrl = publicUrl;
+const dataDir = process.env.SANDBOX_DATA_DIR;
+if (dataDir) options.dataDir = dataDir;
+const pendingMs = integer("SANDBOX_PENDING_MS", 0, 30 * 86_400_000);
+if (pendingMs !== undefined) options.pendingMs = pendingMs;
+const refundDelayMs = integer("SANDBOX_REFUND_MS", 0, 30 * 86_400_000);
+if (refundDelayMs !== undefined) options.refundDelayMs = refundDelayMs;
+const retries = delays("SANDBOX_WEBHOOK_RETRY_MS");
+if (retries) options.webhookRetryDelaysMs = retries;
+
+const sandbox = createSandbox(options);
 const baseUrl = await sandbox.listen(port);
-console.log(`sandbox provider listening on ${baseUrl}`);
+console.log(`sandbox provider listening on ${baseUrl}${dataDir ? ` (state in ${dataDir})` : ""}`);
 
 let stopping = false;
 function stop() {

@@ -1,23 +1,33 @@
+import { expect } from "vitest";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./app";
-import { DEFAULT_PROJECT } from "./projects";
+import { DEFAULT_PROJECT, NOCARD_PROJECT } from "./projects";
+import type { ApiVersion } from "./versions";
 
 /** Shared by the sandbox's tests: a running sandbox on a free port and small HTTP helpers. */
 
 export interface RunningSandbox {
   sandbox: Sandbox;
   baseUrl: string;
+  /** The v0.3 API base. */
   api: string;
+  /** The API base of a version. */
+  v: (version: ApiVersion) => string;
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = createSandbox(opts);
   const baseUrl = await sandbox.listen(0);
-  return { sandbox, baseUrl, api: `${baseUrl}/platform/v0.3` };
+  return { sandbox, baseUrl, api: `${baseUrl}/platform/v0.3`, v: (version) => `${baseUrl}/platform/${version}` };
 }
 
 export const credentials = {
   "Client-Id": DEFAULT_PROJECT.clientId,
   "Client-Secret": DEFAULT_PROJECT.clientSecret,
+};
+
+export const nocardCredentials = {
+  "Client-Id": NOCARD_PROJECT.clientId,
+  "Client-Secret": NOCARD_PROJECT.clientSecret,
 };
 
 export function paymentBody(overrides: Record<string, unknown> = {}) {
@@ -31,6 +41,19 @@ export function paymentBody(overrides: Record<string, unknown> = {}) {
       creditorAccount: { iban: "LT601010012345678901" },
     },
     identifier: { email: "payer@example.com" },
+    ...overrides,
+  };
+}
+
+/** The v0.1 (and v0.2) flat body. */
+export function flatPaymentBody(overrides: Record<string, unknown> = {}) {
+  return {
+    amount: "12.30",
+    currencyCode: "EUR",
+    endToEndId: "1042",
+    informationUnstructured: "Order 1042",
+    creditorName: "Demo Shop UAB",
+    creditorAccount: { iban: "LT601010012345678901" },
     ...overrides,
   };
 }
@@ -66,7 +89,52 @@ export async function getJson(url: string, headers: Record<string, string> = cre
   return { status: response.status, json: (await response.json()) as unknown };
 }
 
-/** Posts a hosted-page form like a browser would, without following the redirect. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = credentials) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as unknown };
+}
+
+export async function getPage(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers, redirect: "manual" });
+  return { status: response.status, html: await response.text(), headers: response.headers };
+}
+
+/**
+ * A browser on a hosted flow (payment or linking): opens the single-use link, keeps its cookie and
+ * posts the flow's forms like a browser would, without following redirects.
+ */
+export async function openLink(link: string, headers: Record<string, string> = {}) {
+  const first = await fetch(link, { headers, redirect: "manual" });
+  await first.body?.cancel();
+  expect(first.status).toBe(303);
+  const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  const origin = new URL(link).origin;
+  const base = new URL(link).pathname;
+  return {
+    cookie,
+    /** The flow's own page (where every step lands). */
+    stepUrl: `${origin}${first.headers.get("location") ?? ""}`,
+    async page(query = "", extra: Record<string, string> = {}) {
+      return getPage(`${origin}${base}/step${query}`, { cookie, ...headers, ...extra });
+    },
+    async post(action: string, fields: Record<string, string> = {}) {
+      const response = await fetch(`${origin}${base}/${action}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams(fields).toString(),
+        redirect: "manual",
+      });
+      await response.body?.cancel();
+      return { status: response.status, location: response.headers.get("location") ?? "" };
+    },
+  };
+}
+
+/** Posts a form without a session cookie (a stranger's browser). */
 export async function postForm(url: string, fields: Record<string, string> = {}) {
   const response = await fetch(url, {
     method: "POST",
@@ -78,17 +146,47 @@ export async function postForm(url: string, fields: Record<string, string> = {})
   return { status: response.status, location: response.headers.get("location") ?? "" };
 }
 
-export async function getPage(url: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { headers });
-  return { status: response.status, html: await response.text(), headers: response.headers };
+/** Walks a bank payment through the hosted page: bank, login, then the given decision. */
+export async function payAtBank(confirmLink: string, decision: "approve" | "reject" | "pending" | "cancel" = "approve", user = "test") {
+  const flow = await openLink(confirmLink);
+  const page = await flow.page();
+  if (page.html.includes('name="bankId"')) await flow.post("bank", { bankId: "SEB_LT_SAND" });
+  expect(await flow.post("login", { username: user, password: "1234" })).toMatchObject({ status: 303 });
+  return { flow, answer: await flow.post(decision) };
 }
 
-export async function waitFor<T>(check: () => T | undefined, timeoutMs = 5_000): Promise<T> {
+export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error("timed out waiting");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+export const control = (s: RunningSandbox) => ({
+  get: (path: string) => getJson(`${s.baseUrl}/_sandbox${path}`, {}),
+  post: (path: string, body: unknown = {}) => postJson(`${s.baseUrl}/_sandbox${path}`, body, {}),
+});
+
+/** POST /auth with the usual headers; `query` carries the scopes. */
+export async function startAuth(api: string, query: string, opts: { headers?: Record<string, string>; body?: string } = {}) {
+  const response = await fetch(`${api}/auth${query}`, {
+    method: "POST",
+    headers: { ...credentials, "Request-Id": "req-1", "Redirect-URL": "https://shop.example/linked", ...opts.headers },
+    ...(opts.body !== undefined && { body: opts.body }),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+/** Links a test account end to end (POST /auth, the hosted consent, POST /auth/token); returns the Token. */
+export async function linkAccount(api: string, scopes = "payments", bankId = "SEB_LT_SAND", user = "test") {
+  const { json } = await startAuth(api, `?bankId=${bankId}&scopes=${scopes}`);
+  const flow = await openLink(String(json.authorizationLink));
+  await flow.post("login", { username: user, password: "1234" });
+  const back = new URL((await flow.post("allow")).location);
+  const token = await postJson(`${api}/auth/token`, { grantType: "authorizationCode", code: back.searchParams.get("code") });
+  expect(token.status).toBe(200);
+  return token.json as { authId: string; accessToken: string; refreshToken: string; accessTokenExpiresIn: number; refreshTokenExpiresIn: number };
 }

@@ -3,8 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PROJECT } from "./projects";
-import { createPayment, postForm, startSandbox, waitFor, type RunningSandbox } from "./test-helpers";
-import { signWebhook } from "./webhooks";
+import { control, createPayment, flatPaymentBody, openLink, payAtBank, paymentBody, postJson, startSandbox, waitFor, type RunningSandbox } from "./test-helpers";
+import { DEFAULT_RETRY_DELAYS_MS, signWebhook } from "./webhooks";
 
 interface Received {
   method: string;
@@ -66,16 +66,23 @@ describe("signWebhook", () => {
     expect(signWebhook({ ...base, timestamp: "2" })).not.toBe(signature);
     expect(signWebhook({ ...base, rawBody: "{} " })).not.toBe(signature);
   });
+
+  it("retries by default for just under the provider's 2 days", () => {
+    const total = DEFAULT_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(40 * 3600 * 1000);
+    expect(total).toBeLessThanOrEqual(48 * 3600 * 1000);
+    expect(DEFAULT_RETRY_DELAYS_MS).toHaveLength(13);
+  });
 });
 
 describe("webhook delivery", () => {
   let s: RunningSandbox;
   let merchant: ReturnType<typeof merchantEndpoint>;
   let merchantUrl: string;
-  const clock = { now: 1_800_000_000_000 };
+  const clock = { now: 1_800_000_000_000 } as const;
 
   beforeAll(async () => {
-    s = await startSandbox({ now: () => clock.now, webhookRetryDelaysMs: [50, 50] });
+    s = await startSandbox({ now: () => clock.now, webhookRetryDelaysMs: [50, 50], refundDelayMs: 0 });
   });
   afterAll(async () => {
     await s.sandbox.close();
@@ -90,12 +97,12 @@ describe("webhook delivery", () => {
   }
 
   /** Walks a payment through the hosted page to approval; returns the approve POST's answer. */
-  async function approve(webhookUrl: string) {
-    const { id } = await createPayment(s.api, { query: "?bankId=SEB_LT_SAND", webhookUrl });
-    const page = `${s.baseUrl}/login/${id}`;
-    await postForm(`${page}/login`, { username: "test", password: "1234" });
-    return { id, answer: await postForm(`${page}/approve`) };
+  async function approve(webhookUrl: string, api = s.api, body: unknown = paymentBody()) {
+    const { id, confirmLink } = await createPayment(api, { query: "?bankId=SEB_LT_SAND", webhookUrl, body });
+    return { id, answer: (await payAtBank(confirmLink)).answer };
   }
+
+  const deliveriesOf = (id: string) => s.sandbox.store.deliveries.filter((d) => d.paymentId === id);
 
   it("posts a signed PAYMENT webhook to the exact Webhook-URL after approval", async () => {
     await newMerchant();
@@ -112,18 +119,83 @@ describe("webhook delivery", () => {
     expect(hook.headers["x-kevin-signature"]).toBe(expected);
     expect(hmacHex("sandbox-client-secret", `POST${webhookUrl}${String(clock.now)}${hook.rawBody}`)).not.toBe(expected);
 
-    await waitFor(() => s.sandbox.store.deliveries.find((d) => d.paymentId === id));
-    expect(s.sandbox.store.deliveries.filter((d) => d.paymentId === id)).toEqual([
-      { paymentId: id, url: webhookUrl, attempt: 1, at: clock.now, durationMs: expect.any(Number), statusCode: 200 },
+    await waitFor(() => deliveriesOf(id)[0]);
+    expect(deliveriesOf(id)).toEqual([
+      { jobId: expect.any(Number), type: "PAYMENT", paymentId: id, url: webhookUrl, attempt: 1, at: clock.now, durationMs: expect.any(Number), statusCode: 200, rawBody: hook.rawBody },
+    ]);
+    const log = (await control(s).get(`/webhooks?paymentId=${id}`)).json as { data: Record<string, unknown>[] };
+    expect(log.data).toEqual([expect.objectContaining({ paymentId: id, statusCode: 200, body: hook.rawBody })]);
+  });
+
+  it("sends a failed-payment webhook on cancel, and none for a payment left pending", async () => {
+    await newMerchant();
+    const { id, confirmLink } = await createPayment(s.api, { webhookUrl: `${merchantUrl}/hook` });
+    await (await openLink(confirmLink)).post("cancel");
+    const hook = await waitFor(() => merchant.received[0]);
+    expect(JSON.parse(hook.rawBody)).toEqual({ id, bankStatus: "CANC", statusGroup: "failed", type: "PAYMENT" });
+
+    const pending = await createPayment(s.api, { query: "?bankId=SEB_LT_SAND", webhookUrl: `${merchantUrl}/hook` });
+    await payAtBank(pending.confirmLink, "pending");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(merchant.received).toHaveLength(1);
+  });
+
+  it("follows the payment's API version (v0.1: `status`) and method (cardStatus)", async () => {
+    await newMerchant();
+    const v01 = await approve(`${merchantUrl}/v01`, s.v("v0.1"), flatPaymentBody());
+    const card = await createPayment(s.api, { query: "?paymentMethodPreferred=card", body: paymentBody({ cardPaymentMethod: {} }), webhookUrl: `${merchantUrl}/card` });
+    await (await openLink(card.confirmLink)).post("card", { number: "4000000000000002", expiry: "12/39", cvc: "123", name: "A" });
+    await waitFor(() => (merchant.received.length >= 2 ? true : undefined));
+    const bodies = Object.fromEntries(merchant.received.map((r) => [r.path, JSON.parse(r.rawBody) as unknown]));
+    expect(bodies["/v01"]).toEqual({ id: v01.id, status: "ACSC", statusGroup: "completed", type: "PAYMENT" });
+    expect(bodies["/card"]).toEqual({ id: card.id, cardStatus: "payment_failure", statusGroup: "failed", type: "PAYMENT" });
+  });
+
+  it("sends PAYMENT_REFUND webhooks to the refund's own Webhook-URL when it completes", async () => {
+    await newMerchant();
+    const { id } = await approve(`${merchantUrl}/payments`);
+    await waitFor(() => merchant.received[0]);
+    const created = await postJson(`${s.api}/pis/payment/${id}/refunds`, { amount: "2.00" }, {
+      "Client-Id": DEFAULT_PROJECT.clientId,
+      "Client-Secret": DEFAULT_PROJECT.clientSecret,
+      "Webhook-URL": `${merchantUrl}/refunds`,
+    });
+    const refundId = (created.json as { id: number }).id;
+    const hook = await waitFor(() => merchant.received.find((r) => r.path === "/refunds"));
+    expect(hook.rawBody).toBe(`{"id":"${refundId}","paymentId":"${id}","statusGroup":"completed","type":"PAYMENT_REFUND"}`);
+    const ts = String(hook.headers["x-kevin-timestamp"]);
+    expect(hook.headers["x-kevin-signature"]).toBe(hmacHex(DEFAULT_PROJECT.webhookSecret, `POST${merchantUrl}/refunds${ts}${hook.rawBody}`));
+    await waitFor(() => s.sandbox.store.deliveries.find((d) => d.refundId === refundId));
+    expect(s.sandbox.store.deliveries.find((d) => d.refundId === refundId)).toMatchObject({ type: "PAYMENT_REFUND", paymentId: id });
+  });
+
+  it("fires on a forced final status (every time it is forced), not on a forced pending one", async () => {
+    await newMerchant();
+    const { id } = await createPayment(s.api, { webhookUrl: `${merchantUrl}/forced` });
+    await control(s).post(`/payments/${id}/status`, { bankStatus: "ACSP" });
+    await control(s).post(`/payments/${id}/status`, { bankStatus: "RJCT" });
+    await control(s).post(`/payments/${id}/status`, { bankStatus: "RJCT" });
+    await waitFor(() => (merchant.received.length >= 2 ? true : undefined));
+    expect(merchant.received.map((r) => JSON.parse(r.rawBody) as unknown)).toEqual([
+      { id, bankStatus: "RJCT", statusGroup: "failed", type: "PAYMENT" },
+      { id, bankStatus: "RJCT", statusGroup: "failed", type: "PAYMENT" },
     ]);
   });
 
-  it("sends a failed-payment webhook on cancel", async () => {
+  it("honours the project's webhookDelayInSec, by the sandbox clock", async () => {
     await newMerchant();
-    const { id } = await createPayment(s.api, { webhookUrl: `${merchantUrl}/hook` });
-    await postForm(`${s.baseUrl}/login/${id}/cancel`);
-    const hook = await waitFor(() => merchant.received[0]);
-    expect(JSON.parse(hook.rawBody)).toEqual({ id, bankStatus: "CANC", statusGroup: "failed", type: "PAYMENT" });
+    s.sandbox.store.addProject({ id: "late", name: "Late", clientId: "late-id", clientSecret: "late-secret", webhookSecret: "late-hook", webhookDelayInSec: 60 });
+    const { id } = await createPayment(s.api, { webhookUrl: `${merchantUrl}/late`, headers: { "Client-Id": "late-id", "Client-Secret": "late-secret" } });
+    await control(s).post(`/payments/${id}/status`, { bankStatus: "ACSC" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(merchant.received).toHaveLength(0);
+    await control(s).post("/clock", { advanceMs: 60_000 });
+    await waitFor(() => merchant.received[0]);
+    // The merchant's clock does not travel: the signed timestamp stays real time.
+    expect(merchant.received[0]?.headers["x-kevin-timestamp"]).toBe(String(clock.now));
+    expect(merchant.received[0]?.headers["x-kevin-signature"]).toBe(
+      hmacHex("late-hook", `POST${merchantUrl}/late${String(merchant.received[0]?.headers["x-kevin-timestamp"])}${merchant.received[0]?.rawBody ?? ""}`),
+    );
   });
 
   it("retries after a 500 until the merchant answers 200, logging each attempt", async () => {
@@ -131,15 +203,12 @@ describe("webhook delivery", () => {
     merchant.answers.push(500);
     const { id } = await approve(`${merchantUrl}/hook`);
     await waitFor(() => (merchant.received.length >= 2 ? true : undefined));
-    const log = await waitFor(() => {
-      const attempts = s.sandbox.store.deliveries.filter((d) => d.paymentId === id);
-      return attempts.length >= 2 ? attempts : undefined;
-    });
+    const log = await waitFor(() => (deliveriesOf(id).length >= 2 ? deliveriesOf(id) : undefined));
     expect(log.map((d) => [d.attempt, d.statusCode])).toEqual([
       [1, 500],
       [2, 200],
     ]);
-    expect(log[0]?.nextAttemptAt).toBe(clock.now + 50);
+    expect(log[0]?.nextAttemptAt).toBe((log[0]?.at ?? 0) + 50);
     // Both attempts carry the same body and a valid signature.
     for (const hook of merchant.received) {
       const ts = String(hook.headers["x-kevin-timestamp"]);
@@ -155,15 +224,12 @@ describe("webhook delivery", () => {
     const deadUrl = merchantUrl;
     await merchant.close();
     const { id } = await approve(`${deadUrl}/hook`);
-    const log = await waitFor(() => {
-      const attempts = s.sandbox.store.deliveries.filter((d) => d.paymentId === id);
-      return attempts.length >= 3 ? attempts : undefined;
-    });
+    const log = await waitFor(() => (deliveriesOf(id).length >= 3 ? deliveriesOf(id) : undefined));
     expect(log.map((d) => d.statusCode)).toEqual([null, null, null]);
     expect(log[0]?.error).toBeTruthy();
     expect(log[2]?.nextAttemptAt).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(s.sandbox.store.deliveries.filter((d) => d.paymentId === id)).toHaveLength(3);
+    expect(deliveriesOf(id)).toHaveLength(3);
     merchant = merchantEndpoint(); // afterEach closes a fresh, unstarted endpoint
   });
 

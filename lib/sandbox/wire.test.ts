@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { credentials, paymentBody, startSandbox, type RunningSandbox } from "./test-helpers";
+import { createPayment, credentials, linkAccount, payAtBank, paymentBody, startSandbox, type RunningSandbox } from "./test-helpers";
 
 /**
  * The official PHP client writes requests by hand, reads until the server closes, and splits the
@@ -112,3 +112,77 @@ describe("on the wire", () => {
     expect(JSON.parse(reply.body)).toMatchObject({ error: { code: 10015 } });
   });
 });
+
+describe("on the wire, every endpoint and version", () => {
+  function expectPlainReply(reply: RawReply, status: string) {
+    expect(reply.statusLine).toBe(status);
+    expect(reply.headers.get("content-length")).toBe(String(Buffer.byteLength(reply.body)));
+    expect(reply.headers.has("transfer-encoding")).toBe(false);
+    expect(reply.headers.has("content-encoding")).toBe(false);
+    expect(reply.headers.get("connection")).toBe("close");
+    expect(() => JSON.parse(reply.body) as unknown).not.toThrow();
+  }
+
+  it("answers GETs plainly, success exactly 200 and errors 400/401/404 with the envelope", async () => {
+    const { id, confirmLink } = await createPayment(s.api, { query: "?bankId=SEB_LT_SAND" });
+    await payAtBank(confirmLink);
+    const token = (await linkAccount(s.api, "accounts_basic")).accessToken;
+    const psu = ["PSU-IP-Address: 192.0.2.1", "PSU-IP-Port: 443", "PSU-User-Agent: php", "PSU-Http-Method: GET", "PSU-Device-ID: d"];
+    const cases: [string, string[], string][] = [
+      ["/auth/countries", [], "HTTP/1.1 200 OK"],
+      ["/auth/banks/SEB_LT_SAND", [], "HTTP/1.1 200 OK"],
+      [`/pis/payment/${id}`, [], "HTTP/1.1 200 OK"],
+      [`/pis/payment/${id}/status`, [], "HTTP/1.1 200 OK"],
+      ["/auth/banks/NOPE", [], "HTTP/1.1 404 Not Found"],
+      ["/auth/banks?countryCode=x", [], "HTTP/1.1 400 Bad Request"],
+    ];
+    for (const version of ["v0.1", "v0.2", "v0.3"]) {
+      for (const [path, headers, status] of cases) expectPlainReply(await rawExchange(phpStyleRequest("GET", `/platform/${version}${path}`, headers)), status);
+    }
+    const v03: [string, string[], string][] = [
+      ["/auth/paymentMethods", [], "HTTP/1.1 200 OK"],
+      ["/auth/project/settings", [], "HTTP/1.1 200 OK"],
+      ["/auth/banks/cards/411111", [], "HTTP/1.1 200 OK"],
+      [`/pis/payment/${id}/refunds`, [], "HTTP/1.1 200 OK"],
+      ["/auth/token/content", [`Authorization: Bearer ${token}`], "HTTP/1.1 200 OK"],
+      ["/ais/accounts", [`Authorization: Bearer ${token}`, ...psu], "HTTP/1.1 200 OK"],
+      ["/ais/accounts", [`Authorization: Bearer ${token}`], "HTTP/1.1 400 Bad Request"],
+      ["/auth/token/content", [], "HTTP/1.1 401 Unauthorized"],
+    ];
+    for (const [path, headers, status] of v03) expectPlainReply(await rawExchange(phpStyleRequest("GET", `/platform/v0.3${path}`, headers)), status);
+    const noCredentials = (await rawExchange(phpStyleRequest("GET", "/platform/v0.3/auth/banks", []).replace(/Client-Secret: .*\r\n/, "")));
+    expectPlainReply(noCredentials, "HTTP/1.1 401 Unauthorized");
+  });
+
+  it("takes POST /auth with PHP's percent-encoded scopes%5B0%5D, and POST bodies with stray CRLFs", async () => {
+    const auth = await rawExchange(
+      phpStyleRequest("POST", "/platform/v0.3/auth?scopes%5B0%5D=payments&scopes%5B1%5D=accounts_basic&bankId=SEB_LT_SAND", [
+        "Request-Id: php-1",
+        "Redirect-URL: https://shop.example/linked",
+        "Content-Type: application/json",
+        "Content-Length: 2",
+      ], "{}"),
+    );
+    expectPlainReply(auth, "HTTP/1.1 200 OK");
+    expect(JSON.parse(auth.body)).toMatchObject({ authorizationLink: expect.stringContaining("/auth/") });
+
+    const { id, confirmLink } = await createPayment(s.api, { query: "?bankId=SEB_LT_SAND" });
+    await payAtBank(confirmLink);
+    const body = JSON.stringify({ amount: "1.00" });
+    const refund = await rawExchange(
+      phpStyleRequest("POST", `/platform/v0.3/pis/payment/${id}/refunds`, ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`], body),
+    );
+    expectPlainReply(refund, "HTTP/1.1 200 OK");
+    const token = JSON.stringify({ grantType: "refreshToken", refreshToken: "nope" });
+    const grant = await rawExchange(phpStyleRequest("POST", "/platform/v0.3/auth/token", ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(token)}`], token));
+    expectPlainReply(grant, "HTTP/1.1 400 Bad Request");
+  });
+
+  it("answers an injected provider error as a plain 500 with the envelope", async () => {
+    await fetch(`${s.baseUrl}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ mode: "error", count: 1 }) });
+    const reply = await rawExchange(phpStyleRequest("GET", "/platform/v0.3/auth/countries", []));
+    expectPlainReply(reply, "HTTP/1.1 500 Internal Server Error");
+    expect(JSON.parse(reply.body)).toEqual({ error: { code: 10000, name: "SystemError", description: "Internal error." }, data: {} });
+  });
+});
+
