@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { openDb } from "../lib/db/client";
 import { EnvError, loadEnv } from "../lib/env";
+import { processesFor, type ProcessSpec } from "./start-plan";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -38,8 +39,8 @@ function stop(code: number) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-function run(name: string, args: string[]) {
-  const child = spawn(process.execPath, args, { stdio: "inherit", env: process.env });
+function run({ name, args }: ProcessSpec) {
+  const child = spawn(process.execPath, args, { stdio: "inherit", env: process.env, cwd: root });
   child.on("exit", (code, signal) => {
     if (!stopping) {
       console.error(`${name} exited (${signal ?? code}); stopping.`);
@@ -80,10 +81,7 @@ async function main() {
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 
-  if (settings.sandbox) {
-    run("sandbox provider", ["--import", "tsx", path.join(root, "lib/sandbox/server.ts")]);
-  }
-  run("next", [nextBin, dev ? "dev" : "start", "-p", String(settings.port)]);
+  for (const spec of processesFor(settings, dev)) run(spec);
   console.log(`shop and checkout on ${settings.appUrl}${settings.sandbox ? `, sandbox provider on http://localhost:${settings.sandboxPort}` : ""}`);
 }
 
