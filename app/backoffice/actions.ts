@@ -1,0 +1,72 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { LoginState, RefundState } from "@/components/backoffice/action-state";
+import { describeRefundError } from "@/components/backoffice/refund-errors";
+import { requireStaff } from "@/components/backoffice/require-staff";
+import { formatMoney } from "@/components/ui/money";
+import { CheckoutError } from "@/lib/checkout/errors";
+import { createRefund } from "@/lib/checkout/refunds";
+import { env } from "@/lib/env";
+import { SESSION_COOKIE, issueSession, passwordMatches, sessionCookieOptions } from "@/lib/http/staff-session";
+
+/*
+ * The back office's only mutations. Server actions are CSRF-safe: Next.js refuses a POST whose
+ * Origin is not this host, and the session cookie is SameSite=Strict on top. Each action checks
+ * the session itself: an action is a public endpoint whatever page rendered its form.
+ */
+
+export async function login(_previous: LoginState, formData: FormData): Promise<LoginState> {
+  const password = formData.get("password");
+  if (typeof password !== "string" || password === "" || !passwordMatches(password, env().backofficePassword)) {
+    return { error: "Wrong password" };
+  }
+  (await cookies()).set(SESSION_COOKIE, issueSession(env().backofficePassword), sessionCookieOptions(env().appUrl));
+  redirect("/backoffice");
+}
+
+export async function logout(): Promise<void> {
+  (await cookies()).delete({ name: SESSION_COOKIE, path: "/" });
+  redirect("/backoffice/login");
+}
+
+const refundForm = z.object({
+  checkoutId: z.string().regex(/^[\w-]{1,64}$/),
+  // Staff may type a decimal comma ("5,00"); the domain takes a decimal string with a point.
+  amount: z
+    .string()
+    .trim()
+    .transform((v) => v.replace(",", "."))
+    .pipe(z.string().regex(/^\d+(\.\d+)?$/, "Enter the amount as a number, like 12.50")),
+  reason: z
+    .string()
+    .trim()
+    .max(200, "Keep the reason under 200 characters")
+    .transform((v) => (v === "" ? undefined : v)),
+});
+
+export async function refundCheckout(_previous: RefundState, formData: FormData): Promise<RefundState> {
+  await requireStaff();
+  const values = { amount: String(formData.get("amount") ?? ""), reason: String(formData.get("reason") ?? "") };
+  const parsed = refundForm.safeParse({ checkoutId: formData.get("checkoutId") ?? "", ...values });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path[0] === "reason" ? "reason" : issue?.path[0] === "amount" ? "amount" : undefined;
+    return { ok: false, error: field ? (issue?.message ?? "Check this field.") : "This refund could not be read. Reload the page and try again.", field, values };
+  }
+  const { checkoutId, amount, reason } = parsed.data;
+  let message: string;
+  try {
+    const refund = await createRefund(checkoutId, { amount, reason }, "staff");
+    message = `Refund of ${formatMoney(refund.amount, refund.currency)} started`;
+  } catch (err) {
+    if (err instanceof CheckoutError) return { ok: false, ...describeRefundError(err), values };
+    console.error("backoffice: refund failed", err instanceof Error ? err.message : err);
+    return { ok: false, error: "The refund could not be started because of an unexpected error. Check the refunds list before trying again.", values };
+  }
+  revalidatePath(`/backoffice/checkouts/${checkoutId}`);
+  return { ok: true, message };
+}

@@ -1,0 +1,25 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { logout } from "@/app/backoffice/actions";
+import styles from "./backoffice.module.css";
+
+/** The signed-in back office: a bar with the home link and Sign out, then the page. */
+export function StaffFrame({ children }: { children: ReactNode }) {
+  return (
+    <div className={styles.shell}>
+      <header className={styles.topbar}>
+        <div className={styles.topbarInner}>
+          <Link href="/backoffice" className={styles.brand}>
+            Back office
+          </Link>
+          <form action={logout}>
+            <button type="submit" className="btn btn-secondary">
+              Sign out
+            </button>
+          </form>
+        </div>
+      </header>
+      <main className={styles.main}>{children}</main>
+    </div>
+  );
+}

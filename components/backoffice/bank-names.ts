@@ -1,0 +1,24 @@
+import "server-only";
+import { defaultContext } from "@/lib/checkout/checkouts";
+import { findBank } from "@/lib/checkout/project";
+
+const LOOKUP_TIMEOUT_MS = 2_000;
+
+/**
+ * Display names of bank ids ("Swedbank (LT)"), from the provider's cached bank list. A slow or
+ * failing provider must not block the back office: the id itself is shown instead.
+ */
+export async function bankNames(ids: Iterable<string | null>): Promise<Map<string, string>> {
+  const unique = [...new Set([...ids].filter((id): id is string => !!id))];
+  const names = new Map<string, string>();
+  if (unique.length === 0) return names;
+  const ctx = await defaultContext();
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS));
+  await Promise.all(
+    unique.map(async (id) => {
+      const bank = await Promise.race([findBank(ctx, id).catch(() => null), timeout]);
+      names.set(id, bank ? `${bank.name} (${bank.countryCode})` : id);
+    }),
+  );
+  return names;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { CheckoutError } from "@/lib/checkout/errors";
+import { listHref, parseFilter } from "./filters";
+import { describeRefundError } from "./refund-errors";
+
+describe("back-office list filters", () => {
+  it("reads the filters from the query string and leaves out empty ones", () => {
+    const { filter, problems } = parseFilter({ status: "paid", from: "", q: " order-1 ", bank: "SWEDBANK_LT" });
+    expect(filter).toEqual({ status: "paid", q: "order-1", bank: "SWEDBANK_LT", page: 1 });
+    expect(problems).toEqual([]);
+  });
+
+  it("ignores a hand-edited value that does not parse, keeps the rest and says which", () => {
+    const { filter, problems } = parseFilter({ status: "refunded", from: "2025-13-40", q: "abc", page: "2" });
+    expect(filter).toEqual({ q: "abc", page: 2 });
+    expect(problems).toHaveLength(2);
+    expect(problems.join(" ")).toMatch(/Status "refunded"/);
+    expect(problems.join(" ")).toMatch(/From "2025-13-40"/);
+  });
+
+  it("swaps From and To when they are the wrong way round", () => {
+    const { filter, problems } = parseFilter({ from: "2025-03-10", to: "2025-03-01" });
+    expect(filter).toMatchObject({ from: "2025-03-01", to: "2025-03-10" });
+    expect(problems).toHaveLength(1);
+  });
+
+  it("builds page links that keep the filters", () => {
+    const { filter } = parseFilter({ status: "failed", q: "a b" });
+    expect(listHref(filter, 2)).toBe("/backoffice?status=failed&q=a+b&page=2");
+    expect(listHref(filter, 1)).toBe("/backoffice?status=failed&q=a+b");
+    expect(listHref(parseFilter({}).filter)).toBe("/backoffice");
+  });
+});
+
+describe("refund refusals shown to staff", () => {
+  it("names what is left when the amount is too large", () => {
+    const err = new CheckoutError(422, "refund_exceeds_payment", "At most 9.90 EUR can still be refunded.", undefined, [{ path: "amount", message: "must be at most 9.90" }]);
+    expect(describeRefundError(err)).toEqual({ error: "At most 9.90 EUR can still be refunded.", field: "amount" });
+  });
+
+  it("names the field of a malformed amount", () => {
+    const err = new CheckoutError(400, "invalid_request", "The refund is not valid.", undefined, [{ path: "amount", message: "EUR allows at most 2 decimal places" }]);
+    expect(describeRefundError(err)).toEqual({ error: "Amount EUR allows at most 2 decimal places.", field: "amount" });
+  });
+
+  it("passes on a refusal that is not about a field", () => {
+    const err = new CheckoutError(422, "refund_too_late", "Payments can only be refunded within 365 days.");
+    expect(describeRefundError(err)).toEqual({ error: "Payments can only be refunded within 365 days.", field: undefined });
+  });
+});
