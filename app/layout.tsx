@@ -2,7 +2,6 @@ import "@fontsource-variable/inter";
 import "./globals.css";
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { Providers } from "./providers";
 
 export const metadata: Metadata = {
   title: { default: "Bank checkout", template: "%s · Bank checkout" },
@@ -16,12 +15,21 @@ export const viewport: Viewport = {
   themeColor: "#f5f7fa",
 };
 
+/**
+ * `<html lang>`: the root layout cannot know a page's language (layouts get no search params, and
+ * the checkout's own locale is known only to its page), and most pages outside the checkout (the
+ * demo shop, the back office) are in English. So it renders English, the site's default, and each
+ * translated page sets the real language with <DocumentLang> (an inline script run while the HTML
+ * is parsed, before first paint, plus a `lang` on the page's own wrapper for no-script readers).
+ * suppressHydrationWarning: that correction is expected to differ from the server's attribute.
+ *
+ * No global client providers: each page brings only the client code it needs, which keeps the
+ * checkout's first-load JavaScript within its budget.
+ */
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
-      <body>
-        <Providers>{children}</Providers>
-      </body>
+    <html lang="en" data-default-lang="en" suppressHydrationWarning>
+      <body>{children}</body>
     </html>
   );
 }

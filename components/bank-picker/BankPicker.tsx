@@ -1,210 +1,276 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useImperativeHandle, useRef, useState, type Ref } from "react";
-import type { BankView, BanksResponse } from "@/lib/checkout/types";
-import { ApiError, errorMessage, requestJson } from "@/components/ui/api";
+import { useDeferredValue, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from "react";
+import type { BankView } from "@/lib/checkout/types";
+import { format, type MessagesFor } from "@/lib/i18n/format";
+import type { BanksState } from "./use-banks";
+import { filterBanks, lastUsedFirst } from "./filter";
+
+export type PickerMessages = MessagesFor<"picker." | "common.tryAgain">;
 
 export interface BankPickerHandle {
-  /** Focus the chosen bank, else the first bank, else whatever the payer can act on. */
+  /** Focus the chosen bank, else the first bank, else the search box or whatever the payer can act on. */
   focus(): void;
 }
 
 interface BankPickerProps {
-  country: string;
-  name: string;
+  state: BanksState;
+  /** The country's name in the page language, for the empty state. */
+  countryName: string;
   value: string;
   onChange(bankId: string): void;
-  onBlur?(): void;
-  /** id of the inline error text, when there is one. */
+  lastUsedId: string | null;
+  /** id of the inline error text when the bank is missing. */
   errorId?: string;
+  /** Switch to "choose my bank on the next page" (offered when nothing can be chosen here). */
+  onUseHosted?(): void;
+  messages: PickerMessages;
   ref?: Ref<BankPickerHandle>;
 }
 
-const SEARCH_FROM = 7;
-const LAST_BANK_KEY = (country: string) => `lastBank:${country}`;
-
-export function rememberBank(country: string, bankId: string): void {
-  try {
-    window.localStorage.setItem(LAST_BANK_KEY(country), bankId);
-  } catch {
-    // Storage may be unavailable (private mode); remembering is only a convenience.
-  }
-}
-
-function readLastBank(country: string): string | null {
-  if (typeof window === "undefined") return null;
-  try {
-    return window.localStorage.getItem(LAST_BANK_KEY(country));
-  } catch {
-    return null;
-  }
-}
-
-async function fetchBanks(country: string, signal: AbortSignal): Promise<BanksResponse> {
-  return requestJson<BanksResponse>(`/api/banks?country=${encodeURIComponent(country)}`, { signal });
-}
-
-function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-}
+/** How many banks are drawn at first: enough for any real country, cheap even for 3,000. */
+const FIRST_SHOWN = 48;
 
 function isHttpUrl(url: string | null): url is string {
   return url !== null && /^https?:\/\//i.test(url);
 }
 
-export function useBanks(country: string) {
-  return useQuery({
-    queryKey: ["banks", country],
-    queryFn: ({ signal }) => fetchBanks(country, signal),
-    staleTime: 5 * 60_000,
-    retry: (failures, error) =>
-      !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
-  });
+function BankLogo({ bank }: { bank: BankView }) {
+  const [broken, setBroken] = useState(false);
+  if (!isHttpUrl(bank.logoUrl) || broken) {
+    return (
+      <span className="bank-logo bank-logo-fallback" aria-hidden="true">
+        {bank.name.slice(0, 1).toUpperCase()}
+      </span>
+    );
+  }
+  return (
+    // eslint-disable-next-line @next/next/no-img-element -- a remote logo on the provider's origin; the name sits beside it
+    <img
+      className="bank-logo"
+      src={bank.logoUrl}
+      alt=""
+      width={32}
+      height={32}
+      loading="lazy"
+      decoding="async"
+      referrerPolicy="no-referrer"
+      onError={() => setBroken(true)}
+    />
+  );
 }
 
-export function BankPicker({ country, name, value, onChange, onBlur, errorId, ref }: BankPickerProps) {
-  const { data, error, isPending, isError, refetch, isFetching } = useBanks(country);
-  const [search, setSearch] = useState("");
-  const fieldsetRef = useRef<HTMLFieldSetElement>(null);
+/**
+ * The bank list as one radio group (arrow keys move and choose, Tab leaves), with a search box
+ * above it that ignores case and diacritics and knows short names. The payer's last-used bank comes
+ * first, then the country's popular banks, then the rest by name.
+ */
+export function BankPicker({ state, countryName, value, onChange, lastUsedId, errorId, onUseHosted, messages: t, ref }: BankPickerProps) {
+  const [query, setQuery] = useState("");
+  const deferredQuery = useDeferredValue(query);
+  const [showAll, setShowAll] = useState(false);
+  const groupRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const focusAfterShowAll = useRef(false);
+
+  const banks = state.status === "ready" ? state.banks : null;
+  const ordered = useMemo(() => (banks ? lastUsedFirst(banks, lastUsedId) : []), [banks, lastUsedId]);
+  const matches = useMemo(() => filterBanks(ordered, deferredQuery), [ordered, deferredQuery]);
+  const shown = showAll ? matches : matches.slice(0, FIRST_SHOWN);
+  const searching = deferredQuery.trim() !== "";
+
+  function firstRadio(): HTMLInputElement | null {
+    return groupRef.current?.querySelector<HTMLInputElement>('input[type="radio"]') ?? null;
+  }
 
   useImperativeHandle(
     ref,
     () => ({
       focus() {
-        const root = fieldsetRef.current;
-        if (!root) return;
+        const group = groupRef.current;
         const target =
-          root.querySelector<HTMLElement>('input[type="radio"]:checked') ??
-          root.querySelector<HTMLElement>('input[type="radio"]') ??
-          root.querySelector<HTMLElement>("button, input") ??
-          root;
-        target.focus();
+          group?.querySelector<HTMLElement>('input[type="radio"]:checked') ??
+          group?.querySelector<HTMLElement>('input[type="radio"]') ??
+          searchRef.current ??
+          document.getElementById("bank-picker-status");
+        target?.focus();
       },
     }),
     [],
   );
 
-  const banks: BankView[] = data?.banks ?? [];
-  const lastBankId = data ? readLastBank(country) : null;
-  const ordered = lastBankId
-    ? [...banks.filter((b) => b.id === lastBankId), ...banks.filter((b) => b.id !== lastBankId)]
-    : banks;
-  const needle = fold(search.trim());
-  const shown = needle
-    ? ordered.filter(
-        (b) => b.id === value || fold(b.name).includes(needle) || (b.officialName !== null && fold(b.officialName).includes(needle)),
-      )
-    : ordered;
+  useEffect(() => {
+    // "Show all" disappears when pressed: focus moves to the first bank it revealed.
+    if (!showAll || !focusAfterShowAll.current) return;
+    focusAfterShowAll.current = false;
+    groupRef.current?.querySelectorAll<HTMLInputElement>('input[type="radio"]')[FIRST_SHOWN]?.focus();
+  }, [showAll]);
 
-  return (
-    <fieldset
-      ref={fieldsetRef}
-      tabIndex={-1}
-      aria-busy={isPending}
-      aria-describedby={errorId}
-      className={errorId ? "fieldset-invalid" : undefined}
-    >
-      <legend>Bank</legend>
+  if (state.status === "loading") {
+    return (
+      <div className="bank-picker">
+        <p className="label" id="bank-label">
+          {t["picker.label"]}
+        </p>
+        <p role="status" className="muted small" id="bank-picker-status" tabIndex={-1}>
+          {t["picker.loading"]}
+        </p>
+        <div className="bank-list" aria-hidden="true">
+          <div className="skeleton" />
+          <div className="skeleton" />
+          <div className="skeleton" />
+          <div className="skeleton" />
+        </div>
+      </div>
+    );
+  }
 
-      {isPending && (
-        <>
-          <p role="status" className="muted small">
-            Loading banks…
-          </p>
-          <div className="bank-list" aria-hidden="true">
-            <div className="skeleton" />
-            <div className="skeleton" />
-            <div className="skeleton" />
-            <div className="skeleton" />
-          </div>
-        </>
-      )}
-
-      {isError && (
-        <div className="alert alert-error" role="alert" aria-label="Bank list error">
-          <p>We could not load the banks. {errorMessage(error)}</p>
-          <button type="button" className="btn btn-secondary" onClick={() => void refetch()} disabled={isFetching}>
-            {isFetching ? "Trying again…" : "Try again"}
+  if (state.status === "error") {
+    return (
+      <div className="bank-picker">
+        <p className="label" id="bank-label">
+          {t["picker.label"]}
+        </p>
+        <div className="alert alert-error" role="alert" id="bank-picker-status" tabIndex={-1}>
+          <p>{t["picker.loadError"]}</p>
+          <button type="button" className="btn btn-secondary" onClick={state.retry}>
+            {t["common.tryAgain"]}
           </button>
         </div>
-      )}
+      </div>
+    );
+  }
 
-      {data && banks.length === 0 && <p className="muted">No banks available in this country</p>}
-
-      {data && banks.length > 0 && (
-        <>
-          {banks.length >= SEARCH_FROM && (
-            <div className="field" style={{ marginBottom: "0.75rem" }}>
-              <label htmlFor={`${name}-search`} className="small">
-                Search banks
-              </label>
-              <input
-                id={`${name}-search`}
-                type="search"
-                autoComplete="off"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                onKeyDown={(e) => {
-                  // Enter in the search box must not submit the payment form.
-                  if (e.key === "Enter") e.preventDefault();
-                }}
-              />
-            </div>
+  const all = state.banks;
+  if (all.length === 0) {
+    return (
+      <div className="bank-picker">
+        <p className="label" id="bank-label">
+          {t["picker.label"]}
+        </p>
+        <div className="empty-state" role="status" id="bank-picker-status" tabIndex={-1}>
+          <p>
+            <strong>{format(t["picker.noBanks"], { country: countryName })}</strong>
+          </p>
+          <p className="muted small">{t["picker.noBanksHint"]}</p>
+          {onUseHosted && (
+            <button type="button" className="btn btn-secondary" onClick={onUseHosted}>
+              {t["picker.useHosted"]}
+            </button>
           )}
-          <div className="bank-list">
-            {shown.map((bank, index) => {
-              const isLast = bank.id === lastBankId;
-              const nameId = `${name}-option-${index}`;
-              return (
-                <label key={bank.id} className="choice bank-option">
-                  <input
-                    type="radio"
-                    name={name}
-                    value={bank.id}
-                    checked={value === bank.id}
-                    onChange={() => onChange(bank.id)}
-                    onBlur={onBlur}
-                    aria-labelledby={isLast ? nameId : undefined}
-                    aria-describedby={isLast ? `${nameId}-badge` : undefined}
-                  />
-                  {isHttpUrl(bank.logoUrl) ? (
-                    // eslint-disable-next-line @next/next/no-img-element -- a remote logo on the provider's origin; the name sits beside it
-                    <img
-                      className="bank-logo"
-                      src={bank.logoUrl}
-                      alt=""
-                      width={32}
-                      height={32}
-                      loading="lazy"
-                      decoding="async"
-                      referrerPolicy="no-referrer"
-                      onError={(e) => {
-                        e.currentTarget.style.visibility = "hidden";
-                      }}
-                    />
-                  ) : (
-                    <span className="bank-logo bank-logo-fallback" aria-hidden="true">
-                      {bank.name.slice(0, 1).toUpperCase()}
-                    </span>
-                  )}
-                  <span className="choice-text">
-                    <span className="bank-name" id={nameId}>
-                      {bank.name}
-                    </span>
-                    {isLast && (
-                      <span className="bank-badge" id={`${nameId}-badge`}>
-                        Last used
-                      </span>
-                    )}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="bank-picker">
+      <p className="label" id="bank-label">
+        {t["picker.label"]}
+      </p>
+      <div className="field bank-search">
+        <label htmlFor="bank-search" className="small">
+          {t["picker.search"]}
+        </label>
+        <input
+          ref={searchRef}
+          id="bank-search"
+          type="search"
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby="bank-search-hint"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setShowAll(false);
+          }}
+          onKeyDown={(e) => {
+            // Enter must not submit the payment; Down goes to the results.
+            if (e.key === "Enter") e.preventDefault();
+            if (e.key === "ArrowDown") {
+              const first = firstRadio();
+              if (first) {
+                e.preventDefault();
+                first.focus();
+              }
+            }
+          }}
+        />
+        <p id="bank-search-hint" className="hint">
+          {t["picker.searchHint"]}
+        </p>
+      </div>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {searching ? format(t["picker.count"], { count: matches.length }) : ""}
+      </p>
+
+      <div
+        ref={groupRef}
+        hidden={matches.length === 0}
+        role="radiogroup"
+        id="bank-list"
+        className="bank-list"
+        aria-labelledby="bank-label"
+        aria-required="true"
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+      >
+        {shown.map((bank) => {
+          const last = bank.id === lastUsedId;
+          const nameId = `bank-name-${bank.id}`;
+          return (
+            <label key={bank.id} className="choice bank-option">
+              <input
+                type="radio"
+                name="bankId"
+                value={bank.id}
+                checked={value === bank.id}
+                onChange={() => onChange(bank.id)}
+                aria-labelledby={nameId}
+                aria-describedby={last ? `bank-last-${bank.id}` : undefined}
+              />
+              <BankLogo bank={bank} />
+              <span className="choice-text">
+                <span className="bank-name" id={nameId}>
+                  {bank.name}
+                </span>
+                {last && (
+                  <span className="bank-badge" id={`bank-last-${bank.id}`}>
+                    {t["picker.lastUsed"]}
                   </span>
-                </label>
-              );
-            })}
-          </div>
-          {shown.length === 0 && <p className="muted">No banks match “{search.trim()}”.</p>}
-        </>
+                )}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+
+      {matches.length > shown.length && (
+        <button
+          type="button"
+          className="link-button show-all"
+          onClick={() => {
+            focusAfterShowAll.current = true;
+            setShowAll(true);
+          }}
+        >
+          {format(t["picker.showAll"], { count: matches.length })}
+        </button>
       )}
-    </fieldset>
+
+      {matches.length === 0 && (
+        <div className="empty-state" id="bank-picker-status" tabIndex={-1}>
+          <p>
+            <strong>{format(t["picker.noMatch"], { query: deferredQuery.trim() })}</strong>
+          </p>
+          <p className="muted small">{t["picker.noMatchHint"]}</p>
+          {onUseHosted && (
+            <button type="button" className="btn btn-secondary" onClick={onUseHosted}>
+              {t["picker.useHosted"]}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,25 +1,29 @@
 import type { CheckoutView } from "@/lib/checkout/types";
+import { messages, type Locale } from "@/lib/i18n";
 import { formatMoney } from "@/components/ui/money";
 
-type OrderSummaryProps = Pick<CheckoutView, "creditorName" | "description" | "reference" | "amount" | "currency">;
+type OrderSummaryProps = Pick<CheckoutView, "creditorName" | "description" | "reference" | "amount" | "currency"> & {
+  locale: Locale;
+};
 
 /** The order as the server recorded it: the payer checks payee and amount before paying. */
-export function OrderSummary({ creditorName, description, reference, amount, currency }: OrderSummaryProps) {
+export function OrderSummary({ creditorName, description, reference, amount, currency, locale }: OrderSummaryProps) {
+  const t = messages(locale);
   return (
     <section className="card" aria-labelledby="order-summary-heading">
-      <h2 id="order-summary-heading">Order summary</h2>
+      <h2 id="order-summary-heading">{t["summary.heading"]}</h2>
       <dl className="summary-list">
-        <dt>Pay to</dt>
+        <dt>{t["summary.payee"]}</dt>
         <dd>{creditorName}</dd>
-        <dt>Description</dt>
+        <dt>{t["summary.description"]}</dt>
         <dd>{description}</dd>
-        <dt>Reference</dt>
+        <dt>{t["summary.reference"]}</dt>
         <dd>{reference}</dd>
       </dl>
       <p className="summary-total">
-        <span>Total</span>
+        <span>{t["summary.total"]}</span>
         <span className="amount" data-testid="order-amount">
-          {formatMoney(amount, currency)}
+          {formatMoney(amount, currency, locale)}
         </span>
       </p>
     </section>

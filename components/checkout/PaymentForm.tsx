@@ -1,59 +1,42 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useRef, useState } from "react";
-import { Controller, useForm, useWatch, type FieldErrors } from "react-hook-form";
-import { z } from "zod";
-import type { StartPaymentRequest, StartPaymentResponse } from "@/lib/checkout/types";
-import { BankPicker, rememberBank, type BankPickerHandle } from "@/components/bank-picker/BankPicker";
-import { ApiError, errorMessage, requestJson } from "@/components/ui/api";
-import { formatMoney } from "@/components/ui/money";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import type { BanksResponse, Locale, PaymentMethod, StartPaymentRequest, StartPaymentResponse } from "@/lib/checkout/types";
+import { format, templateParts, type MessagesFor } from "@/lib/i18n/format";
+import { BankPicker, type BankPickerHandle } from "@/components/bank-picker/BankPicker";
+import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
+import { useBanks } from "@/components/bank-picker/use-banks";
+import { ApiError, requestJson } from "@/components/ui/api";
 import { clearAttemptKey, getAttemptKey } from "./attempt-key";
 
-export const COUNTRIES = [
-  { code: "LT", name: "Lithuania" },
-  { code: "LV", name: "Latvia" },
-  { code: "EE", name: "Estonia" },
-] as const;
-type CountryCode = (typeof COUNTRIES)[number]["code"];
-const COUNTRY_CODES = COUNTRIES.map((c) => c.code) as [CountryCode, ...CountryCode[]];
+export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "picker." | "common.">;
 
-const TERMS_URL = "https://kevin.eu/terms-conditions";
-const PRIVACY_URL = "https://kevin.eu/privacy-policy";
-
-const MESSAGES = {
-  bankId: "Choose your bank",
-  termsAccepted: "Accept the Terms and Conditions",
-} as const;
-
-const schema = z
-  .object({
-    bankChoice: z.enum(["here", "provider"]),
-    country: z.enum(COUNTRY_CODES),
-    bankId: z.string(),
-    termsAccepted: z.boolean(),
-  })
-  .superRefine((values, ctx) => {
-    if (values.bankChoice !== "here") return;
-    if (values.bankId === "") ctx.addIssue({ code: "custom", path: ["bankId"], message: MESSAGES.bankId });
-    if (!values.termsAccepted) ctx.addIssue({ code: "custom", path: ["termsAccepted"], message: MESSAGES.termsAccepted });
-  });
-
-type FormValues = z.infer<typeof schema>;
-type ProblemField = keyof typeof MESSAGES;
-const FIELD_ORDER: ProblemField[] = ["bankId", "termsAccepted"];
+/** here: bank chosen on this page; hosted: bank chosen on the provider's page; card; hybrid. */
+export type Choice = "here" | "hosted" | "card" | "hybrid";
+type Problem = "bank" | "terms";
+type PayErrorKey = Extract<keyof FormMessages, `payError.${string}`>;
 
 export interface PaymentFormProps {
   checkoutId: string;
+  locale: Locale;
+  /** The amount as the page shows it ("€24.90"), formatted on the server. */
+  amountText: string;
+  payee: string;
+  methods: { bank: boolean; card: boolean; hybrid: boolean };
+  countries: { code: string; name: string }[];
   defaultCountry: string;
-  amount: string;
-  currency: string;
-  creditorName: string;
-  /** The previous attempt is over (failed): the first Pay on this page must start a new one. */
-  startNewAttempt?: boolean;
+  /** The default country's banks, loaded with the page. */
+  initialBanks: BanksResponse | null;
+  /** The stored attempt key belongs to an attempt that is over: the first Pay starts a new one. */
+  startNewAttempt: boolean;
+  termsUrl: string;
+  privacyUrl: string;
+  /** A notice above the form (a failed or stopped attempt), focused when it appears after a change. */
+  notice: { text: string; tone: "warning" | "info"; focus: boolean } | null;
+  messages: FormMessages;
 }
 
-function safeConfirmLink(link: unknown): string | null {
+function safeLink(link: unknown): string | null {
   if (typeof link !== "string") return null;
   try {
     const url = new URL(link);
@@ -63,124 +46,200 @@ function safeConfirmLink(link: unknown): string | null {
   }
 }
 
-export function PaymentForm({
-  checkoutId,
-  defaultCountry,
-  amount,
-  currency,
-  creditorName,
-  startNewAttempt = false,
-}: PaymentFormProps) {
-  const initialCountry: CountryCode = COUNTRY_CODES.find((c) => c === defaultCountry.toUpperCase()) ?? "LT";
-  const { control, register, handleSubmit, setValue, formState } = useForm<FormValues>({
-    resolver: zodResolver(schema),
-    defaultValues: { bankChoice: "here", country: initialCountry, bankId: "", termsAccepted: false },
-    shouldFocusError: false,
-  });
-  const bankChoice = useWatch({ control, name: "bankChoice" });
-  const country = useWatch({ control, name: "country" });
+function methodOf(choice: Choice): PaymentMethod {
+  return choice === "card" ? "card" : choice === "hybrid" ? "hybrid" : "bank";
+}
 
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
+/** What a failed start means to the payer, and what happens next. */
+function explain(error: unknown): { key: PayErrorKey; retry: boolean; reload: boolean; newKey: boolean } {
+  const code = error instanceof ApiError ? error.code : null;
+  switch (code) {
+    case "provider_error":
+      return { key: "payError.providerError", retry: true, reload: false, newKey: true };
+    case "attempt_failed":
+      return { key: "payError.attemptFailed", retry: true, reload: false, newKey: true };
+    case "method_unavailable":
+      return { key: "payError.methodUnavailable", retry: false, reload: false, newKey: false };
+    case "payment_in_progress":
+      return { key: "payError.inProgress", retry: false, reload: true, newKey: false };
+    case "already_paid":
+    case "checkout_expired":
+    case "checkout_cancelled":
+      return { key: "payError.ended", retry: false, reload: true, newKey: false };
+    case "checkout_not_found":
+      return { key: "payError.notFound", retry: false, reload: false, newKey: false };
+    case "rate_limited":
+      return { key: "payError.rateLimited", retry: true, reload: false, newKey: false };
+    case "bad_link":
+      return { key: "payError.badLink", retry: true, reload: false, newKey: true };
+    default:
+      if (error instanceof ApiError && error.status === 0) return { key: "payError.network", retry: true, reload: false, newKey: false };
+      return { key: "payError.generic", retry: true, reload: false, newKey: false };
+  }
+}
+
+function TermsLabel({ template, terms, privacy }: { template: string; terms: ReactNode; privacy: ReactNode }) {
+  return (
+    <>
+      {templateParts(template).map((part, i) =>
+        typeof part === "string" ? part : <span key={i}>{part.slot === "terms" ? terms : part.slot === "privacy" ? privacy : null}</span>,
+      )}
+    </>
+  );
+}
+
+export function PaymentForm(props: PaymentFormProps) {
+  const { checkoutId, locale, amountText, payee, methods, countries, defaultCountry, initialBanks, termsUrl, privacyUrl, notice, messages: t } = props;
+
+  const choices: Choice[] = [
+    ...(methods.bank ? (["here", "hosted"] as const) : []),
+    ...(methods.card ? (["card"] as const) : []),
+    ...(methods.hybrid ? (["hybrid"] as const) : []),
+  ];
+  if (choices.length === 0) choices.push("here");
+
+  const [choice, setChoice] = useState<Choice>(choices[0] ?? "here");
+  const [country, setCountry] = useState(countries.some((c) => c.code === defaultCountry) ? defaultCountry : (countries[0]?.code ?? defaultCountry));
+  const [bankId, setBankId] = useState("");
+  const [terms, setTerms] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [payError, setPayError] = useState<{ key: PayErrorKey; retry: boolean } | null>(null);
+
   const inFlight = useRef(false);
-  const newAttemptPending = useRef(startNewAttempt);
-  const bankPickerRef = useRef<BankPickerHandle>(null);
-  const termsRef = useRef<HTMLInputElement | null>(null);
-  const serverErrorRef = useRef<HTMLDivElement>(null);
+  const newAttemptPending = useRef(props.startNewAttempt);
+  const pickerRef = useRef<BankPickerHandle>(null);
+  const termsRef = useRef<HTMLInputElement>(null);
+  const payErrorRef = useRef<HTMLDivElement>(null);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const uid = useId();
 
-  // Back from the bank page restores this page from the bfcache with the button still busy.
+  const banksState = useBanks(country, initialBanks);
+  const lastUsedId = useLastUsedBank(country);
+  const banks = banksState.status === "ready" ? banksState.banks : [];
+  const chosenBank = banks.find((b) => b.id === bankId) ?? null;
+  const countryName = countries.find((c) => c.code === country)?.name ?? country;
+
+  const here = choice === "here";
+  const problems: Problem[] = here ? [...(chosenBank ? [] : (["bank"] as const)), ...(terms ? [] : (["terms"] as const))] : [];
+  const showProblems = submitted && problems.length > 0;
+  const bankInvalid = showProblems && problems.includes("bank");
+  const termsInvalid = showProblems && problems.includes("terms");
+
   useEffect(() => {
-    function onPageShow(event: PageTransitionEvent) {
-      if (!event.persisted) return;
-      inFlight.current = false;
-      setSubmitting(false);
-    }
-    window.addEventListener("pageshow", onPageShow);
-    return () => window.removeEventListener("pageshow", onPageShow);
-  }, []);
+    if (payError) payErrorRef.current?.focus();
+  }, [payError]);
 
   useEffect(() => {
-    if (serverError) serverErrorRef.current?.focus();
-  }, [serverError]);
+    if (notice?.focus) noticeRef.current?.focus();
+  }, [notice]);
 
-  function focusField(field: ProblemField) {
-    if (field === "bankId") bankPickerRef.current?.focus();
+  function focusProblem(problem: Problem) {
+    if (problem === "bank") pickerRef.current?.focus();
     else termsRef.current?.focus();
   }
 
-  function onInvalid(errors: FieldErrors<FormValues>) {
-    setServerError(null);
-    const first = FIELD_ORDER.find((f) => errors[f]);
-    if (first) focusField(first);
-  }
-
-  async function onValid(values: FormValues) {
+  async function pay() {
     if (inFlight.current) return;
+    setPayError(null);
+    if (problems.length > 0) {
+      setSubmitted(true);
+      focusProblem(problems[0] as Problem);
+      return;
+    }
     inFlight.current = true;
-    setSubmitting(true);
-    setServerError(null);
+    setLeaving(true);
 
     if (newAttemptPending.current) {
       clearAttemptKey(checkoutId);
       newAttemptPending.current = false;
     }
-    const chooseHere = values.bankChoice === "here";
     const body: StartPaymentRequest = {
-      method: "bank",
-      ...(chooseHere ? { bankId: values.bankId } : {}),
-      termsAccepted: chooseHere ? values.termsAccepted : false,
+      method: methodOf(choice),
+      ...(here && chosenBank ? { bankId: chosenBank.id } : {}),
+      ...(choice === "hosted" || choice === "hybrid" ? { country } : {}),
+      termsAccepted: here ? terms : false,
       attemptKey: getAttemptKey(checkoutId),
+      lang: locale,
     };
 
     try {
-      const response = await requestJson<StartPaymentResponse>(
-        `/api/checkouts/${encodeURIComponent(checkoutId)}/payments`,
-        { method: "POST", body: JSON.stringify(body) },
-      );
-      const link = safeConfirmLink(response.confirmLink);
-      if (!link) throw new ApiError("We could not open your bank's page. Please try again.", 502, null, null);
-      if (chooseHere) rememberBank(values.country, values.bankId);
-      // The whole page goes to the bank: never an iframe, and the button stays busy meanwhile.
+      const response = await requestJson<StartPaymentResponse>(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments`, {
+        method: "POST",
+        body: JSON.stringify(body),
+      });
+      const link = safeLink(response.confirmLink);
+      if (!link) throw new ApiError("bad confirm link", 502, "bad_link", null);
+      if (here && chosenBank) rememberBank(country, chosenBank.id);
+      // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
       window.location.assign(link);
     } catch (error) {
-      // These answers mean the attempt is over: the next Pay must start a new one, not replay it.
-      if (error instanceof ApiError && (error.code === "attempt_failed" || error.code === "provider_error")) {
-        clearAttemptKey(checkoutId);
+      if (error instanceof ApiError && error.code === "terms_required") {
+        inFlight.current = false;
+        setLeaving(false);
+        setTerms(false);
+        setSubmitted(true);
+        termsRef.current?.focus();
+        return;
+      }
+      const what = explain(error);
+      if (what.newKey) clearAttemptKey(checkoutId);
+      if (what.reload) {
+        // The server's page shows what is going on (an attempt in flight, paid, expired).
+        setPayError({ key: what.key, retry: false });
+        window.location.reload();
+        return;
       }
       inFlight.current = false;
-      setSubmitting(false);
-      setServerError(errorMessage(error));
+      setLeaving(false);
+      setPayError({ key: what.key, retry: what.retry });
     }
   }
 
-  const termsField = register("termsAccepted");
-  const formatted = formatMoney(amount, currency);
-  const problems = FIELD_ORDER.filter((f) => formState.errors[f]);
-  const showProblems = formState.isSubmitted && problems.length > 0;
-  const chooseHere = bankChoice === "here";
+  const missingKey = problems.length === 2 ? "pay.missing.both" : problems[0] === "bank" ? "pay.missing.bank" : problems[0] === "terms" ? "pay.missing.terms" : null;
+  const leavingText = choice === "here" || choice === "hosted" ? t["pay.leaving.bank"] : t["pay.leaving.provider"];
+  const fromText =
+    choice === "here"
+      ? (chosenBank?.name ?? t["pay.consent.noBank"])
+      : choice === "hosted"
+        ? t["pay.consent.nextPage"]
+        : choice === "card"
+          ? t["pay.consent.card"]
+          : t["pay.consent.hybrid"];
+  const newTabId = `${uid}-new-tab`;
 
   return (
     <form
-      className="stack"
+      className="stack payment-form"
       noValidate
-      onSubmit={(event) => void handleSubmit(onValid, onInvalid)(event)}
+      aria-labelledby="pay-heading"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void pay();
+      }}
     >
+      {notice && (
+        <p ref={noticeRef} tabIndex={-1} className={`alert small ${notice.tone === "warning" ? "alert-warning" : "alert-info"}`}>
+          {notice.text}
+        </p>
+      )}
+
       {showProblems && (
-        <div className="alert alert-error" role="alert" aria-label="Form errors">
+        <div className="alert alert-error" role="alert" aria-label={t["errors.label"]}>
           <p>
-            <strong>Before you pay:</strong>
+            <strong>{t["errors.title"]}</strong>
           </p>
           <ul>
-            {problems.map((field) => (
-              <li key={field}>
+            {problems.map((problem) => (
+              <li key={problem}>
                 <a
-                  href={field === "bankId" ? "#bank-picker" : "#terms"}
+                  href={problem === "bank" ? "#bank-list" : "#terms"}
                   onClick={(event) => {
                     event.preventDefault();
-                    focusField(field);
+                    focusProblem(problem);
                   }}
                 >
-                  {MESSAGES[field]}
+                  {problem === "bank" ? t["errors.bank"] : t["errors.terms"]}
                 </a>
               </li>
             ))}
@@ -188,59 +247,70 @@ export function PaymentForm({
         </div>
       )}
 
-      <fieldset>
-        <legend>How do you want to choose your bank?</legend>
-        <div className="choice-list">
-          <label className="choice">
-            <input type="radio" value="here" {...register("bankChoice")} />
-            <span>Choose my bank here</span>
-          </label>
-          <label className="choice">
-            <input type="radio" value="provider" {...register("bankChoice")} />
-            <span>Choose my bank on the next page</span>
-          </label>
-        </div>
-      </fieldset>
-
-      {chooseHere ? (
-        <>
-          <div className="field">
-            <label htmlFor="country">Country</label>
-            <select
-              id="country"
-              autoComplete="country"
-              {...register("country", {
-                onChange: () => setValue("bankId", "", { shouldValidate: formState.isSubmitted }),
-              })}
-            >
-              {COUNTRIES.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
-
-          <div id="bank-picker">
-            <Controller
-              control={control}
-              name="bankId"
-              render={({ field, fieldState }) => (
-                <BankPicker
-                  key={country}
-                  ref={bankPickerRef}
-                  country={country}
-                  name="bankId"
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  errorId={fieldState.error ? "bank-error" : undefined}
+      {choices.length > 1 && (
+        <fieldset>
+          <legend>{t["pay.methodLegend"]}</legend>
+          <div className="choice-list">
+            {choices.map((c) => (
+              <label key={c} className="choice">
+                <input
+                  type="radio"
+                  name="method"
+                  value={c}
+                  checked={choice === c}
+                  onChange={() => setChoice(c)}
+                  aria-describedby={`method-hint-${c}`}
                 />
-              )}
+                <span className="choice-text">
+                  <span>{t[`pay.method.${c}`]}</span>
+                  <span className="hint" id={`method-hint-${c}`}>
+                    {t[`pay.method.${c}Hint`]}
+                  </span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+
+      {(choice === "here" || choice === "hosted" || choice === "hybrid") && countries.length > 1 && (
+        <div className="field">
+          <label htmlFor="country">{t["pay.country"]}</label>
+          <select
+            id="country"
+            value={country}
+            onChange={(e) => {
+              setCountry(e.target.value);
+              setBankId("");
+            }}
+          >
+            {countries.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+
+      {here ? (
+        <>
+          <div>
+            <BankPicker
+              key={country}
+              ref={pickerRef}
+              state={banksState}
+              countryName={countryName}
+              value={bankId}
+              onChange={setBankId}
+              lastUsedId={lastUsedId}
+              errorId={bankInvalid ? "bank-error" : undefined}
+              onUseHosted={methods.bank ? () => setChoice("hosted") : undefined}
+              messages={t}
             />
-            {formState.errors.bankId && (
+            {bankInvalid && (
               <p id="bank-error" className="field-error">
-                {MESSAGES.bankId}
+                {t["errors.bank"]}
               </p>
             )}
           </div>
@@ -248,55 +318,88 @@ export function PaymentForm({
           <div>
             <div className="checkbox-row">
               <input
+                ref={termsRef}
                 id="terms"
                 type="checkbox"
-                aria-invalid={formState.errors.termsAccepted ? true : undefined}
-                aria-describedby={formState.errors.termsAccepted ? "terms-error" : undefined}
-                {...termsField}
-                ref={(element) => {
-                  termsField.ref(element);
-                  termsRef.current = element;
-                }}
+                checked={terms}
+                onChange={(e) => setTerms(e.target.checked)}
+                aria-invalid={termsInvalid ? true : undefined}
+                aria-describedby={termsInvalid ? "terms-error" : undefined}
               />
               <label htmlFor="terms">
-                I agree to the payment service&apos;s{" "}
-                <a href={TERMS_URL} target="_blank" rel="noopener noreferrer" aria-describedby="new-tab-note">
-                  Terms and Conditions
-                </a>{" "}
-                and{" "}
-                <a href={PRIVACY_URL} target="_blank" rel="noopener noreferrer" aria-describedby="new-tab-note">
-                  Privacy Policy
-                </a>
+                <TermsLabel
+                  template={t["pay.terms"]}
+                  terms={
+                    <a href={termsUrl} target="_blank" rel="noopener noreferrer" aria-describedby={newTabId}>
+                      {t["pay.termsLink"]}
+                    </a>
+                  }
+                  privacy={
+                    <a href={privacyUrl} target="_blank" rel="noopener noreferrer" aria-describedby={newTabId}>
+                      {t["pay.privacyLink"]}
+                    </a>
+                  }
+                />
               </label>
             </div>
-            <span id="new-tab-note" hidden>
-              Opens in a new tab
+            <span id={newTabId} hidden>
+              {t["common.newTab"]}
             </span>
-            {formState.errors.termsAccepted && (
+            {termsInvalid && (
               <p id="terms-error" className="field-error">
-                {MESSAGES.termsAccepted}
+                {t["errors.terms"]}
               </p>
             )}
           </div>
         </>
       ) : (
-        <p className="muted">
-          You will choose your bank and accept the payment service&apos;s terms on the next page.
-        </p>
+        <p className="muted">{choice === "card" ? t["pay.nextPage.card"] : choice === "hybrid" ? t["pay.nextPage.hybrid"] : t["pay.nextPage.hosted"]}</p>
       )}
 
-      {serverError && (
-        <div className="alert alert-error" role="alert" aria-label="Payment error" tabIndex={-1} ref={serverErrorRef}>
-          <p>{serverError}</p>
+      <section className="consent" aria-labelledby="consent-heading">
+        <h3 id="consent-heading">{t["pay.consent.heading"]}</h3>
+        <dl className="summary-list">
+          <dt>{t["pay.consent.amount"]}</dt>
+          <dd>{amountText}</dd>
+          <dt>{t["pay.consent.payee"]}</dt>
+          <dd>{payee}</dd>
+          <dt>{t["pay.consent.from"]}</dt>
+          <dd data-testid="consent-from">{fromText}</dd>
+        </dl>
+      </section>
+
+      {payError && (
+        <div ref={payErrorRef} tabIndex={-1} className="alert alert-error" role="alert" aria-label={t["payError.label"]}>
+          <p>{t[payError.key]}</p>
+          {payError.retry && (
+            <button type="button" className="btn btn-secondary" onClick={() => void pay()}>
+              {t["common.tryAgain"]}
+            </button>
+          )}
         </div>
       )}
 
-      <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-        {submitting ? "Taking you to your bank…" : `Pay ${formatted}`}
-      </button>
-      <p className="hint">
-        You will approve the payment of {formatted} to {creditorName} at your bank.
-      </p>
+      <div>
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={leaving}
+          aria-describedby={missingKey ? "pay-missing" : undefined}
+        >
+          {leaving ? leavingText : format(t["pay.button"], { amount: amountText })}
+        </button>
+        {missingKey && (
+          <p id="pay-missing" className="hint pay-missing">
+            {t[missingKey]}
+          </p>
+        )}
+        <p className="visually-hidden" role="status">
+          {leaving ? leavingText : ""}
+        </p>
+        <p className="hint">
+          {format(choice === "card" || choice === "hybrid" ? t["pay.afterNote.card"] : t["pay.afterNote"], { amount: amountText, payee })}
+        </p>
+      </div>
     </form>
   );
 }

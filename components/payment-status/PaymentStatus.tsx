@@ -1,43 +1,42 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useEffect, useState } from "react";
-import type { CheckoutStatusView } from "@/lib/checkout/types";
+import type { CheckoutStatusView, FailureReason } from "@/lib/checkout/types";
+import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
-import { errorMessage, requestJson } from "@/components/ui/api";
+import { requestJson } from "@/components/ui/api";
+
+export type StatusMessages = MessagesFor<"status." | "common.returnToShop" | "common.tryAgain">;
 
 const POLL_INTERVAL_MS = 1_500;
 const POLL_CAP_MS = 2 * 60_000;
 
 type Outcome = "checking" | "pending" | "slow" | "paid" | "failed" | "expired" | "cancelled" | "unreachable";
 
-function outcomeOf(data: CheckoutStatusView | undefined, hasError: boolean, timedOut: boolean): Outcome {
-  if (!data) return hasError ? "unreachable" : "checking";
+function outcomeOf(data: CheckoutStatusView | null, failedToLoad: boolean, timedOut: boolean): Outcome {
+  if (!data) return failedToLoad ? "unreachable" : "checking";
   switch (data.status) {
     case "paid":
-      return "paid";
     case "failed":
-      return "failed";
     case "expired":
-      return "expired";
     case "cancelled":
-      return "cancelled";
+      return data.status;
     default:
       // A checkout reopened after its attempt failed is a failed payment to the payer.
-      if (data.attempt?.statusGroup === "failed") return "failed";
+      if (data.attempt?.statusGroup === "failed" && !data.attempt.abandoned) return "failed";
       return timedOut ? "slow" : "pending";
   }
 }
 
-function failureReason(providerStatus: string | null | undefined): string {
-  switch (providerStatus?.toUpperCase()) {
+function reasonOf(data: CheckoutStatusView | null): FailureReason {
+  if (data?.failureReason) return data.failureReason;
+  switch (data?.attempt?.providerStatus?.toUpperCase()) {
     case "CANC":
-      return "The payment was cancelled at the bank.";
+      return "cancelled";
     case "RJCT":
-      return "Your bank rejected the payment.";
+      return "rejected";
     default:
-      return "Your bank did not complete the payment.";
+      return "unknown";
   }
 }
 
@@ -76,81 +75,93 @@ function Icon({ outcome }: { outcome: Outcome }) {
   );
 }
 
-export function PaymentStatus({ checkoutId }: { checkoutId: string }) {
+/**
+ * The landing page's status: asks the server (which asks the provider while the status is not
+ * final) every 1.5 s for up to two minutes, then offers to check again. Never reads the URL.
+ */
+export function PaymentStatus({ checkoutId, checkoutHref, messages: t }: { checkoutId: string; checkoutHref: string; messages: StatusMessages }) {
+  const [data, setData] = useState<CheckoutStatusView | null>(null);
+  const [failedToLoad, setFailedToLoad] = useState(false);
   const [timedOut, setTimedOut] = useState(false);
   const [round, setRound] = useState(0);
 
-  const { data, isError, error, refetch } = useQuery({
-    queryKey: ["checkout-status", checkoutId],
-    queryFn: ({ signal }) =>
-      requestJson<CheckoutStatusView>(`/api/checkouts/${encodeURIComponent(checkoutId)}/status`, { signal }),
-    staleTime: 0,
-    refetchOnWindowFocus: true,
-    refetchInterval: (query) => {
-      const current = query.state.data;
-      if (timedOut) return false;
-      if (current && (current.final || outcomeOf(current, false, false) === "failed")) return false;
-      return POLL_INTERVAL_MS;
-    },
-  });
-
-  const outcome = outcomeOf(data, isError, timedOut);
+  const outcome = outcomeOf(data, failedToLoad, timedOut);
   const settled = outcome === "paid" || outcome === "failed" || outcome === "expired" || outcome === "cancelled";
 
   useEffect(() => {
-    if (settled) return;
-    const timer = setTimeout(() => setTimedOut(true), POLL_CAP_MS);
-    return () => clearTimeout(timer);
-  }, [round, settled]);
+    if (settled || timedOut) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    async function poll() {
+      try {
+        const view = await requestJson<CheckoutStatusView>(`/api/checkouts/${encodeURIComponent(checkoutId)}/status`, { signal: controller.signal });
+        setData(view);
+        setFailedToLoad(false);
+        if (view.final || outcomeOf(view, false, false) === "failed") return;
+      } catch {
+        if (controller.signal.aborted) return;
+        setFailedToLoad(true);
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), POLL_INTERVAL_MS);
+    }
+    void poll();
+    const cap = setTimeout(() => setTimedOut(true), POLL_CAP_MS);
+    // Coming back to the tab checks at once instead of waiting for the next round.
+    const onFocus = () => {
+      clearTimeout(timer);
+      void poll();
+    };
+    window.addEventListener("focus", onFocus);
+    return () => {
+      stopped = true;
+      controller.abort();
+      clearTimeout(timer);
+      clearTimeout(cap);
+      window.removeEventListener("focus", onFocus);
+    };
+  }, [checkoutId, round, settled, timedOut]);
 
   function checkAgain() {
     setTimedOut(false);
     setRound((r) => r + 1);
-    void refetch();
   }
 
   const backToShop = data ? shopLink(data.returnUrl, checkoutId) : null;
-  const checkoutHref = `/checkout/${encodeURIComponent(checkoutId)}`;
 
   let heading: string;
   let message: string;
   let tone: string;
   switch (outcome) {
     case "paid":
-      heading = "Payment received";
-      message = "Your bank has confirmed the payment. Thank you!";
+      heading = t["status.paid.heading"];
+      message = t["status.paid.body"];
       tone = "status-paid";
       break;
     case "failed":
-      heading = "Payment failed";
-      message = `${failureReason(data?.attempt?.providerStatus)} No money was taken from your account. You can try again with the same or another bank.`;
+      heading = t["status.failed.heading"];
+      message = format(t["status.failed.body"], { reason: t[`status.reason.${reasonOf(data)}`] });
       tone = "status-failed";
       break;
     case "expired":
-      heading = "This checkout has expired";
-      message = "No payment was taken. Return to the shop to place the order again.";
-      tone = "status-ended";
-      break;
     case "cancelled":
-      heading = "This checkout was cancelled";
-      message = "No payment was taken. Return to the shop to place the order again.";
+      heading = outcome === "expired" ? t["status.expired.heading"] : t["status.cancelled.heading"];
+      message = t["status.ended.body"];
       tone = "status-ended";
       break;
     case "slow":
-      heading = "Still confirming your payment";
-      message =
-        "Your bank has not confirmed the payment yet. We will update the shop when the bank confirms, so you can safely return to it now. Please do not pay again.";
+      heading = t["status.slow.heading"];
+      message = t["status.slow.body"];
       tone = "status-pending";
       break;
     case "unreachable":
-      heading = "We could not check your payment";
-      message = `${errorMessage(error)} If you approved the payment at your bank, please do not pay again.`;
+      heading = t["status.unreachable.heading"];
+      message = t["status.unreachable.body"];
       tone = "status-pending";
       break;
     default:
-      heading = "Confirming your payment…";
-      message =
-        "We are waiting for your bank to confirm the payment. This usually takes a few seconds. You can keep this page open; there is no need to pay again.";
+      heading = t["status.checking.heading"];
+      message = t["status.checking.body"];
       tone = "status-pending";
   }
 
@@ -165,18 +176,18 @@ export function PaymentStatus({ checkoutId }: { checkoutId: string }) {
       </div>
       <div className="actions">
         {outcome === "failed" && (
-          <Link className="btn btn-primary" href={checkoutHref} onClick={() => clearAttemptKey(checkoutId)}>
-            Try again
-          </Link>
+          <a className="btn btn-primary" href={checkoutHref} onClick={() => clearAttemptKey(checkoutId)}>
+            {t["common.tryAgain"]}
+          </a>
         )}
         {(outcome === "slow" || outcome === "unreachable") && (
           <button type="button" className="btn btn-primary" onClick={checkAgain}>
-            Check again
+            {t["status.checkAgain"]}
           </button>
         )}
         {backToShop && (
           <a className={`btn ${outcome === "paid" ? "btn-primary" : "btn-secondary"}`} href={backToShop}>
-            Return to the shop
+            {t["common.returnToShop"]}
           </a>
         )}
       </div>

@@ -1,8 +1,10 @@
 import type { Problem } from "@/lib/checkout/types";
 
 /**
- * Same-origin JSON calls from client islands. Every failure becomes an ApiError carrying a
- * sentence a payer can read; raw problem codes are kept for logic but never shown.
+ * Same-origin JSON calls from client islands. Every failure becomes an ApiError carrying the HTTP
+ * status (0 when the server could not be reached) and the problem's stable `code`. Components turn
+ * the code into a sentence from the message catalogue; the server's own wording and codes are
+ * never shown to the payer.
  */
 export class ApiError extends Error {
   constructor(
@@ -16,9 +18,6 @@ export class ApiError extends Error {
   }
 }
 
-const NETWORK_MESSAGE = "We could not reach the server. Check your connection and try again.";
-const GENERIC_MESSAGE = "Something went wrong on our side. Please try again.";
-
 function isProblem(value: unknown): value is Problem {
   return (
     typeof value === "object" &&
@@ -26,14 +25,6 @@ function isProblem(value: unknown): value is Problem {
     typeof (value as { title?: unknown }).title === "string" &&
     typeof (value as { status?: unknown }).status === "number"
   );
-}
-
-function problemMessage(problem: Problem): string {
-  const title = problem.title.trim();
-  const detail = problem.detail?.trim();
-  if (!detail || detail === title) return title || GENERIC_MESSAGE;
-  if (!title) return detail;
-  return /[.!?…]$/.test(title) ? `${title} ${detail}` : `${title}. ${detail}`;
 }
 
 export async function requestJson<T>(input: string, init?: RequestInit): Promise<T> {
@@ -46,7 +37,7 @@ export async function requestJson<T>(input: string, init?: RequestInit): Promise
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
-    throw new ApiError(NETWORK_MESSAGE, 0, null, null);
+    throw new ApiError("network error", 0, null, null);
   }
   let body: unknown = null;
   try {
@@ -55,13 +46,9 @@ export async function requestJson<T>(input: string, init?: RequestInit): Promise
     body = null;
   }
   if (!response.ok) {
-    if (isProblem(body)) throw new ApiError(problemMessage(body), response.status, body.code ?? null, body);
-    throw new ApiError(GENERIC_MESSAGE, response.status, null, null);
+    if (isProblem(body)) throw new ApiError(body.title, response.status, body.code ?? null, body);
+    throw new ApiError(`HTTP ${response.status}`, response.status, null, null);
   }
-  if (body === null) throw new ApiError(GENERIC_MESSAGE, response.status, null, null);
+  if (body === null) throw new ApiError("empty answer", response.status, null, null);
   return body as T;
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof ApiError ? error.message : GENERIC_MESSAGE;
 }

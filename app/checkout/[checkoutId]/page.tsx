@@ -1,21 +1,50 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { cookies, headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { cache } from "react";
+import { CheckoutPayment } from "@/components/checkout/CheckoutPayment";
+import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
-import { PaymentForm } from "@/components/checkout/PaymentForm";
-import { getCheckout } from "@/lib/checkout/checkouts";
-import type { CheckoutView } from "@/lib/checkout/types";
+import { PageFrame } from "@/components/checkout/PageFrame";
+import { PhoneQr } from "@/components/checkout/PhoneQr";
+import { formatMoney } from "@/components/ui/money";
+import { listBanks } from "@/lib/checkout/banks";
+import { getCheckoutPageData } from "@/lib/checkout/page-data";
+import type { BanksResponse, CheckoutPageData, CheckoutView } from "@/lib/checkout/types";
+import { env } from "@/lib/env";
+import { LANG_COOKIE, countryName, format, messages, pickMessages, requestedLocale } from "@/lib/i18n";
 
 export const dynamic = "force-dynamic";
 
-// The checkout id in the URL is the payer's only credential: keep these pages out of indexes.
-export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
+// The provider's documents the payer agrees to when choosing the bank on our page.
+const TERMS_URL = "https://kevin.eu/terms-conditions";
+const PRIVACY_URL = "https://kevin.eu/privacy-policy";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 interface CheckoutPageProps {
   params: Promise<{ checkoutId: string }>;
+  searchParams: SearchParams;
 }
 
-function returnLink(checkout: CheckoutView): string | null {
+/** One computation per request, shared by the page and its metadata. */
+const loadPage = cache(async (checkoutId: string, lang: string | undefined) =>
+  getCheckoutPageData(checkoutId, { headers: await headers(), lang }),
+);
+
+async function requested(searchParams: SearchParams): Promise<string | undefined> {
+  const [query, jar] = await Promise.all([searchParams, cookies()]);
+  return requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value);
+}
+
+export async function generateMetadata({ params, searchParams }: CheckoutPageProps): Promise<Metadata> {
+  const { checkoutId } = await params;
+  const data = await loadPage(checkoutId, await requested(searchParams));
+  // The checkout id in the URL is the payer's only credential: keep these pages out of indexes.
+  return { title: messages(data?.locale ?? "en")["checkout.title"], robots: { index: false, follow: false } };
+}
+
+function shopLink(checkout: CheckoutView): string | null {
   try {
     const url = new URL(checkout.returnUrl);
     if (url.protocol !== "https:" && url.protocol !== "http:") return null;
@@ -26,76 +55,105 @@ function returnLink(checkout: CheckoutView): string | null {
   }
 }
 
-export default async function CheckoutPage({ params }: CheckoutPageProps) {
-  const { checkoutId } = await params;
-  const checkout = await getCheckout(checkoutId);
-  if (!checkout) notFound();
+type PageState = "paid" | "expired" | "cancelled" | "attempt" | "form";
 
-  const backToShop = returnLink(checkout);
-  const statusHref = `/checkout/${encodeURIComponent(checkout.id)}/return`;
+function stateOf(data: CheckoutPageData): PageState {
+  const { checkout, attempt } = data;
+  if (checkout.status === "paid") return "paid";
+  if (checkout.status === "cancelled") return "cancelled";
+  if (checkout.status === "expired") return "expired";
+  if (attempt && !attempt.abandoned && (attempt.statusGroup === null || attempt.statusGroup === "started" || attempt.statusGroup === "pending")) {
+    return "attempt";
+  }
+  if (Date.parse(checkout.expiresAt) <= Date.now()) return "expired";
+  return "form";
+}
+
+async function banksFor(country: string): Promise<BanksResponse | null> {
+  try {
+    return await listBanks(country);
+  } catch {
+    return null; // the picker fetches them itself, with a retry
+  }
+}
+
+export default async function CheckoutPage({ params, searchParams }: CheckoutPageProps) {
+  const { checkoutId } = await params;
+  const data = await loadPage(checkoutId, await requested(searchParams));
+  if (!data) notFound();
+
+  const { checkout, locale } = data;
+  const t = messages(locale);
+  const state = stateOf(data);
+  const id = encodeURIComponent(checkout.id);
+  const path = `/checkout/${id}`;
+  const statusHref = `${path}/return`;
+  const amountText = formatMoney(checkout.amount, checkout.currency, locale);
+  const backToShop = shopLink(checkout);
+  const attempt = data.attempt;
+  const inFlight: InFlightAttempt | null =
+    state === "attempt" && attempt
+      ? { method: attempt.method, bankName: attempt.bankName, statusGroup: attempt.statusGroup === "pending" ? "pending" : attempt.statusGroup === "started" ? "started" : null }
+      : null;
+  const lastOver = attempt !== null && (attempt.abandoned || attempt.statusGroup === "failed");
+  const initialBanks = state === "form" && data.methods.bank ? await banksFor(data.defaultCountry) : null;
 
   return (
-    <main className="page">
-      <header className="page-header">
-        <h1>Checkout</h1>
-        <p>Pay {checkout.creditorName} directly from your bank account.</p>
-      </header>
-      <div className="stack">
-        <OrderSummary
-          creditorName={checkout.creditorName}
-          description={checkout.description}
-          reference={checkout.reference}
-          amount={checkout.amount}
-          currency={checkout.currency}
-        />
-
-        {checkout.status === "paid" ? (
-          <section className="card" aria-labelledby="checkout-state-heading">
-            <h2 id="checkout-state-heading">This order is already paid</h2>
-            <p>There is nothing more to pay. Your bank has confirmed the payment.</p>
-            {backToShop && (
-              <a className="btn btn-secondary" href={backToShop}>
-                Return to the shop
-              </a>
-            )}
-          </section>
-        ) : checkout.status === "expired" || checkout.status === "cancelled" ? (
-          <section className="card" aria-labelledby="checkout-state-heading">
-            <h2 id="checkout-state-heading">
-              {checkout.status === "expired" ? "This checkout has expired" : "This checkout was cancelled"}
-            </h2>
-            <p>No payment was taken. To buy these items, go back to the shop and place the order again.</p>
-            {backToShop && (
-              <a className="btn btn-secondary" href={backToShop}>
-                Return to the shop
-              </a>
-            )}
-          </section>
-        ) : (
-          <section className="card" aria-labelledby="pay-heading">
-            <h2 id="pay-heading">Pay by bank</h2>
-            {checkout.status === "processing" && (
-              <p className="alert alert-info small">
-                A payment for this order has already been started. If you have approved it at your bank,{" "}
-                <Link href={statusHref}>see the payment status</Link> instead of paying again.
-              </p>
-            )}
-            {checkout.status === "failed" && (
-              <p className="alert alert-warning small">
-                Your last payment attempt did not go through, and no money was taken. You can try again.
-              </p>
-            )}
-            <PaymentForm
-              checkoutId={checkout.id}
-              defaultCountry={checkout.country ?? "LT"}
+    <PageFrame locale={locale} path={path} sandbox={data.sandboxProject} accessibilityHref={`/accessibility?lang=${locale}&checkout=${id}`}>
+      <main className="page page-checkout">
+        <div className="checkout-main">
+          <header className="page-header">
+            <h1>{t["checkout.heading"]}</h1>
+            <p>{format(t["checkout.intro"], { payee: checkout.creditorName })}</p>
+          </header>
+          <div className="stack">
+            <OrderSummary
+              creditorName={checkout.creditorName}
+              description={checkout.description}
+              reference={checkout.reference}
               amount={checkout.amount}
               currency={checkout.currency}
-              creditorName={checkout.creditorName}
-              startNewAttempt={checkout.status === "failed"}
+              locale={locale}
             />
-          </section>
-        )}
-      </div>
-    </main>
+
+            {state === "paid" || state === "expired" || state === "cancelled" ? (
+              <section className="card" aria-labelledby="checkout-state-heading">
+                <h2 id="checkout-state-heading">
+                  {state === "paid" ? t["checkout.paid.heading"] : state === "expired" ? t["checkout.expired.heading"] : t["checkout.cancelled.heading"]}
+                </h2>
+                <p>{state === "paid" ? t["checkout.paid.body"] : t["checkout.ended.body"]}</p>
+                {backToShop && (
+                  <a className="btn btn-secondary" href={backToShop}>
+                    {t["common.returnToShop"]}
+                  </a>
+                )}
+              </section>
+            ) : (
+              <section className="card" aria-labelledby="pay-heading">
+                <h2 id="pay-heading">{t["checkout.payHeading"]}</h2>
+                <CheckoutPayment
+                  checkoutId={checkout.id}
+                  locale={locale}
+                  amountText={amountText}
+                  payee={checkout.creditorName}
+                  methods={data.methods}
+                  countries={data.countries.map((code) => ({ code, name: countryName(code, locale) }))}
+                  defaultCountry={data.defaultCountry}
+                  initialBanks={initialBanks}
+                  startNewAttempt={lastOver}
+                  failedBefore={checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)}
+                  attempt={inFlight}
+                  statusHref={statusHref}
+                  termsUrl={TERMS_URL}
+                  privacyUrl={PRIVACY_URL}
+                  messages={pickMessages(locale, ["pay.", "errors.", "payError.", "picker.", "common.", "attempt.", "checkout.failedNotice"])}
+                />
+              </section>
+            )}
+          </div>
+        </div>
+        {(state === "form" || state === "attempt") && <PhoneQr url={`${env().appUrl}${path}`} locale={locale} />}
+      </main>
+    </PageFrame>
   );
 }

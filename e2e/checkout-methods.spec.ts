@@ -1,0 +1,69 @@
+import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe";
+import { createCheckout } from "./journey";
+
+const SANDBOX = process.env.SANDBOX_URL ?? "http://localhost:3101";
+
+async function sandboxPayments(request: import("@playwright/test").APIRequestContext, reference: string) {
+  const res = await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { data: { bankId: string | null; method: string }[] }).data;
+}
+
+test("'Choose my bank on the next page' needs no Terms here and opens the provider's bank choice in the chosen country", async ({ page, request }) => {
+  const reference = `hosted-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  await page.goto(`/checkout/${checkoutId}`);
+  await page.getByRole("radio", { name: "Choose my bank on the next page" }).check();
+  await expect(page.getByRole("checkbox", { name: /Terms and Conditions/ })).toHaveCount(0);
+  await expect(page.getByRole("radiogroup", { name: "Your bank" })).toHaveCount(0);
+  await expect(page.getByText("You will choose your bank and accept the payment service's terms on the next page.")).toBeVisible();
+  await page.getByRole("combobox", { name: "Country of your bank" }).selectOption("LV");
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await page.waitForURL(/localhost:3101\/login\//);
+  await expect(page.getByRole("heading", { name: "Choose your bank" })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Country" })).toHaveValue("LV");
+  const [payment] = await sandboxPayments(request, reference);
+  expect(payment?.bankId).toBeNull();
+});
+
+test("card: the provider's card page takes the test card and the payment is received", async ({ page, request }) => {
+  const reference = `card-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  await page.goto(`/checkout/${checkoutId}`);
+  await page.getByRole("radio", { name: "Pay by card" }).check();
+  await expect(page.getByText("You will enter your card details and accept the payment service's terms on the next page.")).toBeVisible();
+  await expect(page.getByTestId("consent-from")).toHaveText("Your card, on the next page");
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await page.waitForURL(/localhost:3101\/login\//);
+  await expect(page.getByRole("heading", { name: "Pay by card" })).toBeVisible();
+  await page.getByLabel("Card number").fill("4111 1111 1111 1111");
+  await page.getByLabel("Expiry date (MM/YY)").fill("12/39");
+  await page.getByLabel("Security code (CVC)").fill("123");
+  await page.getByLabel("Name on card").fill("Test Payer");
+  await page.getByRole("button", { name: /^Pay/ }).click();
+
+  await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  expect((await sandboxPayments(request, reference))[0]?.method).toBe("card");
+});
+
+test("hybrid: the provider's page offers bank or card", async ({ page, request }) => {
+  const reference = `hybrid-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  await page.goto(`/checkout/${checkoutId}`);
+  await page.getByRole("radio", { name: "Bank or card: choose on the next page" }).check();
+  await expect(page.getByTestId("consent-from")).toHaveText("Bank or card, on the next page");
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await page.waitForURL(/localhost:3101\/login\//);
+  await expect(page.getByRole("heading", { name: "Choose how to pay" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pay by bank" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pay by card" })).toBeVisible();
+  expect((await sandboxPayments(request, reference))[0]?.method).toBe("hybrid");
+});

@@ -1,0 +1,140 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe";
+import { createCheckout, decideAtBank, merchantView, payWithBank } from "./journey";
+
+const SANDBOX = process.env.SANDBOX_URL ?? "http://localhost:3101";
+
+async function providerPayments(request: APIRequestContext, reference: string): Promise<unknown[]> {
+  const res = await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { data: unknown[] }).data;
+}
+
+test("Pay with the Terms unticked says what is missing and focuses the checkbox", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}`);
+  const pay = page.getByRole("button", { name: /^Pay/ });
+  await expect(pay).toHaveAccessibleDescription("To pay, choose your bank and accept the Terms and Conditions.");
+
+  await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
+  await expect(pay).toHaveAccessibleDescription("To pay, accept the Terms and Conditions.");
+  await pay.click();
+
+  const errors = page.getByRole("alert", { name: "Form errors" });
+  await expect(errors).toContainText("Accept the Terms and Conditions");
+  await expect(errors).not.toContainText("Choose your bank");
+  const terms = page.getByRole("checkbox", { name: /Terms and Conditions/ });
+  await expect(terms).toBeFocused();
+  await expect(terms).toHaveAttribute("aria-invalid", "true");
+  await expectNoAxeViolations(page);
+  expect((await merchantView(request, checkoutId)).attempts).toHaveLength(0);
+
+  await terms.check();
+  await expect(errors).toHaveCount(0);
+  await expect(pay).not.toHaveAttribute("aria-describedby", /.+/);
+});
+
+test("Pay with nothing chosen focuses the bank list first", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}`);
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await expect(page.getByRole("alert", { name: "Form errors" })).toContainText("Choose your bank");
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeFocused();
+  await expect(page.getByRole("radiogroup", { name: "Your bank" })).toHaveAttribute("aria-invalid", "true");
+  await expectNoAxeViolations(page);
+});
+
+test("a double click on Pay makes exactly one provider payment", async ({ page, request }) => {
+  const reference = `dbl-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  await page.goto(`/checkout/${checkoutId}`);
+  // Slow the first answer down so the second click lands while the first is in flight.
+  let posts = 0;
+  await page.route(/\/api\/checkouts\/[^/]+\/payments$/, async (route) => {
+    posts += 1;
+    await new Promise((r) => setTimeout(r, 2000));
+    await route.continue();
+  });
+  await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  const pay = page.getByRole("button", { name: /^Pay/ });
+  await pay.dblclick();
+
+  // In flight: the button is disabled and says where the payer is going.
+  const leaving = page.getByRole("button", { name: "Taking you to your bank…" });
+  await expect(leaving).toBeDisabled();
+  await expectNoAxeViolations(page);
+
+  await page.waitForURL(/localhost:3101\/login\//);
+  expect(posts).toBe(1);
+  expect(await providerPayments(request, reference)).toHaveLength(1);
+  expect((await merchantView(request, checkoutId)).attempts).toHaveLength(1);
+});
+
+test("Back from the bank shows the payment in flight, not a fresh Pay button; another bank can then be chosen", async ({ page, request }) => {
+  const reference = `back-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page, "Swedbank");
+
+  await page.goBack();
+  await page.waitForURL(new RegExp(`/checkout/${checkoutId}$`));
+  await expect(page.getByRole("heading", { name: "Your payment is in progress" })).toBeVisible();
+  await expect(page.getByText("You started paying €24.90 from Swedbank.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "I have approved it — check status" })).toHaveAttribute("href", `/checkout/${checkoutId}/return`);
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: "Choose another bank" }).click();
+  await expect(page.getByText("The unfinished payment was stopped. You can now choose another bank.")).toBeFocused();
+  await payWithBank(page, "SEB");
+  await expect(page.getByRole("heading", { name: "Log in to SEB" })).toBeVisible();
+  expect(await providerPayments(request, reference)).toHaveLength(2);
+});
+
+test("'I have approved it — check status' leads to the landing page", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page, "Swedbank");
+  await page.goBack();
+  await page.getByRole("link", { name: "I have approved it — check status" }).click();
+  await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return$`));
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
+test("a provider error becomes a plain message with a retry that works", async ({ page, request }) => {
+  const reference = `fault-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  await page.goto(`/checkout/${checkoutId}`);
+  await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+
+  const fault = await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "error", paths: ["/platform/v0.3/pis/payment"], count: 1 } });
+  expect(fault.status()).toBe(200);
+  await page.getByRole("button", { name: /^Pay/ }).click();
+
+  const error = page.getByRole("alert", { name: "Payment error" });
+  await expect(error).toContainText("We could not reach the payment service just now. No money was taken. Please try again.");
+  await expect(error).not.toContainText(/provider_error|500|code/i);
+  await expect(error).toBeFocused();
+  await expect(page.getByRole("button", { name: /^Pay/ })).toBeEnabled();
+  await expectNoAxeViolations(page);
+
+  await error.getByRole("button", { name: "Try again" }).click();
+  await page.waitForURL(/localhost:3101\/login\//);
+  await expect(page.getByRole("heading", { name: "Log in to Swedbank" })).toBeVisible();
+});
+
+test("a paid checkout says so instead of offering to pay again", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page, "Swedbank");
+  await decideAtBank(page, "Approve");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.goto(`/checkout/${checkoutId}`);
+  await expect(page.getByRole("heading", { name: "This order is already paid" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+});

@@ -1,0 +1,257 @@
+/**
+ * `npm run bench`: the checkout page's speed figures, as a report (it always exits 0).
+ *
+ * 1. Bank search: the picker's own filter function (components/bank-picker/filter.ts) over 3,000
+ *    synthetic banks with diacritics, timed per keystroke while a query is typed letter by letter.
+ * 2. First-load JavaScript: the app is started with `npm start` (built first if there is no build),
+ *    a checkout is created over the merchant API, and for the checkout page and its landing page
+ *    every non-`noModule` `<script src>` is fetched and its gzip size summed (level 9, or the
+ *    server's own gzip when it compressed). Next 16 no longer prints these sizes itself.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { gzipSync } from "node:zlib";
+import { filterBanks, type SearchableBank } from "../components/bank-picker/filter";
+
+const root = path.resolve(import.meta.dirname, "..");
+// 3200/3201 unless BENCH_PORT is set (the sandbox takes the next port).
+const PORT = Number(process.env.BENCH_PORT || 3200);
+const SANDBOX_PORT = PORT + 1;
+const APP = `http://localhost:${PORT}`;
+const FILTER_TARGET_MS = 4;
+const CHECKOUT_TARGET_KIB = 150;
+const LANDING_TARGET_KIB = 140;
+
+function line(text = "") {
+  process.stdout.write(`${text}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Bank search
+
+const FIRST = ["Šiaulių", "Žemaitijos", "Rīgas", "Tallinna", "Kredīt", "Ūkio", "Citadele", "Swed", "Luminor", "Lietuvos", "Pärnu", "Daugavas", "Vilniaus", "Kauno", "Jūrmalas", "Tartu", "Ģirts", "Ķekavas", "Narva", "Panevėžio"];
+const SECOND = ["bankas", "banka", "pank", "kredito unija", "krājaisdevu sabiedrība", "hoiupank", "finance", "taupomoji kasa", "investīciju banka", "ühistu"];
+const SHORT = ["sb", "ku", "kb", "fin", "hp", "tk"];
+
+function syntheticBanks(count: number): (SearchableBank & { popular: boolean })[] {
+  const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  return Array.from({ length: count }, (_, i) => {
+    const first = FIRST[i % FIRST.length] as string;
+    const second = SECOND[Math.floor(i / FIRST.length) % SECOND.length] as string;
+    const name = `${first} ${second} ${i + 1}`;
+    const officialName = `AB „${name}“`;
+    const short = `${SHORT[i % SHORT.length]}${i}`;
+    return { id: `BANK_${i}`, name, officialName, popular: i < 5, searchTerms: [fold(name), fold(officialName), short] };
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[at] ?? 0;
+}
+
+function benchFilter() {
+  const banks = syntheticBanks(3000);
+  const query = "siauliu kredito";
+  let t = performance.now();
+  filterBanks(banks, "x"); // builds the per-list index, as the first keystroke after loading does
+  const indexMs = performance.now() - t;
+
+  const times: number[] = [];
+  let lastCount = 0;
+  for (let run = 0; run < 40; run += 1) {
+    for (let n = 1; n <= query.length; n += 1) {
+      const typed = query.slice(0, n);
+      t = performance.now();
+      lastCount = filterBanks(banks, typed).length;
+      times.push(performance.now() - t);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const median = percentile(times, 50);
+  const p95 = percentile(times, 95);
+  line(`bank search over ${banks.length} banks, typing "${query}" (${times.length} keystrokes):`);
+  line(`  per keystroke: median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms (target ≤ ${FILTER_TARGET_MS} ms) ${p95 <= FILTER_TARGET_MS ? "OK" : "OVER"}`);
+  line(`  one-time index of the list: ${indexMs.toFixed(2)} ms; "${query}" matches ${lastCount} banks`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. First-load JavaScript
+
+interface Fetched {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function get(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.setTimeout(60_000, () => req.destroy(new Error(`timeout: ${url}`)));
+    if (init.body) req.write(init.body);
+    req.end();
+  });
+}
+
+async function waitForHealth(child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
+    try {
+      const res = await get(`${APP}/api/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the app did not become healthy in time");
+}
+
+/** Every script the page loads: `<script src>` that is not `noModule`, and scripts preloaded with `<link>`. */
+function scriptSources(html: string): string[] {
+  const sources: string[] = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>/gi)) {
+    const attrs = match[1] ?? "";
+    if (/\bnomodule\b/i.test(attrs)) continue;
+    const src = /\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs);
+    const value = src?.[1] ?? src?.[2] ?? src?.[3];
+    if (value) sources.push(value.replace(/&amp;/g, "&"));
+  }
+  // Chunks the page asks for ahead with <link rel="preload" as="script"> are loaded too.
+  for (const match of html.matchAll(/<link\b([^>]*)>/gi)) {
+    const attrs = match[1] ?? "";
+    if (!/\brel\s*=\s*["']?(?:preload|modulepreload)\b/i.test(attrs)) continue;
+    if (/\brel\s*=\s*["']?preload\b/i.test(attrs) && !/\bas\s*=\s*["']?script\b/i.test(attrs)) continue;
+    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs);
+    const value = href?.[1] ?? href?.[2] ?? href?.[3];
+    if (value) sources.push(value.replace(/&amp;/g, "&"));
+  }
+  return [...new Set(sources)];
+}
+
+async function gzipSize(url: string): Promise<number> {
+  const res = await get(url, { headers: { "Accept-Encoding": "gzip" } });
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+  return res.headers["content-encoding"] === "gzip" ? res.body.length : gzipSync(res.body, { level: 9 }).length;
+}
+
+async function firstLoadJs(pagePath: string): Promise<{ kib: number; scripts: number; inlineKib: number }> {
+  const page = await get(`${APP}${pagePath}`, { headers: { "Accept-Language": "en" } });
+  if (page.status !== 200) throw new Error(`${pagePath} answered ${page.status}`);
+  const html = page.headers["content-encoding"] === "gzip" ? (await import("node:zlib")).gunzipSync(page.body).toString("utf8") : page.body.toString("utf8");
+  const sources = scriptSources(html);
+  let total = 0;
+  for (const src of sources) total += await gzipSize(new URL(src, APP).href);
+  const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1] ?? "").join("");
+  return { kib: total / 1024, scripts: sources.length, inlineKib: gzipSync(inline, { level: 9 }).length / 1024 };
+}
+
+/** True when nothing listens on the port (so the figures cannot come from someone else's server). */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
+
+function stopApp(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.pid === undefined) return resolve();
+    const pid = child.pid;
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      resolve();
+    }, 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}
+
+async function benchFirstLoad() {
+  const env = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(PORT),
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    APP_URL: APP,
+    PGLITE_DIR: ".data/bench",
+    PIS_BASE_URL: "",
+    DATABASE_URL: "",
+  };
+  if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
+    line("no build found: running next build...");
+    const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+    if (r.status !== 0) {
+      line("next build failed: first-load JS not measured");
+      return;
+    }
+  }
+
+  for (const port of [PORT, SANDBOX_PORT]) {
+    if (!(await portFree(port))) {
+      line(`port ${port} is in use: first-load JS not measured (set BENCH_PORT to use other ports)`);
+      return;
+    }
+  }
+  line(`starting the app on ${APP} (sandbox on ${SANDBOX_PORT})...`);
+  const child = spawn("npm", ["start"], { cwd: root, env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (c: Buffer) => {
+    stderr = (stderr + c.toString()).slice(-4000);
+  });
+  try {
+    await waitForHealth(child, 240_000);
+    const created = await get(`${APP}/api/checkouts`, {
+      method: "POST",
+      headers: { Authorization: "Bearer dev-merchant-key", "Content-Type": "application/json" },
+      body: JSON.stringify({ amount: "12.50", currency: "EUR", description: "Bench", reference: "bench-1", returnUrl: `${APP}/` }),
+    });
+    if (created.status !== 200) throw new Error(`creating a checkout answered ${created.status}: ${created.body.toString()}`);
+    const { id } = JSON.parse(created.body.toString()) as { id: string };
+
+    const checkout = await firstLoadJs(`/checkout/${id}`);
+    const landing = await firstLoadJs(`/checkout/${id}/return`);
+    line(`checkout first-load JS: ${checkout.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${checkout.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${checkout.scripts} scripts; inline RSC data ${checkout.inlineKib.toFixed(1)} KiB gzip`);
+    line(`landing first-load JS: ${landing.kib.toFixed(1)} KiB gzip (target ≤ ${LANDING_TARGET_KIB} KiB) ${landing.kib <= LANDING_TARGET_KIB ? "OK" : "OVER"} — ${landing.scripts} scripts; inline RSC data ${landing.inlineKib.toFixed(1)} KiB gzip`);
+  } catch (err) {
+    line(`first-load JS not measured: ${err instanceof Error ? err.message : String(err)}`);
+    if (stderr.trim()) line(stderr.trim());
+  } finally {
+    await stopApp(child);
+  }
+}
+
+async function main() {
+  line("== bench ==");
+  benchFilter();
+  line();
+  await benchFirstLoad();
+}
+
+main()
+  .catch((err: unknown) => line(`bench failed: ${err instanceof Error ? err.message : String(err)}`))
+  .finally(() => process.exit(0));
