@@ -35,6 +35,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     vi.stubEnv("SANDBOX_PORT", new URL(inject("sandboxUrl")).port);
     vi.stubEnv("PIS_BASE_URL", "");
     vi.stubEnv("PGLITE_DIR", "memory://");
+    vi.stubEnv("WORKER_INTERVAL_MS", "600000");
     if (kind === "postgres") {
       const db = await createTestPostgresDatabase();
       vi.stubEnv("DATABASE_URL", db.url);
@@ -55,6 +56,9 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
   });
   afterAll(async () => {
     vi.unstubAllEnvs();
+    const holder = globalThis as { __checkoutDb?: Promise<{ close(): Promise<void> }> };
+    await (await holder.__checkoutDb)?.close();
+    delete holder.__checkoutDb;
     await drop();
   });
 

@@ -23,6 +23,9 @@ export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string })
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
     const pool = new Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection dropped by the server (a restart, a failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on("error", (err) => console.error("database connection lost:", err.message));
     const db = drizzle(pool, { schema });
     // Several app processes may start at once against one server: migrate under a lock.
     const client = await pool.connect();
