@@ -5,10 +5,10 @@ export const MERCHANT_KEY = "dev-merchant-key";
 export const BANK_LOGIN = { username: "test", password: "1234" };
 
 /** Creates a checkout the way a merchant backend does, over the API. */
-export async function createCheckout(request: APIRequestContext, over: Record<string, string> = {}): Promise<string> {
+export async function createCheckout(request: APIRequestContext, over: Record<string, string | number> = {}): Promise<string> {
   const res = await request.post("/api/checkouts", {
     headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
-    data: { amount: "24.90", currency: "EUR", description: "Order from the e2e shop", reference: `e2e-${Date.now()}`, returnUrl: "http://localhost:3100/", country: "LT", ...over },
+    data: { amount: "24.90", currency: "EUR", description: "Order from the e2e shop", reference: `e2e-${Date.now()}`, returnUrl: `${process.env.E2E_APP_URL}/`, country: "LT", ...over },
   });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { id: string }).id;
@@ -18,7 +18,7 @@ export async function createCheckout(request: APIRequestContext, over: Record<st
 export async function merchantView(request: APIRequestContext, checkoutId: string) {
   const res = await request.get(`/api/checkouts/${checkoutId}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } });
   expect(res.status()).toBe(200);
-  return (await res.json()) as { status: string; attempts: { statusGroup: string | null }[] };
+  return (await res.json()) as { status: string; attempts: { statusGroup: string | null }[]; timeline: { to: string; source: string }[] };
 }
 
 /** On our checkout page: choose a bank, accept the Terms, press Pay; ends on the bank's login page. */
@@ -30,11 +30,38 @@ export async function payWithBank(page: Page, bank = "Swedbank") {
   await page.waitForURL(/localhost:\d+\/login\//);
 }
 
-/** At the sandbox bank: log in with the test credentials and press Approve or Cancel. */
-export async function decideAtBank(page: Page, decision: "Approve" | "Cancel") {
-  await page.getByLabel("Username").fill(BANK_LOGIN.username);
+/** At the sandbox bank: log in as a test user and press one of the decision buttons. */
+export async function decideAtBank(
+  page: Page,
+  decision: "Approve" | "Cancel" | "Reject (insufficient funds)" | "Leave pending",
+  username: "test" | "pending" = BANK_LOGIN.username as "test",
+) {
+  await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(BANK_LOGIN.password);
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page.getByRole("heading", { name: "Confirm payment" })).toBeVisible();
-  await page.getByRole("button", { name: decision }).click();
+  await page.getByRole("button", { name: decision, exact: true }).click();
+}
+
+/** Makes the sandbox provider move a payment, through its control API (lib/sandbox/README.md). */
+export async function forceProviderStatus(request: APIRequestContext, paymentId: string, body: Record<string, string>) {
+  const res = await request.post(`${process.env.SANDBOX_URL}/_sandbox/payments/${paymentId}/status`, { data: body });
+  expect(res.status()).toBe(200);
+}
+
+/**
+ * The payer approves at the bank but never arrives back (tab closed, bank app). The approve POST is
+ * made without following the bank's redirect; returns where the bank would have sent the payer.
+ * (page.route cannot stop the redirected request itself: Playwright routes only a chain's first.)
+ */
+export async function approveAndVanish(page: Page): Promise<string> {
+  let location = "";
+  await page.route(/\/approve$/, async (route) => {
+    const res = await route.fetch({ maxRedirects: 0 });
+    location = res.headers()["location"] ?? "";
+    await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Closed</title><p>The payer closed the tab.</p>" });
+  });
+  await decideAtBank(page, "Approve");
+  await expect.poll(() => location).not.toBe("");
+  return location;
 }

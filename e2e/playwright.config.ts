@@ -14,6 +14,8 @@ const APP_URL = `http://localhost:${APP_PORT}`;
 
 // Specs reach the sandbox provider (test bank pages, its admin API) through this.
 process.env.SANDBOX_URL ??= `http://localhost:${SANDBOX_PORT}`;
+// ...and the app itself, e.g. as the merchant's return URL.
+process.env.E2E_APP_URL ??= APP_URL;
 
 // Debian's Chromium: Playwright's own browsers cannot be downloaded here (docs: toolchain item 2).
 // Do not add a --disable-features= flag: it would replace Playwright's own list.

@@ -9,9 +9,10 @@ import { requestJson } from "@/components/ui/api";
 export type StatusMessages = MessagesFor<"status." | "common.returnToShop" | "common.tryAgain">;
 
 const POLL_INTERVAL_MS = 1_500;
+const POLL_MAX_INTERVAL_MS = 10_000;
 const POLL_CAP_MS = 2 * 60_000;
 
-type Outcome = "checking" | "pending" | "slow" | "paid" | "failed" | "expired" | "cancelled" | "unreachable";
+type Outcome = "checking" | "pending" | "atBank" | "slow" | "paid" | "failed" | "expired" | "cancelled" | "unreachable";
 
 function outcomeOf(data: CheckoutStatusView | null, failedToLoad: boolean, timedOut: boolean): Outcome {
   if (!data) return failedToLoad ? "unreachable" : "checking";
@@ -24,6 +25,8 @@ function outcomeOf(data: CheckoutStatusView | null, failedToLoad: boolean, timed
     default:
       // A checkout reopened after its attempt failed is a failed payment to the payer.
       if (data.attempt?.statusGroup === "failed" && !data.attempt.abandoned) return "failed";
+      // The bank has the payment order; settling it can take a while, and that is normal.
+      if (data.attempt?.statusGroup === "pending") return "atBank";
       return timedOut ? "slow" : "pending";
   }
 }
@@ -77,7 +80,8 @@ function Icon({ outcome }: { outcome: Outcome }) {
 
 /**
  * The landing page's status: asks the server (which asks the provider while the status is not
- * final) every 1.5 s for up to two minutes, then offers to check again. Never reads the URL.
+ * final) from every 1.5 s, backing off to every 10 s, for up to two minutes, then offers to check
+ * again. Never reads the URL.
  */
 export function PaymentStatus({ checkoutId, checkoutHref, messages: t }: { checkoutId: string; checkoutHref: string; messages: StatusMessages }) {
   const [data, setData] = useState<CheckoutStatusView | null>(null);
@@ -93,6 +97,7 @@ export function PaymentStatus({ checkoutId, checkoutHref, messages: t }: { check
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
+    let delay = POLL_INTERVAL_MS;
     async function poll() {
       try {
         const view = await requestJson<CheckoutStatusView>(`/api/checkouts/${encodeURIComponent(checkoutId)}/status`, { signal: controller.signal });
@@ -103,7 +108,8 @@ export function PaymentStatus({ checkoutId, checkoutHref, messages: t }: { check
         if (controller.signal.aborted) return;
         setFailedToLoad(true);
       }
-      if (!stopped) timer = setTimeout(() => void poll(), POLL_INTERVAL_MS);
+      if (!stopped) timer = setTimeout(() => void poll(), delay);
+      delay = Math.min(delay * 1.5, POLL_MAX_INTERVAL_MS);
     }
     void poll();
     const cap = setTimeout(() => setTimedOut(true), POLL_CAP_MS);
@@ -149,6 +155,11 @@ export function PaymentStatus({ checkoutId, checkoutHref, messages: t }: { check
       message = t["status.ended.body"];
       tone = "status-ended";
       break;
+    case "atBank":
+      heading = t["status.atBank.heading"];
+      message = t["status.atBank.body"];
+      tone = "status-pending";
+      break;
     case "slow":
       heading = t["status.slow.heading"];
       message = t["status.slow.body"];
@@ -180,7 +191,7 @@ export function PaymentStatus({ checkoutId, checkoutHref, messages: t }: { check
             {t["common.tryAgain"]}
           </a>
         )}
-        {(outcome === "slow" || outcome === "unreachable") && (
+        {(outcome === "slow" || outcome === "unreachable" || (outcome === "atBank" && timedOut)) && (
           <button type="button" className="btn btn-primary" onClick={checkAgain}>
             {t["status.checkAgain"]}
           </button>

@@ -1,7 +1,7 @@
-import { desc, eq } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { createHash } from "node:crypto";
-import { checkouts, idempotencyKeys, paymentAttempts } from "../db/schema";
+import { checkouts, idempotencyKeys, paymentAttempts, statusEvents } from "../db/schema";
 import { PisError } from "../pis";
 import type { Db } from "../db/client";
 import { applyProviderStatus, moveCheckout, type Tx } from "./apply-status";
@@ -35,7 +35,7 @@ export const createCheckoutInput = z
     country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code").optional(),
     email: z.email().optional(),
     // Never beyond the provider's 7-day confirmLink, less an hour for a payer mid-payment.
-    expiresInMinutes: z.number().int().min(5).max(7 * 24 * 60 - 60).optional(),
+    expiresInMinutes: z.number().int().min(1).max(7 * 24 * 60 - 60).optional(),
   })
   .superRefine((v, issue) => {
     const problem = amountProblem(v.amount, v.currency);
@@ -207,10 +207,7 @@ export async function getCheckoutStatus(id: string, ctx?: CheckoutContext): Prom
       if (!(err instanceof PisError)) throw err;
     }
   }
-  if (checkout.status === "open" && checkout.expiresAt <= nowOf(c)) {
-    await c.db.transaction((tx) => moveCheckout(tx, checkout!, "expired", "system"));
-    checkout = { ...checkout, status: "expired" };
-  }
+  checkout = await expireIfDue(c, checkout);
   return {
     id: checkout.id,
     status: checkout.status,
@@ -224,6 +221,19 @@ export async function getCheckoutStatus(id: string, ctx?: CheckoutContext): Prom
 }
 
 const REFRESH_MIN_MS = 2000;
+
+/**
+ * Expires an open or failed checkout past its time as soon as anyone looks at it, so the payer
+ * never sees a payable page for an expired order while waiting for the worker's next round.
+ */
+export async function expireIfDue(ctx: CheckoutContext, checkout: CheckoutRow): Promise<CheckoutRow> {
+  if ((checkout.status !== "open" && checkout.status !== "failed") || checkout.expiresAt > nowOf(ctx)) return checkout;
+  const moved = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkout.id)).for("update");
+    return row ? moveCheckout(tx, row, "expired", "system") : false;
+  });
+  return moved ? { ...checkout, status: "expired" } : ((await loadCheckout(ctx, checkout.id)) ?? checkout);
+}
 
 /** Reads the provider's codes (provider-api.md 5.5) into a reason the landing page can explain. */
 export function failureReasonOf(a: Pick<AttemptRow, "errorCodes" | "providerStatus" | "failureReason">): FailureReason {
@@ -252,5 +262,11 @@ export async function getCheckoutDetail(id: string, ctx?: CheckoutContext) {
     .from(paymentAttempts)
     .where(eq(paymentAttempts.checkoutId, id))
     .orderBy(desc(paymentAttempts.createdAt));
-  return { ...toCheckoutView(checkout), attempts: attempts.map(toAttemptView) };
+  const history = await c.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, id)).orderBy(asc(statusEvents.id));
+  return {
+    ...toCheckoutView(checkout),
+    attempts: attempts.map(toAttemptView),
+    // Each change of the checkout's status and what caused it (webhook, landing page check, ...).
+    timeline: history.filter((e) => e.fromStatus !== e.toStatus).map((e) => ({ at: e.createdAt.toISOString(), from: e.fromStatus, to: e.toStatus, source: e.source })),
+  };
 }

@@ -1,4 +1,4 @@
-import { defaultContext, latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
+import { defaultContext, expireIfDue, latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { findBank, projectInfo, providerCountries } from "./project";
 import { LOCALES, type CheckoutPageData, type Locale } from "./types";
@@ -50,8 +50,9 @@ export function chooseCountry(opts: { hint?: string | null; headers: Headers; co
 /** Everything the checkout page shows, for one request. Provider trouble degrades, never fails the page. */
 export async function getCheckoutPageData(checkoutId: string, request: { headers: Headers; lang?: string | null }, ctx?: CheckoutContext): Promise<CheckoutPageData | null> {
   const c = ctx ?? (await defaultContext());
-  const checkout = await loadCheckout(c, checkoutId);
-  if (!checkout) return null;
+  const found = await loadCheckout(c, checkoutId);
+  if (!found) return null;
+  const checkout = await expireIfDue(c, found);
   const [project, countries, attempt] = await Promise.all([projectInfo(c), providerCountries(c), latestAttempt(c, checkoutId)]);
   const bank = attempt?.bankId ? await findBank(c, attempt.bankId).catch(() => null) : null;
   return {

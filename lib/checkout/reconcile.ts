@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
-import { applyProviderStatus, moveCheckout } from "./apply-status";
+import { applyProviderStatus } from "./apply-status";
+import { expireIfDue, loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
 import { deliverDueNotifications } from "./notifications";
 import { failAttempt } from "./payments";
@@ -9,6 +10,8 @@ import { failAttempt } from "./payments";
 /** An initiation with no provider answer after this long is closed: its request has surely died. */
 export const INITIATION_TIMEOUT_MS = 2 * 60_000;
 const MINUTE = 60_000;
+/** Attempts younger than this are left to the landing page and the webhook. */
+export const RECONCILE_AFTER_MS = 30_000;
 const HOUR = 60 * MINUTE;
 
 /** How long to wait before asking the provider again about an attempt of this age. */
@@ -30,11 +33,8 @@ export async function expireCheckouts(ctx: CheckoutContext): Promise<number> {
     .limit(200);
   let n = 0;
   for (const { id } of due) {
-    const moved = await ctx.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, id)).for("update");
-      return row && (row.status === "open" || row.status === "failed") ? moveCheckout(tx, row, "expired", "system") : false;
-    });
-    if (moved) n++;
+    const row = await loadCheckout(ctx, id);
+    if (row && (await expireIfDue(ctx, row)).status === "expired" && row.status !== "expired") n++;
   }
   return n;
 }
@@ -59,6 +59,9 @@ export async function refreshAttempts(ctx: CheckoutContext): Promise<number> {
     .where(
       and(
         inArray(paymentAttempts.statusGroup, ["started", "pending"]),
+        // A payer still at the bank is followed by the landing page and the webhook; reconciliation
+        // is for the ones nobody else is watching.
+        lte(paymentAttempts.createdAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
         or(isNull(paymentAttempts.nextCheckAt), lte(paymentAttempts.nextCheckAt, now)),
       ),
     )

@@ -1,9 +1,25 @@
 import { webhookEvents } from "../db/schema";
-import { verifyWebhook } from "../pis";
+import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
 import { applyProviderStatus } from "./apply-status";
 import { defaultContext } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
 import { applyRefundStatus } from "./refunds";
+
+/**
+ * A webhook is a signal (the provider's own advice): its body has no failure codes. The status
+ * endpoint has them, so a failure is read from there; if the provider cannot be asked, the
+ * signed webhook's status is still applied.
+ */
+async function withDetails(ctx: CheckoutContext, paymentId: string, status: NormalisedStatus): Promise<NormalisedStatus> {
+  if (status.group !== "failed") return status;
+  try {
+    const current = await ctx.pis.payments.status(paymentId);
+    return current.group === status.group ? current : status;
+  } catch (err) {
+    if (err instanceof PisError) return status;
+    throw err;
+  }
+}
 
 export interface WebhookResult {
   /** The HTTP status to answer the provider with: anything but 200 makes it retry. */
@@ -33,7 +49,7 @@ export async function receivePisWebhook(rawBody: string, headers: Headers, ctx?:
   } else if (verdict.event.type === "PAYMENT") {
     type = "PAYMENT";
     paymentId = verdict.event.paymentId;
-    const applied = await applyProviderStatus(c, { providerPaymentId: verdict.event.paymentId }, verdict.event.status, "webhook");
+    const applied = await applyProviderStatus(c, { providerPaymentId: verdict.event.paymentId }, await withDetails(c, verdict.event.paymentId, verdict.event.status), "webhook");
     result = applied === "unknown_attempt" ? { httpStatus: 404, outcome: "unknown_payment" } : { httpStatus: 200, outcome: applied };
   } else {
     type = "PAYMENT_REFUND";

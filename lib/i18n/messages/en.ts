@@ -138,6 +138,8 @@ export const en = {
   "status.expired.heading": "This checkout has expired",
   "status.cancelled.heading": "This checkout was cancelled",
   "status.ended.body": "No payment was taken. Return to the shop to place the order again.",
+  "status.atBank.heading": "Your bank is processing the payment",
+  "status.atBank.body": "Your bank has accepted the payment and is completing it. This can take from a few minutes to one working day. You can close this page: the shop will be told as soon as the bank confirms. Please do not pay again.",
   "status.slow.heading": "Still confirming your payment",
   "status.slow.body": "Your bank has not confirmed the payment yet. We will update the shop when the bank confirms, so you can safely return to it now. Please do not pay again.",
   "status.unreachable.heading": "We could not check your payment",

@@ -126,6 +126,8 @@ export const et: Messages = {
   "status.expired.heading": "Selle makse aeg on läbi",
   "status.cancelled.heading": "See makse on tühistatud",
   "status.ended.body": "Raha ei võetud. Tellimuse uuesti vormistamiseks minge tagasi poodi.",
+  "status.atBank.heading": "Teie pank töötleb makset",
+  "status.atBank.body": "Teie pank on makse vastu võtnud ja viib selle lõpule. See võib võtta mõnest minutist kuni ühe tööpäevani. Võite selle lehe sulgeda: pood saab teate kohe, kui pank makse kinnitab. Palun ärge makske uuesti.",
   "status.slow.heading": "Kontrollime endiselt teie makset",
   "status.slow.body": "Teie pank pole makset veel kinnitanud. Kui pank selle kinnitab, saab pood sellest teada, nii et võite nüüd julgelt poodi naasta. Palun ärge makske uuesti.",
   "status.unreachable.heading": "Teie makset ei õnnestunud kontrollida",

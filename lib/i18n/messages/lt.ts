@@ -126,6 +126,8 @@ export const lt: Messages = {
   "status.expired.heading": "Šio apmokėjimo laikas baigėsi",
   "status.cancelled.heading": "Šis apmokėjimas atšauktas",
   "status.ended.body": "Pinigai nebuvo nuskaičiuoti. Grįžkite į parduotuvę ir pateikite užsakymą iš naujo.",
+  "status.atBank.heading": "Jūsų bankas vykdo mokėjimą",
+  "status.atBank.body": "Jūsų bankas priėmė mokėjimą ir jį užbaigia. Tai gali užtrukti nuo kelių minučių iki vienos darbo dienos. Galite uždaryti šį puslapį: parduotuvė bus informuota, kai tik bankas patvirtins mokėjimą. Prašome nemokėti dar kartą.",
   "status.slow.heading": "Vis dar tikriname jūsų mokėjimą",
   "status.slow.body": "Jūsų bankas dar nepatvirtino mokėjimo. Kai bankas patvirtins, parduotuvė apie tai sužinos, todėl dabar galite saugiai į ją grįžti. Nemokėkite dar kartą.",
   "status.unreachable.heading": "Nepavyko patikrinti jūsų mokėjimo",

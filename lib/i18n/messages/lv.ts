@@ -126,6 +126,8 @@ export const lv: Messages = {
   "status.expired.heading": "Šīs apmaksas termiņš ir beidzies",
   "status.cancelled.heading": "Šī apmaksa ir atcelta",
   "status.ended.body": "Nauda netika iekasēta. Atgriezieties veikalā, lai noformētu pasūtījumu vēlreiz.",
+  "status.atBank.heading": "Jūsu banka apstrādā maksājumu",
+  "status.atBank.body": "Jūsu banka ir pieņēmusi maksājumu un to pabeidz. Tas var aizņemt no dažām minūtēm līdz vienai darba dienai. Varat aizvērt šo lapu: veikals tiks informēts, tiklīdz banka apstiprinās maksājumu. Lūdzu, nemaksājiet vēlreiz.",
   "status.slow.heading": "Joprojām pārbaudām jūsu maksājumu",
   "status.slow.body": "Jūsu banka vēl nav apstiprinājusi maksājumu. Kad banka to apstiprinās, veikals par to uzzinās, tāpēc tagad varat droši atgriezties veikalā. Lūdzu, nemaksājiet vēlreiz.",
   "status.unreachable.heading": "Neizdevās pārbaudīt jūsu maksājumu",

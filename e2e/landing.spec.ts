@@ -1,0 +1,78 @@
+import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe";
+import { approveAndVanish, createCheckout, decideAtBank, forceProviderStatus, merchantView, payWithBank } from "./journey";
+
+const landing = (checkoutId: string) => new RegExp(`/checkout/${checkoutId}/return`);
+
+test("a payment pending at the bank says what happens next, then turns paid by itself", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page);
+  // The payer comes back first (pending); the final webhook comes later.
+  await decideAtBank(page, "Approve", "pending");
+  await page.waitForURL(landing(checkoutId));
+  const status = page.getByRole("status");
+  await expect(status.getByRole("heading", { name: "Your bank is processing the payment" })).toBeVisible();
+  await expect(status).toContainText("do not pay again");
+  await expectNoAxeViolations(page);
+
+  const paymentId = new URL(page.url()).searchParams.get("paymentId")!;
+  await forceProviderStatus(request, paymentId, { bankStatus: "ACSC" });
+  await expect(status.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 20_000 });
+  await expect.poll(async () => (await merchantView(request, checkoutId)).status).toBe("paid");
+});
+
+test("a payment the bank rejects for lack of funds says so, and offers to try again", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page, "SEB");
+  await decideAtBank(page, "Reject (insufficient funds)");
+  await page.waitForURL(landing(checkoutId));
+  await expect(page.getByRole("heading", { name: "Payment failed" })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("There was not enough money in the account.");
+  await expect(page.getByRole("link", { name: "Try again" })).toHaveAttribute("href", `/checkout/${checkoutId}`);
+  await expectNoAxeViolations(page);
+});
+
+test("webhook before redirect: the payer arrives after the webhook and sees the payment received", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page);
+  const returnUrl = await approveAndVanish(page);
+  await expect.poll(async () => (await merchantView(request, checkoutId)).status).toBe("paid");
+  await page.unrouteAll();
+  await page.goto(returnUrl);
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  expect((await merchantView(request, checkoutId)).timeline.filter((e) => e.to === "paid")).toHaveLength(1);
+});
+
+test("the landing page works in another browser, with no cookie or session of the payer", async ({ page, request, browser }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page);
+  const returnUrl = await approveAndVanish(page);
+
+  // A bank app often reopens the return link in another browser.
+  const other = await browser.newContext();
+  const fresh = await other.newPage();
+  await fresh.goto(returnUrl);
+  await expect(fresh.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  const back = fresh.getByRole("link", { name: "Return to the shop" });
+  await expect(back).toHaveAttribute("href", `${process.env.E2E_APP_URL}/?checkout=${checkoutId}`);
+  await other.close();
+});
+
+test("an expired checkout cannot be paid and sends the payer back to the shop to start again", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const checkoutId = await createCheckout(request, { expiresInMinutes: 1 });
+  await page.waitForTimeout(61_000);
+  await page.goto(`/checkout/${checkoutId}`);
+  await expect(page.getByRole("heading", { name: "This checkout has expired" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.getByRole("link", { name: "Return to the shop" }).click();
+  // The demo shop is the merchant: it tells the payer and lets them order again.
+  await expect(page).toHaveURL(`${process.env.E2E_APP_URL}/?checkout=${checkoutId}`);
+  await expect(page.getByRole("button", { name: "Checkout" })).toBeVisible();
+  expect((await merchantView(request, checkoutId)).status).toBe("expired");
+});
