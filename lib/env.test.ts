@@ -47,9 +47,19 @@ describe("settings", () => {
       MERCHANT_API_KEY: "key",
       BACKOFFICE_PASSWORD: "pw",
       MERCHANT_NOTIFY_SECRET: "notify",
+      TOKEN_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
       CREDITOR_NAME: "Shop",
       CREDITOR_IBAN: "lt60 1010 0123 4567 8901",
     });
     expect(e).toMatchObject({ sandbox: false, pisBaseUrl: "https://api.kevin.eu/platform", creditorIban: "LT601010012345678901" });
+  });
+});
+
+describe("token encryption keys", () => {
+  it("reads rotated keys, newest first, and refuses a short key naming the setting", async () => {
+    const { parseTokenKeys } = await import("./env");
+    const k = (b: number) => Buffer.alloc(32, b).toString("base64");
+    expect(parseTokenKeys(`new:${k(2)},old:${k(1)}`).map((x) => x.id)).toEqual(["new", "old"]);
+    expect(() => parseTokenKeys(`x:${Buffer.alloc(16).toString("base64")}`)).toThrow(/TOKEN_ENCRYPTION_KEYS/);
   });
 });

@@ -15,6 +15,8 @@ export const SANDBOX_DEFAULTS = {
   MERCHANT_API_KEY: "dev-merchant-key",
   BACKOFFICE_PASSWORD: "dev-backoffice",
   MERCHANT_NOTIFY_SECRET: "dev-notify-secret",
+  // id:base64 of 32 bytes. Development only: anyone can read it here.
+  TOKEN_ENCRYPTION_KEYS: "dev1:ZGV2LW9ubHktdG9rZW4ta2V5LWRvLW5vdC11c2UhISE=",
   CREDITOR_NAME: "Demo Shop UAB",
   CREDITOR_IBAN: "LT601010012345678901",
 } as const;
@@ -45,6 +47,7 @@ const rawSchema = z.object({
   MERCHANT_API_KEY: optionalString,
   BACKOFFICE_PASSWORD: optionalString,
   MERCHANT_NOTIFY_SECRET: optionalString,
+  TOKEN_ENCRYPTION_KEYS: optionalString,
   CHECKOUT_TTL_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60 - 60).default(24 * 60),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(15_000),
   CREDITOR_NAME: optionalString,
@@ -61,11 +64,29 @@ const REQUIRED_WITH_REAL_PROVIDER = [
   "MERCHANT_API_KEY",
   "BACKOFFICE_PASSWORD",
   "MERCHANT_NOTIFY_SECRET",
+  "TOKEN_ENCRYPTION_KEYS",
   "CREDITOR_NAME",
   "CREDITOR_IBAN",
 ] as const;
 
 export type Env = ReturnType<typeof loadEnv>;
+
+/**
+ * TOKEN_ENCRYPTION_KEYS: comma-separated `id:base64` AES-256 keys, newest first. New tokens are
+ * sealed with the first; older ones still open tokens sealed before a rotation.
+ */
+export function parseTokenKeys(value: string): { id: string; key: Buffer }[] {
+  const keys = value.split(",").map((part) => {
+    const [id, b64] = part.trim().split(":");
+    const key = Buffer.from(b64 ?? "", "base64");
+    if (!id || !/^[A-Za-z0-9_-]{1,16}$/.test(id) || key.length !== 32) {
+      throw new EnvError([`TOKEN_ENCRYPTION_KEYS: each entry must be id:base64 of 32 bytes (id of 1-16 letters, digits, _ or -)`]);
+    }
+    return { id, key };
+  });
+  if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new EnvError(["TOKEN_ENCRYPTION_KEYS: key ids must be unique"]);
+  return keys;
+}
 
 export class EnvError extends Error {
   constructor(public readonly problems: string[]) {
@@ -105,6 +126,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     merchantApiKey: pick("MERCHANT_API_KEY"),
     backofficePassword: pick("BACKOFFICE_PASSWORD"),
     merchantNotifySecret: pick("MERCHANT_NOTIFY_SECRET"),
+    tokenKeys: parseTokenKeys(pick("TOKEN_ENCRYPTION_KEYS")),
     checkoutTtlMs: raw.CHECKOUT_TTL_MINUTES * 60 * 1000,
     workerIntervalMs: raw.WORKER_INTERVAL_MS,
     creditorName: pick("CREDITOR_NAME"),

@@ -10,6 +10,7 @@ const realProvider = {
   MERCHANT_API_KEY: "key",
   BACKOFFICE_PASSWORD: "pw",
   MERCHANT_NOTIFY_SECRET: "notify",
+  TOKEN_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
   CREDITOR_NAME: "Shop",
   CREDITOR_IBAN: "LT601010012345678901",
 };
