@@ -50,6 +50,9 @@ const rawSchema = z.object({
   TOKEN_ENCRYPTION_KEYS: optionalString,
   CHECKOUT_TTL_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60 - 60).default(24 * 60),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(15_000),
+  RATE_LIMIT_PAYMENTS_PER_CHECKOUT: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_PAYMENTS_PER_IP: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(10),
   CREDITOR_NAME: optionalString,
   CREDITOR_IBAN: z.preprocess(
     (v) => (typeof v === "string" && v !== "" ? v.replace(/\s+/g, "").toUpperCase() : undefined),
@@ -129,6 +132,11 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     tokenKeys: parseTokenKeys(pick("TOKEN_ENCRYPTION_KEYS")),
     checkoutTtlMs: raw.CHECKOUT_TTL_MINUTES * 60 * 1000,
     workerIntervalMs: raw.WORKER_INTERVAL_MS,
+    rateLimits: {
+      paymentsPerCheckoutPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_CHECKOUT,
+      paymentsPerIpPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_IP,
+      loginFailuresPerIpPer15Minutes: raw.RATE_LIMIT_LOGIN_FAILURES_PER_IP,
+    },
     creditorName: pick("CREDITOR_NAME"),
     creditorIban: pick("CREDITOR_IBAN"),
   };

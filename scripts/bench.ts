@@ -7,6 +7,7 @@
  *    a checkout is created over the merchant API, and for the checkout page and its landing page
  *    every non-`noModule` `<script src>` is fetched and its gzip size summed (level 9, or the
  *    server's own gzip when it compressed). Next 16 no longer prints these sizes itself.
+ * 3-5. Payment start overhead, /api/banks throughput and webhook ingest: scripts/bench-server.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -16,6 +17,8 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { filterBanks, type SearchableBank } from "../components/bank-picker/filter";
+import { stopProcessGroup } from "./bench-app";
+import { benchServer } from "./bench-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 // 3200/3201 unless BENCH_PORT is set (the sandbox takes the next port).
@@ -166,30 +169,6 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-function stopApp(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.pid === undefined) return resolve();
-    const pid = child.pid;
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-      resolve();
-    }, 10_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    try {
-      process.kill(-pid, "SIGTERM");
-    } catch {
-      clearTimeout(timer);
-      resolve();
-    }
-  });
-}
 
 async function benchFirstLoad() {
   const env = {
@@ -241,7 +220,7 @@ async function benchFirstLoad() {
     line(`first-load JS not measured: ${err instanceof Error ? err.message : String(err)}`);
     if (stderr.trim()) line(stderr.trim());
   } finally {
-    await stopApp(child);
+    await stopProcessGroup(child);
   }
 }
 
@@ -250,6 +229,8 @@ async function main() {
   benchFilter();
   line();
   await benchFirstLoad();
+  line();
+  await benchServer(PORT + 10, line);
 }
 
 main()

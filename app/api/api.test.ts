@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestPostgresDatabase, testDbKinds } from "@/lib/db/testing";
+import { freshAppEnv } from "./test-env";
 
 /**
  * The route handlers as the merchant's backend and the payer's browser call them: real handlers,
@@ -30,18 +31,12 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
 
   beforeAll(async () => {
     // Each database kind gets a fresh process-wide app context, as a fresh server would.
-    delete (globalThis as { __checkoutDb?: unknown }).__checkoutDb;
-    vi.resetModules();
-    vi.stubEnv("SANDBOX_PORT", new URL(inject("sandboxUrl")).port);
-    vi.stubEnv("PIS_BASE_URL", "");
-    vi.stubEnv("PGLITE_DIR", "memory://");
-    vi.stubEnv("WORKER_INTERVAL_MS", "600000");
     if (kind === "postgres") {
       const db = await createTestPostgresDatabase();
-      vi.stubEnv("DATABASE_URL", db.url);
       drop = db.drop;
+      freshAppEnv({ databaseUrl: db.url });
     } else {
-      vi.stubEnv("DATABASE_URL", "");
+      freshAppEnv();
     }
     routes = {
       checkouts: await import("@/app/api/checkouts/route"),

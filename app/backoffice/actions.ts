@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { LoginState, RefundState } from "@/components/backoffice/action-state";
@@ -11,6 +11,7 @@ import { formatMoney } from "@/components/ui/money";
 import { CheckoutError } from "@/lib/checkout/errors";
 import { createRefund } from "@/lib/checkout/refunds";
 import { env } from "@/lib/env";
+import { clientIp, limiters } from "@/lib/http/rate-limit";
 import { SESSION_COOKIE, issueSession, passwordMatches, sessionCookieOptions } from "@/lib/http/staff-session";
 
 /*
@@ -20,8 +21,14 @@ import { SESSION_COOKIE, issueSession, passwordMatches, sessionCookieOptions } f
  */
 
 export async function login(_previous: LoginState, formData: FormData): Promise<LoginState> {
+  // Failed logins per client address (ADR 10): guessing stops, a colleague who typed well does not.
+  const ip = clientIp(await headers());
+  const failures = limiters().loginFailuresPerIp;
+  const verdict = failures.check(ip);
+  if (!verdict.ok) return { error: `Too many wrong passwords. Try again in ${Math.ceil(verdict.retryAfterSeconds / 60)} min.` };
   const password = formData.get("password");
   if (typeof password !== "string" || password === "" || !passwordMatches(password, env().backofficePassword)) {
+    failures.record(ip);
     return { error: "Wrong password" };
   }
   (await cookies()).set(SESSION_COOKIE, issueSession(env().backofficePassword), sessionCookieOptions(env().appUrl));

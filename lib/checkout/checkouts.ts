@@ -18,6 +18,8 @@ const merchantUrl = z
   .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
   .max(2000)
   .refine((u) => {
+    // Not a URL at all is already reported by z.url(); this check is only about the scheme.
+    if (!URL.canParse(u)) return true;
     const url = new URL(u);
     return url.protocol !== "http:" || LOCAL_HOSTS.has(url.hostname);
   }, "must use https");

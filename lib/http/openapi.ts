@@ -42,7 +42,7 @@ export function openApiDocument(serverUrl: string) {
         get: { summary: "A checkout with its payment attempts", security: merchant, parameters: [idParam], responses: { "200": { description: "The checkout" }, "401": problem, "404": problem } },
       },
       "/api/checkouts/{checkoutId}/payments": {
-        post: { summary: "Start a payment (payer's browser)", parameters: [idParam], requestBody: { required: true, content: json(startPaymentInput) }, responses: { "200": { description: "Go to confirmLink" }, "400": problem, "409": problem, "410": problem, "422": problem, "502": problem } },
+        post: { summary: "Start a payment (payer's browser)", parameters: [idParam], requestBody: { required: true, content: json(startPaymentInput) }, responses: { "200": { description: "Go to confirmLink" }, "400": problem, "409": problem, "410": problem, "422": problem, "429": problem, "502": problem } },
       },
       "/api/checkouts/{checkoutId}/status": {
         get: { summary: "Current status, refreshed from the provider while not final", parameters: [idParam], responses: { "200": { description: "The status" }, "404": problem } },

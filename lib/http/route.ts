@@ -2,6 +2,7 @@ import { randomUUID, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { CheckoutError } from "../checkout/errors";
 import { json, problem } from "./problem";
+import { RateLimitedError } from "./rate-limit";
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -56,6 +57,11 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
     } catch (err) {
       if (err instanceof InvalidInput) {
         return problem(400, "invalid_request", `The request ${err.where} is not valid.`, { errors: err.errors });
+      }
+      if (err instanceof RateLimitedError) {
+        const res = problem(429, "rate_limited", "Too many attempts. Wait a moment and try again.", { detail: `Try again in ${err.retryAfterSeconds} s.` });
+        res.headers.set("Retry-After", String(err.retryAfterSeconds));
+        return res;
       }
       if (err instanceof CheckoutError) {
         return problem(err.status, err.code, err.title, { detail: err.detail, errors: err.errors });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { startPayment, startPaymentInput } from "@/lib/checkout/payments";
+import { limitPaymentStart } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -7,4 +8,7 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const POST = route({ params, body: startPaymentInput }, ({ params, body }) => startPayment(params.checkoutId, body));
+export const POST = route({ params, body: startPaymentInput }, ({ params, body, req }) => {
+  limitPaymentStart(params.checkoutId, req.headers);
+  return startPayment(params.checkoutId, body);
+});

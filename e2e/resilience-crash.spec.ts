@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+/**
+ * The app is killed (SIGKILL, no chance to clean up) in the middle of payments and started again
+ * on the same database: nothing is lost, nothing is stuck that should move, and no payment is
+ * made twice at the provider. The provider is a separate system that keeps running through the
+ * crash, so the sandbox runs on its own here (persisting to SANDBOX_DATA_DIR) and only the app's
+ * process group is killed. Own ports (3400/3401) and data directories.
+ */
+const root = fileURLToPath(new URL("..", import.meta.url));
+const APP_PORT = Number(process.env.E2E_CRASH_PORT || 3400);
+const SANDBOX_PORT = APP_PORT + 1;
+const APP = `http://localhost:${APP_PORT}`;
+const SANDBOX = `http://localhost:${SANDBOX_PORT}`;
+const PGLITE_DIR = ".data/e2e-crash";
+const SANDBOX_DIR = ".data/e2e-crash-sandbox";
+const KEY = "dev-merchant-key";
+
+test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+let sandbox: ChildProcess | undefined;
+let app: ChildProcess | undefined;
+
+const stderrOf = new WeakMap<ChildProcess, string>();
+
+function startGroup(args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(args[0]!, args.slice(1), { cwd: root, detached: true, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  child.stderr?.on("data", (c: Buffer) => stderrOf.set(child, ((stderrOf.get(child) ?? "") + c.toString()).slice(-3000)));
+  return child;
+}
+
+function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((resolve) => {
+    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      resolve();
+    }
+  });
+}
+
+async function waitUp(request: APIRequestContext, url: string, child: ChildProcess) {
+  await expect
+    .poll(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}\n${stderrOf.get(child) ?? ""}`);
+        return (await request.get(url, { timeout: 2000 }).catch(() => null))?.status();
+      },
+      { timeout: 90_000, intervals: [250] },
+    )
+    .toBe(200);
+}
+
+async function startApp(request: APIRequestContext) {
+  // `next start` itself, as `npm start` runs it, in sandbox mode against the separately started
+  // sandbox on SANDBOX_PORT (npm start would start its own sandbox, in the process group we kill,
+  // and might rebuild .next under the e2e servers if a source changed). The database is migrated
+  // when the app first opens it.
+  app = startGroup([process.execPath, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)], {
+    NODE_ENV: "production",
+    PORT: String(APP_PORT),
+    APP_URL: APP,
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    PGLITE_DIR,
+    DATABASE_URL: "",
+    PIS_BASE_URL: "",
+    PIS_API_VERSION: "v0.3",
+  });
+  await waitUp(request, `${APP}/api/health`, app);
+}
+
+async function createCheckout(request: APIRequestContext, reference: string): Promise<string> {
+  const res = await request.post(`${APP}/api/checkouts`, {
+    headers: { Authorization: `Bearer ${KEY}` },
+    data: { amount: "31.40", currency: "EUR", description: "Crash test", reference, returnUrl: `${APP}/` },
+  });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function providerPayments(request: APIRequestContext, reference: string) {
+  const res = await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`);
+  return ((await res.json()) as { data: { id: string; statusGroup: string }[] }).data;
+}
+
+async function merchantView(request: APIRequestContext, id: string) {
+  const res = await request.get(`${APP}/api/checkouts/${id}`, { headers: { Authorization: `Bearer ${KEY}` } });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as { status: string; attempts: { statusGroup: string | null; providerPaymentId?: string | null }[] };
+}
+
+test.beforeAll(async ({ request }) => {
+  rmSync(path.join(root, PGLITE_DIR), { recursive: true, force: true });
+  rmSync(path.join(root, SANDBOX_DIR), { recursive: true, force: true });
+  sandbox = startGroup([process.execPath, path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], { SANDBOX_PORT: String(SANDBOX_PORT), SANDBOX_DATA_DIR: SANDBOX_DIR });
+  await waitUp(request, `${SANDBOX}/health`, sandbox);
+  await startApp(request);
+});
+
+test.afterAll(async () => {
+  await killGroup(app, "SIGTERM");
+  await killGroup(sandbox, "SIGTERM");
+});
+
+test("killed after the payment started, approved at the bank while down: after restart the checkout is paid, once", async ({ request }) => {
+  const reference = `crash-a-${Date.now()}`;
+  const id = await createCheckout(request, reference);
+  const start = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `crash-a-${Date.now()}` } });
+  expect(start.status()).toBe(200);
+
+  await killGroup(app, "SIGKILL");
+  const [payment] = await providerPayments(request, reference);
+  expect(payment).toBeDefined();
+  // The payer approves at the bank while we are down: the provider's webhook finds nobody.
+  expect((await request.post(`${SANDBOX}/_sandbox/payments/${payment!.id}/status`, { data: { bankStatus: "ACSC" } })).status()).toBe(200);
+
+  await startApp(request);
+  // The landing page's polling asks the provider; the webhook retries would also get there.
+  await expect.poll(async () => ((await (await request.get(`${APP}/api/checkouts/${id}/status`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe("paid");
+  const view = await merchantView(request, id);
+  expect(view.status).toBe("paid");
+  expect(view.attempts).toHaveLength(1);
+  expect(await providerPayments(request, reference)).toHaveLength(1);
+  // A payer pressing Pay again (a new attempt key) is told it is paid, and makes no second payment.
+  const again = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", termsAccepted: true, attemptKey: `crash-a2-${Date.now()}` } });
+  expect(again.status()).toBe(409);
+  expect(await providerPayments(request, reference)).toHaveLength(1);
+});
+
+test("killed while the provider call is in flight: after restart nothing is lost and no second payment is made", async ({ request }) => {
+  const reference = `crash-b-${Date.now()}`;
+  const id = await createCheckout(request, reference);
+  const attemptKey = `crash-b-${Date.now()}`;
+  await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "slow", delayMs: 8000, paths: ["/pis/payment"], count: 1 } });
+  const inFlight = request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, timeout: 30_000 }).catch((e: Error) => e);
+  // The provider has made the payment (a slow answer is processed first); our answer is still pending.
+  await expect.poll(async () => (await providerPayments(request, reference)).length, { timeout: 10_000, intervals: [100] }).toBe(1);
+  await killGroup(app, "SIGKILL");
+  expect((await inFlight) instanceof Error).toBe(true); // the payer's browser saw the connection drop
+  await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "none" } });
+
+  await startApp(request);
+  // Nothing lost: the attempt row written before the provider call is there, the checkout is in flight.
+  const view = await merchantView(request, id);
+  expect(view.attempts).toHaveLength(1);
+  expect(view.status).toBe("processing");
+  // The payer retries (the same key, then a fresh one): a clear answer, never a 5xx, never a second provider payment.
+  for (const key of [attemptKey, `crash-b2-${Date.now()}`]) {
+    const retry = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", termsAccepted: true, attemptKey: key }, timeout: 30_000 });
+    expect(retry.status(), await retry.text()).toBeLessThan(500);
+  }
+  expect(await providerPayments(request, reference)).toHaveLength(1);
+  const status = await request.get(`${APP}/api/checkouts/${id}/status`);
+  expect(status.status()).toBe(200);
+  expect(["processing", "open", "failed"]).toContain(((await status.json()) as { status: string }).status);
+});

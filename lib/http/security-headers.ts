@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from "node:crypto";
+
+/**
+ * The security headers of every page and API response (see docs/adr/0010-security-headers.md).
+ * Plain functions of their inputs, so proxy.ts stays a few lines and the policy is unit-tested.
+ */
+
+export interface SecurityHeaderOptions {
+  /** The per-request nonce; pages only. */
+  nonce: string;
+  /** The app's public origin (APP_URL): HSTS is sent only when it is https. */
+  appUrl: string;
+  /** The provider's (or sandbox's) base URL: bank logos are images on its origin. */
+  providerBaseUrl: string;
+  /** `next dev` needs eval for its fast refresh. */
+  dev?: boolean;
+}
+
+/** 128 random bits, base64: a fresh one for every request. */
+export function newNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/**
+ * The one inline script the app writes itself: components/i18n/DocumentLang sets `<html lang>`
+ * while the HTML is parsed. Its text depends only on the locale, so it is allowed by its hash
+ * (it would otherwise need the nonce threaded into every page).
+ */
+export const DOCUMENT_LANG_LOCALES = ["en", "lt", "lv", "et"] as const;
+export function documentLangScriptHashes(): string[] {
+  return DOCUMENT_LANG_LOCALES.map((l) => `'sha256-${createHash("sha256").update(`document.documentElement.lang=${JSON.stringify(l)};`).digest("base64")}'`);
+}
+
+export function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Content-Security-Policy of an HTML page. */
+export function pageCsp(o: SecurityHeaderOptions): string {
+  const provider = originOf(o.providerBaseUrl);
+  const directives: [string, ...string[]][] = [
+    ["default-src", "'self'"],
+    // 'strict-dynamic': scripts loaded by a nonced script are trusted, hosts lists are ignored.
+    ["script-src", "'self'", `'nonce-${o.nonce}'`, "'strict-dynamic'", ...documentLangScriptHashes(), ...(o.dev ? ["'unsafe-eval'"] : [])],
+    // React and Next write style attributes (route announcer, progress bars); no script can run from CSS.
+    ["style-src", "'self'", "'unsafe-inline'"],
+    ["img-src", "'self'", "data:", "blob:", ...(provider ? [provider] : [])],
+    ["font-src", "'self'", "data:"],
+    ["connect-src", "'self'", ...(o.dev ? ["ws:"] : [])],
+    ["object-src", "'none'"],
+    ["base-uri", "'none'"],
+    // A no-JavaScript form post may be answered with a redirect to the provider's confirmLink.
+    ["form-action", "'self'", ...(provider ? [provider] : [])],
+    ["frame-ancestors", "'none'"],
+    ["frame-src", "'none'"],
+    ["worker-src", "'self'", "blob:"],
+    ["manifest-src", "'self'"],
+  ];
+  if (originOf(o.appUrl)?.startsWith("https:")) directives.push(["upgrade-insecure-requests"]);
+  return directives.map((d) => d.join(" ")).join("; ");
+}
+
+/** API responses are data, never documents: nothing may load or frame them. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Headers every response carries (pages and API). */
+export function commonSecurityHeaders(appUrl: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    // For browsers older than CSP frame-ancestors.
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+  };
+  // Only over https: a browser ignores it over http anyway, and a plain-http deployment (local,
+  // e2e) must not teach a browser to insist on https for localhost. No includeSubDomains or
+  // preload: the merchant's other subdomains are not ours to commit.
+  if (originOf(appUrl)?.startsWith("https:")) headers["Strict-Transport-Security"] = "max-age=31536000";
+  return headers;
+}

@@ -1,0 +1,37 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { env } from "@/lib/env";
+import { API_CSP, commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
+
+/**
+ * Security headers on every page and API response, and a fresh CSP nonce per page request
+ * (docs/adr/0010-security-headers.md). Next.js reads the nonce from the request's
+ * Content-Security-Policy header and puts it on its own scripts, so the policy is set on the
+ * request (for Next) and on the response (for the browser).
+ */
+export function proxy(request: NextRequest) {
+  const settings = env();
+  const common = commonSecurityHeaders(settings.appUrl);
+
+  if (request.nextUrl.pathname.startsWith("/api/")) {
+    const response = NextResponse.next();
+    for (const [k, v] of Object.entries(common)) response.headers.set(k, v);
+    response.headers.set("Content-Security-Policy", API_CSP);
+    return response;
+  }
+
+  const nonce = newNonce();
+  const csp = pageCsp({ nonce, appUrl: settings.appUrl, providerBaseUrl: settings.pisBaseUrl, dev: process.env.NODE_ENV === "development" });
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("Content-Security-Policy", csp);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  for (const [k, v] of Object.entries(common)) response.headers.set(k, v);
+  response.headers.set("Content-Security-Policy", csp);
+  return response;
+}
+
+export const config = {
+  // Static build assets are immutable files with no secrets and no script context: next.config.mjs
+  // gives them nosniff; everything else (pages, RSC requests, server actions, API) comes here.
+  matcher: ["/((?!_next/static|_next/image|favicon\\.svg).*)"],
+};

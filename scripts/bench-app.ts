@@ -1,0 +1,157 @@
+/**
+ * Helpers shared by `npm run bench` and `npm run load`: start the whole app (`npm start`, the
+ * sandbox beside it) on spare ports with its own database, talk HTTP to it, stop it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "..");
+export const MERCHANT_KEY = "dev-merchant-key";
+export const SANDBOX_CREDENTIALS = { "Client-Id": "sandbox-client-id", "Client-Secret": "sandbox-client-secret" };
+export const WEBHOOK_SECRET = "sandbox-webhook-secret";
+
+export interface Fetched {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+export function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.setTimeout(init.timeoutMs ?? 60_000, () => req.destroy(new Error(`timeout: ${url}`)));
+    if (init.body) req.write(init.body);
+    req.end();
+  });
+}
+
+export async function json<T>(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+  const res = await request(url, {
+    method: init.method,
+    headers: { "Content-Type": "application/json", ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = res.body.toString();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[at] ?? 0;
+}
+
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
+
+export interface RunningApp {
+  url: string;
+  sandboxUrl: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `npm start` on `port` (sandbox on port + 1), with a fresh embedded database unless databaseUrl is given. */
+export async function startApp(o: { port: number; dataDir: string; databaseUrl?: string; env?: Record<string, string> }): Promise<RunningApp> {
+  for (const p of [o.port, o.port + 1]) if (!(await portFree(p))) throw new Error(`port ${p} is in use`);
+  const url = `http://localhost:${o.port}`;
+  rmSync(path.join(root, o.dataDir), { recursive: true, force: true });
+  const child = spawn("npm", ["start"], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(o.port),
+      SANDBOX_PORT: String(o.port + 1),
+      APP_URL: url,
+      PGLITE_DIR: o.dataDir,
+      PIS_BASE_URL: "",
+      DATABASE_URL: o.databaseUrl ?? "",
+      ...o.env,
+    },
+  });
+  let stderr = "";
+  child.stderr?.on("data", (c: Buffer) => {
+    stderr = (stderr + c.toString()).slice(-4000);
+  });
+  const app: RunningApp = { url, sandboxUrl: `http://localhost:${o.port + 1}`, child, stop: () => stopProcessGroup(child) };
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}\n${stderr.trim()}`);
+    const ok = await request(`${url}/api/health`, { timeoutMs: 2000 }).then((r) => r.status === 200, () => false);
+    if (ok) return app;
+    if (Date.now() > deadline) {
+      await app.stop();
+      throw new Error(`the app did not become healthy in time\n${stderr.trim()}`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+export function stopProcessGroup(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
+    const pid = child.pid;
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      resolve();
+    }, 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}
+
+/** Creates a checkout over the merchant API; returns its id. */
+export async function createCheckout(app: string, reference: string, amount = "12.50"): Promise<string> {
+  const res = await json<{ id: string }>(`${app}/api/checkouts`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
+    body: { amount, currency: "EUR", description: "Load", reference, returnUrl: `${app}/` },
+  });
+  if (res.status !== 200) throw new Error(`creating a checkout answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/** Runs `task` over `items` with at most `concurrency` at once. */
+export async function pool<T, R>(items: T[], concurrency: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await task(items[i] as T, i);
+      }
+    }),
+  );
+  return results;
+}

@@ -1,0 +1,132 @@
+/**
+ * `npm run load`: 200 payers at once through the sandbox, over the HTTP API only. Each payer's
+ * merchant creates a checkout, the payer starts a payment, the sandbox is told the outcome (its
+ * control API stands in for the bank: most approve, some reject, some cancel), and the script
+ * waits until every checkout is final in the merchant's view (our database, fed by webhooks).
+ * Then it counts provider payments per reference (exactly 1) and webhook deliveries per payment
+ * (the last one answered 200), and prints p50/p95 of each step. Exits 1 on any duplicate, lost
+ * webhook, wrong final status or error. Own app on LOAD_PORT (3300; sandbox 3301).
+ */
+import { performance } from "node:perf_hooks";
+import { createCheckout, json, percentile, pool, startApp, type RunningApp } from "./bench-app";
+
+const PAYERS = Number(process.env.LOAD_PAYERS || 200);
+const PORT = Number(process.env.LOAD_PORT || 3300);
+const FINAL_TIMEOUT_MS = 120_000;
+
+type Outcome = "paid" | "failed";
+interface Payer {
+  reference: string;
+  checkoutId: string;
+  paymentId: string;
+  expected: Outcome;
+  createMs: number;
+  startMs: number;
+  finalMs: number;
+  final?: string;
+}
+
+const line = (s = "") => process.stdout.write(`${s}\n`);
+
+function stats(name: string, values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  line(`  ${name.padEnd(28)} p50 ${percentile(sorted, 50).toFixed(0).padStart(6)} ms   p95 ${percentile(sorted, 95).toFixed(0).padStart(6)} ms   max ${(sorted.at(-1) ?? 0).toFixed(0).padStart(6)} ms`);
+}
+
+async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> {
+  const reference = `load-${runId}-${i}`;
+  const decision = i % 10 === 0 ? "RJCT" : i % 10 === 1 ? "CANC" : "ACSC";
+  let t = performance.now();
+  const checkoutId = await createCheckout(app.url, reference, (1 + (i % 50) / 10).toFixed(2));
+  const createMs = performance.now() - t;
+
+  t = performance.now();
+  const start = await json<{ confirmLink?: string }>(`${app.url}/api/checkouts/${checkoutId}/payments`, {
+    method: "POST",
+    body: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `load-${runId}-${i}-key` },
+  });
+  const startMs = performance.now() - t;
+  if (start.status !== 200 || !start.body.confirmLink) throw new Error(`payer ${i}: start answered ${start.status} ${JSON.stringify(start.body)}`);
+
+  const t0 = performance.now();
+  const found = await json<{ data: { id: string }[] }>(`${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`);
+  const paymentId = found.body.data[0]?.id;
+  if (!paymentId) throw new Error(`payer ${i}: the provider has no payment for ${reference}`);
+  const forced = await json(`${app.sandboxUrl}/_sandbox/payments/${paymentId}/status`, { method: "POST", body: { bankStatus: decision } });
+  if (forced.status !== 200) throw new Error(`payer ${i}: forcing ${decision} answered ${forced.status}`);
+
+  // Final in the merchant's view: our database, moved by the webhook (no refresh from the provider).
+  const deadline = Date.now() + FINAL_TIMEOUT_MS;
+  let final: string | undefined;
+  while (Date.now() < deadline) {
+    const view = await json<{ status: string }>(`${app.url}/api/checkouts/${checkoutId}`, { headers: { Authorization: "Bearer dev-merchant-key" } });
+    if (["paid", "failed", "expired", "cancelled"].includes(view.body.status)) {
+      final = view.body.status;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 750 + Math.random() * 500));
+  }
+  return { reference, checkoutId, paymentId, expected: decision === "ACSC" ? "paid" : "failed", createMs, startMs, finalMs: performance.now() - t0, final };
+}
+
+async function main() {
+  line(`== load: ${PAYERS} concurrent payers ==`);
+  line(`starting the app on http://localhost:${PORT} (sandbox on ${PORT + 1})...`);
+  const app = await startApp({
+    port: PORT,
+    dataDir: ".data/load",
+    // 200 payers share one address here; the per-address limit is for the open internet (ADR 10).
+    env: { RATE_LIMIT_PAYMENTS_PER_IP: "1000000" },
+  });
+  let failed = false;
+  try {
+    const runId = Date.now().toString(36);
+    const t = performance.now();
+    const settled = await Promise.allSettled(Array.from({ length: PAYERS }, (_, i) => payer(app, i, runId)));
+    const wallMs = performance.now() - t;
+    const payers = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    const errors = settled.flatMap((s) => (s.status === "rejected" ? [String(s.reason instanceof Error ? s.reason.message : s.reason)] : []));
+
+    // Duplicates: provider payments per reference.
+    const counts = await pool(payers, 16, async (p) => (await json<{ data: unknown[] }>(`${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(p.reference)}`)).body.data.length);
+    const duplicates = counts.filter((n) => n !== 1).length;
+    // Lost webhooks: every payment's latest delivery answered 200 (retries that are still due,
+    // after a slow answer under load, are given up to a minute: that is the provider's design).
+    let lost = payers.length;
+    let retried = 0;
+    let delivered = 0;
+    const ours = new Set(payers.map((p) => p.paymentId));
+    for (const deadline = Date.now() + 60_000; ; ) {
+      const deliveries = (await json<{ data: { paymentId?: string; statusCode: number | null; at: number; attempt: number }[] }>(`${app.sandboxUrl}/_sandbox/webhooks`)).body.data;
+      delivered = deliveries.filter((d) => d.paymentId && ours.has(d.paymentId)).length;
+      retried = deliveries.filter((d) => d.paymentId && ours.has(d.paymentId) && d.attempt > 1).length;
+      const latest = new Map<string, number | null>();
+      for (const d of [...deliveries].sort((a, b) => a.at - b.at)) if (d.paymentId) latest.set(d.paymentId, d.statusCode);
+      lost = payers.filter((p) => latest.get(p.paymentId) !== 200).length;
+      if (lost === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const notFinal = payers.filter((p) => !p.final).length;
+    const wrong = payers.filter((p) => p.final && p.final !== p.expected).length;
+
+    line(`finished in ${(wallMs / 1000).toFixed(1)} s: ${payers.length} payers completed, ${errors.length} errors`);
+    stats("create checkout", payers.map((p) => p.createMs));
+    stats("start payment", payers.map((p) => p.startMs));
+    stats("bank decision -> final", payers.map((p) => p.finalMs));
+    line(`  duplicate provider payments: ${duplicates} (target 0)`);
+    line(`  lost webhooks:               ${lost} (target 0); ${delivered} delivery attempts, ${retried} of them retries`);
+    line(`  not final in ${FINAL_TIMEOUT_MS / 1000} s:          ${notFinal} (target 0)`);
+    line(`  wrong final status:          ${wrong} (target 0)`);
+    for (const e of errors.slice(0, 5)) line(`  error: ${e}`);
+    failed = errors.length > 0 || duplicates > 0 || lost > 0 || notFinal > 0 || wrong > 0;
+    line(failed ? "LOAD FAILED" : "OK");
+  } finally {
+    await app.stop();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err: unknown) => {
+  line(`load failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
