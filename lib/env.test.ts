@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, loadEnv, SANDBOX_DEFAULTS } from "./env";
+import { REAL_PROVIDER_ENV } from "./env-fixtures";
 
 describe("settings", () => {
   it("runs against the built-in sandbox with no settings at all", () => {
@@ -39,18 +40,7 @@ describe("settings", () => {
   });
 
   it("takes a complete real-provider configuration", () => {
-    const e = loadEnv({
-      PIS_BASE_URL: "https://api.kevin.eu/platform/",
-      PIS_CLIENT_ID: "id",
-      PIS_CLIENT_SECRET: "secret",
-      PIS_WEBHOOK_SECRET: "whsec",
-      MERCHANT_API_KEY: "key",
-      BACKOFFICE_PASSWORD: "pw",
-      MERCHANT_NOTIFY_SECRET: "notify",
-      TOKEN_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
-      CREDITOR_NAME: "Shop",
-      CREDITOR_IBAN: "lt60 1010 0123 4567 8901",
-    });
+    const e = loadEnv({ ...REAL_PROVIDER_ENV, PIS_BASE_URL: "https://api.kevin.eu/platform/", CREDITOR_IBAN: "lt60 1010 0123 4567 8901" });
     expect(e).toMatchObject({ sandbox: false, pisBaseUrl: "https://api.kevin.eu/platform", creditorIban: "LT601010012345678901" });
   });
 });

@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "../lib/env";
+import { REAL_PROVIDER_ENV } from "../lib/env-fixtures";
 import { processesFor } from "./start-plan";
 
-const realProvider = {
-  PIS_BASE_URL: "https://api.kevin.eu/platform",
-  PIS_CLIENT_ID: "id",
-  PIS_CLIENT_SECRET: "secret",
-  PIS_WEBHOOK_SECRET: "whsec",
-  MERCHANT_API_KEY: "key",
-  BACKOFFICE_PASSWORD: "pw",
-  MERCHANT_NOTIFY_SECRET: "notify",
-  TOKEN_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
-  CREDITOR_NAME: "Shop",
-  CREDITOR_IBAN: "LT601010012345678901",
-};
 
 describe("npm start", () => {
   it("starts the sandbox provider beside the app when no provider is configured", () => {
@@ -21,7 +10,7 @@ describe("npm start", () => {
   });
 
   it("does not start the sandbox when PIS_BASE_URL points at a real provider", () => {
-    const plan = processesFor(loadEnv(realProvider), false);
+    const plan = processesFor(loadEnv(REAL_PROVIDER_ENV), false);
     expect(plan.map((p) => p.name)).toEqual(["next"]);
     expect(plan.flatMap((p) => p.args).join(" ")).not.toContain("sandbox");
   });

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import type { CheckoutStatusView, FailureReason } from "@/lib/checkout/types";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
+import { shopLink } from "@/components/checkout/shop-link";
 import { requestJson } from "@/components/ui/api";
 
 export type StatusMessages = MessagesFor<"status." | "common.returnToShop" | "common.tryAgain">;
@@ -40,17 +41,6 @@ function reasonOf(data: CheckoutStatusView | null): FailureReason {
       return "rejected";
     default:
       return "unknown";
-  }
-}
-
-function shopLink(returnUrl: string, checkoutId: string): string | null {
-  try {
-    const url = new URL(returnUrl);
-    if (url.protocol !== "https:" && url.protocol !== "http:") return null;
-    url.searchParams.set("checkout", checkoutId);
-    return url.href;
-  } catch {
-    return null;
   }
 }
 

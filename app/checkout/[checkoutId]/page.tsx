@@ -1,18 +1,17 @@
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
+import { loadCheckoutPage, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { notFound } from "next/navigation";
-import { cache } from "react";
 import { CheckoutPayment } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
+import { shopLink } from "@/components/checkout/shop-link";
 import { PhoneQr } from "@/components/checkout/PhoneQr";
 import { formatMoney } from "@/components/ui/money";
 import { listBanks } from "@/lib/checkout/banks";
-import { getCheckoutPageData } from "@/lib/checkout/page-data";
-import type { BanksResponse, CheckoutPageData, CheckoutView } from "@/lib/checkout/types";
+import type { BanksResponse, CheckoutPageData } from "@/lib/checkout/types";
 import { env } from "@/lib/env";
-import { LANG_COOKIE, countryName, format, messages, pickMessages, requestedLocale } from "@/lib/i18n";
+import { countryName, format, messages, pickMessages } from "@/lib/i18n";
 
 export const dynamic = "force-dynamic";
 
@@ -20,39 +19,10 @@ export const dynamic = "force-dynamic";
 const TERMS_URL = "https://kevin.eu/terms-conditions";
 const PRIVACY_URL = "https://kevin.eu/privacy-policy";
 
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-interface CheckoutPageProps {
-  params: Promise<{ checkoutId: string }>;
-  searchParams: SearchParams;
-}
-
-/** One computation per request, shared by the page and its metadata. */
-const loadPage = cache(async (checkoutId: string, lang: string | undefined) =>
-  getCheckoutPageData(checkoutId, { headers: await headers(), lang }),
-);
-
-async function requested(searchParams: SearchParams): Promise<string | undefined> {
-  const [query, jar] = await Promise.all([searchParams, cookies()]);
-  return requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value);
-}
-
-export async function generateMetadata({ params, searchParams }: CheckoutPageProps): Promise<Metadata> {
-  const { checkoutId } = await params;
-  const data = await loadPage(checkoutId, await requested(searchParams));
+export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
+  const { data } = await loadCheckoutPage(props);
   // The checkout id in the URL is the payer's only credential: keep these pages out of indexes.
   return { title: messages(data?.locale ?? "en")["checkout.title"], robots: { index: false, follow: false } };
-}
-
-function shopLink(checkout: CheckoutView): string | null {
-  try {
-    const url = new URL(checkout.returnUrl);
-    if (url.protocol !== "https:" && url.protocol !== "http:") return null;
-    url.searchParams.set("checkout", checkout.id);
-    return url.href;
-  } catch {
-    return null;
-  }
 }
 
 type PageState = "paid" | "expired" | "cancelled" | "attempt" | "form";
@@ -77,9 +47,8 @@ async function banksFor(country: string): Promise<BanksResponse | null> {
   }
 }
 
-export default async function CheckoutPage({ params, searchParams }: CheckoutPageProps) {
-  const { checkoutId } = await params;
-  const data = await loadPage(checkoutId, await requested(searchParams));
+export default async function CheckoutPage(props: CheckoutRouteProps) {
+  const { data } = await loadCheckoutPage(props);
   if (!data) notFound();
 
   const { checkout, locale } = data;
@@ -89,7 +58,7 @@ export default async function CheckoutPage({ params, searchParams }: CheckoutPag
   const path = `/checkout/${id}`;
   const statusHref = `${path}/return`;
   const amountText = formatMoney(checkout.amount, checkout.currency, locale);
-  const backToShop = shopLink(checkout);
+  const backToShop = shopLink(checkout.returnUrl, checkout.id);
   const attempt = data.attempt;
   const inFlight: InFlightAttempt | null =
     state === "attempt" && attempt

@@ -1,34 +1,15 @@
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
+import { loadCheckoutPage, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { notFound } from "next/navigation";
-import { cache } from "react";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
 import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
-import { getCheckoutPageData } from "@/lib/checkout/page-data";
-import { LANG_COOKIE, messages, pickMessages, requestedLocale } from "@/lib/i18n";
+import { messages, pickMessages } from "@/lib/i18n";
 
 export const dynamic = "force-dynamic";
 
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-interface ReturnPageProps {
-  params: Promise<{ checkoutId: string }>;
-  searchParams: SearchParams;
-}
-
-const loadPage = cache(async (checkoutId: string, lang: string | undefined) =>
-  getCheckoutPageData(checkoutId, { headers: await headers(), lang }),
-);
-
-async function requested(searchParams: SearchParams): Promise<string | undefined> {
-  const [query, jar] = await Promise.all([searchParams, cookies()]);
-  return requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value);
-}
-
-export async function generateMetadata({ params, searchParams }: ReturnPageProps): Promise<Metadata> {
-  const { checkoutId } = await params;
-  const data = await loadPage(checkoutId, await requested(searchParams));
+export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
+  const { data } = await loadCheckoutPage(props);
   return { title: messages(data?.locale ?? "en")["status.title"], robots: { index: false, follow: false } };
 }
 
@@ -38,9 +19,8 @@ export async function generateMetadata({ params, searchParams }: ReturnPageProps
  * honoured, like on the checkout page (the provider's redirect carries none, so the language
  * cookie set by the switcher, the checkout's locale or the browser's languages decide).
  */
-export default async function ReturnPage({ params, searchParams }: ReturnPageProps) {
-  const { checkoutId } = await params;
-  const data = await loadPage(checkoutId, await requested(searchParams));
+export default async function ReturnPage(props: CheckoutRouteProps) {
+  const { data } = await loadCheckoutPage(props);
   if (!data) notFound();
   const { checkout, locale } = data;
   const id = encodeURIComponent(checkout.id);

@@ -1,0 +1,21 @@
+import "server-only";
+import { cookies, headers } from "next/headers";
+import { cache } from "react";
+import { getCheckoutPageData } from "@/lib/checkout/page-data";
+import { LANG_COOKIE, requestedLocale } from "@/lib/i18n";
+
+export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export interface CheckoutRouteProps {
+  params: Promise<{ checkoutId: string }>;
+  searchParams: SearchParams;
+}
+
+/** One computation per request, shared by a checkout page and its metadata. */
+const load = cache(async (checkoutId: string, lang: string | undefined) => getCheckoutPageData(checkoutId, { headers: await headers(), lang }));
+
+/** The checkout page data for this request, in the language the payer asked for (?lang=, then the cookie). */
+export async function loadCheckoutPage({ params, searchParams }: CheckoutRouteProps) {
+  const [{ checkoutId }, query, jar] = await Promise.all([params, searchParams, cookies()]);
+  return { data: await load(checkoutId, requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value)) };
+}
