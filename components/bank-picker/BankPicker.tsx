@@ -65,6 +65,23 @@ function BankLogo({ bank }: { bank: BankView }) {
  * above it that ignores case and diacritics and knows short names. The payer's last-used bank comes
  * first, then the country's popular banks, then the rest by name.
  */
+/** No bank to show: says why, and offers to let the provider's page do the choosing. */
+function EmptyState(p: { title: string; hint: string; useHosted: string; onUseHosted?: () => void; announce?: boolean }) {
+  return (
+    <div className="empty-state" role={p.announce ? "status" : undefined} id="bank-picker-status" tabIndex={-1}>
+      <p>
+        <strong>{p.title}</strong>
+      </p>
+      <p className="muted small">{p.hint}</p>
+      {p.onUseHosted && (
+        <button type="button" className="btn btn-secondary" onClick={p.onUseHosted}>
+          {p.useHosted}
+        </button>
+      )}
+    </div>
+  );
+}
+
 export function BankPicker({ state, countryName, value, onChange, lastUsedId, errorId, onUseHosted, messages: t, ref }: BankPickerProps) {
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
@@ -148,17 +165,7 @@ export function BankPicker({ state, countryName, value, onChange, lastUsedId, er
         <p className="label" id="bank-label">
           {t["picker.label"]}
         </p>
-        <div className="empty-state" role="status" id="bank-picker-status" tabIndex={-1}>
-          <p>
-            <strong>{format(t["picker.noBanks"], { country: countryName })}</strong>
-          </p>
-          <p className="muted small">{t["picker.noBanksHint"]}</p>
-          {onUseHosted && (
-            <button type="button" className="btn btn-secondary" onClick={onUseHosted}>
-              {t["picker.useHosted"]}
-            </button>
-          )}
-        </div>
+        <EmptyState announce title={format(t["picker.noBanks"], { country: countryName })} hint={t["picker.noBanksHint"]} useHosted={t["picker.useHosted"]} onUseHosted={onUseHosted} />
       </div>
     );
   }
@@ -259,17 +266,7 @@ export function BankPicker({ state, countryName, value, onChange, lastUsedId, er
       )}
 
       {matches.length === 0 && (
-        <div className="empty-state" id="bank-picker-status" tabIndex={-1}>
-          <p>
-            <strong>{format(t["picker.noMatch"], { query: deferredQuery.trim() })}</strong>
-          </p>
-          <p className="muted small">{t["picker.noMatchHint"]}</p>
-          {onUseHosted && (
-            <button type="button" className="btn btn-secondary" onClick={onUseHosted}>
-              {t["picker.useHosted"]}
-            </button>
-          )}
-        </div>
+        <EmptyState title={format(t["picker.noMatch"], { query: deferredQuery.trim() })} hint={t["picker.noMatchHint"]} useHosted={t["picker.useHosted"]} onUseHosted={onUseHosted} />
       )}
     </div>
   );

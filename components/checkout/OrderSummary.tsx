@@ -2,12 +2,14 @@ import type { CheckoutView } from "@/lib/checkout/types";
 import { messages, type Locale } from "@/lib/i18n";
 import { formatMoney } from "@/components/ui/money";
 
-type OrderSummaryProps = Pick<CheckoutView, "creditorName" | "description" | "reference" | "amount" | "currency"> & {
+interface OrderSummaryProps {
+  checkout: Pick<CheckoutView, "creditorName" | "description" | "reference" | "amount" | "currency">;
   locale: Locale;
-};
+}
 
 /** The order as the server recorded it: the payer checks payee and amount before paying. */
-export function OrderSummary({ creditorName, description, reference, amount, currency, locale }: OrderSummaryProps) {
+export function OrderSummary({ checkout, locale }: OrderSummaryProps) {
+  const { creditorName, description, reference, amount, currency } = checkout;
   const t = messages(locale);
   return (
     <section className="card" aria-labelledby="order-summary-heading">

@@ -32,6 +32,19 @@ function outcomeOf(data: CheckoutStatusView | null, failedToLoad: boolean, timed
   }
 }
 
+/** What each outcome says, and its colour tone; a failure's body also names its reason. */
+const VIEWS: Record<Outcome, { heading: keyof StatusMessages; body: keyof StatusMessages; tone: string }> = {
+  paid: { heading: "status.paid.heading", body: "status.paid.body", tone: "status-paid" },
+  failed: { heading: "status.failed.heading", body: "status.failed.body", tone: "status-failed" },
+  expired: { heading: "status.expired.heading", body: "status.ended.body", tone: "status-ended" },
+  cancelled: { heading: "status.cancelled.heading", body: "status.ended.body", tone: "status-ended" },
+  atBank: { heading: "status.atBank.heading", body: "status.atBank.body", tone: "status-pending" },
+  slow: { heading: "status.slow.heading", body: "status.slow.body", tone: "status-pending" },
+  unreachable: { heading: "status.unreachable.heading", body: "status.unreachable.body", tone: "status-pending" },
+  pending: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
+  checking: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
+};
+
 function reasonOf(data: CheckoutStatusView | null): FailureReason {
   if (data?.failureReason) return data.failureReason;
   switch (data?.attempt?.providerStatus?.toUpperCase()) {
@@ -125,46 +138,10 @@ export function PaymentStatus({ checkoutId, checkoutHref, messages: t }: { check
 
   const backToShop = data ? shopLink(data.returnUrl, checkoutId) : null;
 
-  let heading: string;
-  let message: string;
-  let tone: string;
-  switch (outcome) {
-    case "paid":
-      heading = t["status.paid.heading"];
-      message = t["status.paid.body"];
-      tone = "status-paid";
-      break;
-    case "failed":
-      heading = t["status.failed.heading"];
-      message = format(t["status.failed.body"], { reason: t[`status.reason.${reasonOf(data)}`] });
-      tone = "status-failed";
-      break;
-    case "expired":
-    case "cancelled":
-      heading = outcome === "expired" ? t["status.expired.heading"] : t["status.cancelled.heading"];
-      message = t["status.ended.body"];
-      tone = "status-ended";
-      break;
-    case "atBank":
-      heading = t["status.atBank.heading"];
-      message = t["status.atBank.body"];
-      tone = "status-pending";
-      break;
-    case "slow":
-      heading = t["status.slow.heading"];
-      message = t["status.slow.body"];
-      tone = "status-pending";
-      break;
-    case "unreachable":
-      heading = t["status.unreachable.heading"];
-      message = t["status.unreachable.body"];
-      tone = "status-pending";
-      break;
-    default:
-      heading = t["status.checking.heading"];
-      message = t["status.checking.body"];
-      tone = "status-pending";
-  }
+  const view = VIEWS[outcome];
+  const heading = t[view.heading];
+  const message = outcome === "failed" ? format(t[view.body], { reason: t[`status.reason.${reasonOf(data)}`] }) : t[view.body];
+  const tone = view.tone;
 
   return (
     <section className={`card ${tone}`} aria-labelledby="payment-status-heading">

@@ -1,12 +1,12 @@
-import { PisError, type Bank, type PisClient } from "../pis";
+import { PisError } from "../pis";
 import { toBankViews } from "./bank-directory";
-import { cached } from "./cache";
+import { cachedPerClient } from "./cache";
 import { defaultContext } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import type { BanksResponse } from "./types";
 
-const caches = new WeakMap<PisClient, (country: string) => Promise<Bank[]>>();
+const loadBanks = cachedPerClient(10 * 60 * 1000, (ctx, country: string) => ctx.pis.banks.list({ countryCode: country }));
 
 /**
  * The banks the payer may choose from in one country. The list changes rarely and every payer
@@ -14,13 +14,8 @@ const caches = new WeakMap<PisClient, (country: string) => Promise<Bank[]>>();
  */
 export async function listBanks(country: string, ctx?: CheckoutContext): Promise<BanksResponse> {
   const c = ctx ?? (await defaultContext());
-  let load = caches.get(c.pis);
-  if (!load) {
-    load = cached(10 * 60 * 1000, (code: string) => c.pis.banks.list({ countryCode: code }));
-    caches.set(c.pis, load);
-  }
   try {
-    return { country, banks: toBankViews(await load(country), country) };
+    return { country, banks: toBankViews(await loadBanks(c, country), country) };
   } catch (err) {
     if (err instanceof PisError) throw new CheckoutError(502, "banks_unavailable", "The list of banks could not be loaded. Please try again.");
     throw err;

@@ -1,3 +1,5 @@
+import type { CheckoutContext } from "./context";
+
 /**
  * A small per-process cache for provider data that changes rarely (bank lists, project settings).
  * On a provider failure the last good value is served rather than failing the payer's page.
@@ -15,5 +17,21 @@ export function cached<K, V>(ttlMs: number, load: (key: K) => Promise<V>) {
       if (hit) return hit.value;
       throw err;
     }
+  };
+}
+
+/**
+ * `cached`, kept per provider client (so tests with several contexts and projects never share
+ * entries): `cachedPerClient(ttl, (ctx, key) => load)` gives `(ctx, key) => value`.
+ */
+export function cachedPerClient<K, V>(ttlMs: number, load: (ctx: CheckoutContext, key: K) => Promise<V>) {
+  const byClient = new WeakMap<CheckoutContext["pis"], (key: K) => Promise<V>>();
+  return (ctx: CheckoutContext, key: K): Promise<V> => {
+    let get = byClient.get(ctx.pis);
+    if (!get) {
+      get = cached(ttlMs, (k: K) => load(ctx, k));
+      byClient.set(ctx.pis, get);
+    }
+    return get(key);
   };
 }

@@ -1,5 +1,5 @@
-import { PisError, type Bank, type PisClient } from "../pis";
-import { cached } from "./cache";
+import { PisError, type Bank } from "../pis";
+import { cachedPerClient } from "./cache";
 import type { CheckoutContext } from "./context";
 
 const TEN_MINUTES = 10 * 60 * 1000;
@@ -13,35 +13,27 @@ export interface ProjectInfo {
   refunds: { allowedFor: string[]; bankDayLimit: number | null; cardDayLimit: number | null };
 }
 
-// Keyed by client so tests with several contexts (and projects) do not share entries.
-const projectCache = new WeakMap<PisClient, (k: "project") => Promise<ProjectInfo>>();
-const bankCache = new WeakMap<PisClient, (id: string) => Promise<Bank | null>>();
-const countryCache = new WeakMap<PisClient, (k: "countries") => Promise<string[]>>();
+const loadProject = cachedPerClient(TEN_MINUTES, async (ctx, _: "project"): Promise<ProjectInfo> => {
+  const [methods, settings] = await Promise.all([ctx.pis.project.paymentMethods(), ctx.pis.project.settings()]);
+  const card = methods.includes("card");
+  const bank = methods.includes("bank");
+  return {
+    methods: { bank, card, hybrid: bank && card },
+    isSandbox: settings.isSandbox,
+    redirectPreferred: settings.redirectPreferred ?? false,
+    forceRedirectToBankMode: settings.forceRedirectToBankMode ?? null,
+    refunds: {
+      allowedFor: settings.allowedRefundsFor ?? [],
+      bankDayLimit: settings.bankRefundDayLimit ?? null,
+      cardDayLimit: settings.cardRefundDayLimit ?? null,
+    },
+  };
+});
 
 /** What the provider project allows; a provider outage degrades to bank payments only. */
 export async function projectInfo(ctx: CheckoutContext): Promise<ProjectInfo> {
-  let load = projectCache.get(ctx.pis);
-  if (!load) {
-    load = cached(TEN_MINUTES, async () => {
-      const [methods, settings] = await Promise.all([ctx.pis.project.paymentMethods(), ctx.pis.project.settings()]);
-      const card = methods.includes("card");
-      const bank = methods.includes("bank");
-      return {
-        methods: { bank, card, hybrid: bank && card },
-        isSandbox: settings.isSandbox,
-        redirectPreferred: settings.redirectPreferred ?? false,
-        forceRedirectToBankMode: settings.forceRedirectToBankMode ?? null,
-        refunds: {
-          allowedFor: settings.allowedRefundsFor ?? [],
-          bankDayLimit: settings.bankRefundDayLimit ?? null,
-          cardDayLimit: settings.cardRefundDayLimit ?? null,
-        },
-      };
-    });
-    projectCache.set(ctx.pis, load);
-  }
   try {
-    return await load("project");
+    return await loadProject(ctx, "project");
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     return {
@@ -55,31 +47,21 @@ export async function projectInfo(ctx: CheckoutContext): Promise<ProjectInfo> {
 }
 
 /** One bank by id, or null when the provider does not know it. */
-export async function findBank(ctx: CheckoutContext, bankId: string): Promise<Bank | null> {
-  let load = bankCache.get(ctx.pis);
-  if (!load) {
-    load = cached(TEN_MINUTES, async (id: string) => {
-      try {
-        return await ctx.pis.banks.get(id);
-      } catch (err) {
-        if (err instanceof PisError && (err.httpStatus === 404 || err.httpStatus === 400)) return null;
-        throw err;
-      }
-    });
-    bankCache.set(ctx.pis, load);
+export const findBank = cachedPerClient(TEN_MINUTES, async (ctx, bankId: string): Promise<Bank | null> => {
+  try {
+    return await ctx.pis.banks.get(bankId);
+  } catch (err) {
+    if (err instanceof PisError && (err.httpStatus === 404 || err.httpStatus === 400)) return null;
+    throw err;
   }
-  return load(bankId);
-}
+});
+
+const loadCountries = cachedPerClient(TEN_MINUTES, (ctx, _: "countries") => ctx.pis.general.countries());
 
 /** The countries the provider serves, for the country switch. */
 export async function providerCountries(ctx: CheckoutContext): Promise<string[]> {
-  let load = countryCache.get(ctx.pis);
-  if (!load) {
-    load = cached(TEN_MINUTES, () => ctx.pis.general.countries());
-    countryCache.set(ctx.pis, load);
-  }
   try {
-    return await load("countries");
+    return await loadCountries(ctx, "countries");
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     return ["LT", "LV", "EE"];

@@ -76,14 +76,7 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
             <p>{format(t["checkout.intro"], { payee: checkout.creditorName })}</p>
           </header>
           <div className="stack">
-            <OrderSummary
-              creditorName={checkout.creditorName}
-              description={checkout.description}
-              reference={checkout.reference}
-              amount={checkout.amount}
-              currency={checkout.currency}
-              locale={locale}
-            />
+            <OrderSummary checkout={checkout} locale={locale} />
 
             {state === "paid" || state === "expired" || state === "cancelled" ? (
               <section className="card" aria-labelledby="checkout-state-heading">

@@ -34,14 +34,7 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
             checkoutHref={`/checkout/${id}`}
             messages={pickMessages(locale, ["status.", "common.returnToShop", "common.tryAgain"])}
           />
-          <OrderSummary
-            creditorName={checkout.creditorName}
-            description={checkout.description}
-            reference={checkout.reference}
-            amount={checkout.amount}
-            currency={checkout.currency}
-            locale={locale}
-          />
+          <OrderSummary checkout={checkout} locale={locale} />
         </div>
       </main>
     </PageFrame>
