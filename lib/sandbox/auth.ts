@@ -134,6 +134,21 @@ export function grantLinking(ctx: SandboxContext, request: AuthRequest) {
   request.step = "done";
 }
 
+/** A linking works until its 90 days are over or the payer revokes it at the bank. */
+export function linkingActive(linking: Linking, now: number): boolean {
+  return linking.revokedAt === undefined && now < linking.expiresAt;
+}
+
+/**
+ * The payer withdraws consent at the bank: from now on the linking's access and refresh tokens (and
+ * an unused authorization code) are refused like expired ones. Revoking again keeps the first time.
+ */
+export function revokeLinking(ctx: SandboxContext, linking: Linking) {
+  if (linking.revokedAt !== undefined) return;
+  linking.revokedAt = ctx.now();
+  ctx.changed();
+}
+
 function newToken(ctx: SandboxContext, kind: TokenRecord["kind"], linking: Linking, expiresAt: number): TokenRecord {
   const record: TokenRecord = { token: randomBytes(32).toString("hex"), kind, linkingId: linking.id, projectId: linking.projectId, expiresAt };
   ctx.store.tokens.set(record.token, record);
@@ -171,7 +186,7 @@ export async function receiveToken(call: ApiCall) {
     if (body.code === undefined) throw apiErrors.invalidRequest(`"code" is required`);
     const code = ctx.store.authCodes.get(body.code);
     const linking = code && ctx.store.linkings.get(code.linkingId);
-    if (!code || !linking || code.used || code.projectId !== project.id || now >= code.expiresAt) {
+    if (!code || !linking || code.used || code.projectId !== project.id || now >= code.expiresAt || !linkingActive(linking, now)) {
       throw apiErrors.invalidGrant("The authorization code is invalid, used or expired.");
     }
     code.used = true;
@@ -180,7 +195,7 @@ export async function receiveToken(call: ApiCall) {
   if (body.refreshToken === undefined) throw apiErrors.invalidRequest(`"refreshToken" is required`);
   const old = ctx.store.tokens.get(body.refreshToken);
   const linking = old && ctx.store.linkings.get(old.linkingId);
-  if (!old || !linking || old.kind !== "refresh" || old.used || old.projectId !== project.id || now >= old.expiresAt) {
+  if (!old || !linking || old.kind !== "refresh" || old.used || old.projectId !== project.id || now >= old.expiresAt || !linkingActive(linking, now)) {
     throw apiErrors.invalidGrant("The refresh token is invalid, used or expired.");
   }
   old.used = true;
@@ -188,8 +203,8 @@ export async function receiveToken(call: ApiCall) {
 }
 
 /**
- * The linking behind `Authorization: Bearer <accessToken>`. Missing, unknown, expired or another
- * project's token is a 401 InvalidToken; without `required` a missing header is fine.
+ * The linking behind `Authorization: Bearer <accessToken>`. Missing, unknown, expired, revoked or
+ * another project's token is a 401 InvalidToken; without `required` a missing header is fine.
  */
 export function bearerLinking(call: ApiCall, required: true): Linking;
 export function bearerLinking(call: ApiCall, required: boolean): Linking | undefined;
@@ -203,7 +218,7 @@ export function bearerLinking(call: ApiCall, required: boolean): Linking | undef
   const record = token === undefined ? undefined : call.ctx.store.tokens.get(token);
   const linking = record && call.ctx.store.linkings.get(record.linkingId);
   const now = call.ctx.now();
-  if (!record || !linking || record.kind !== "access" || record.projectId !== call.project.id || now >= record.expiresAt || now >= linking.expiresAt) {
+  if (!record || !linking || record.kind !== "access" || record.projectId !== call.project.id || now >= record.expiresAt || !linkingActive(linking, now)) {
     throw apiErrors.invalidToken();
   }
   return linking;

@@ -9,9 +9,12 @@ import {
   getJson,
   getPage,
   initiate,
+  linkAccount,
   payAtBank,
   paymentBody,
+  openLink,
   postJson,
+  startAuth,
   startSandbox,
   waitFor,
   type RunningSandbox,
@@ -111,6 +114,85 @@ describe("control API: payments", () => {
     expect((await c.post(`/refunds/${refund?.id ?? 0}/status`, { statusGroup: "completed" })).json).toMatchObject({ statusGroup: "completed" });
     expect((await c.post(`/refunds/${refund?.id ?? 0}/status`, {})).status).toBe(400);
     expect((await c.post("/refunds/999/status", { statusGroup: "failed" })).status).toBe(404);
+  });
+});
+
+describe("control API: account linkings", () => {
+  const PSU = { "PSU-IP-Address": "192.0.2.10", "PSU-IP-Port": "443", "PSU-User-Agent": "Mozilla/5.0", "PSU-Http-Method": "GET", "PSU-Device-ID": "device-1" };
+  const bearer = (token: string) => ({ ...credentials, ...PSU, Authorization: `Bearer ${token}` });
+  const refresh = (refreshToken: string) => postJson(`${s.api}/auth/token`, { grantType: "refreshToken", refreshToken });
+  type LinkingJson = { id: string; revokedAt: number | null };
+
+  it("lists linkings newest first", async () => {
+    const first = await linkAccount(s.api, "payments", "SEB_LT_SAND");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await linkAccount(s.api, "accounts_basic,accounts_balances", "SWEDBANK_LT_SAND", "pending");
+    const { status, json } = await c.get("/linkings");
+    expect(status).toBe(200);
+    const data = (json as { data: Record<string, unknown>[] }).data;
+    expect(data.map((l) => l.id)).toEqual([second.authId, first.authId]);
+    expect(data[0]).toEqual({
+      id: second.authId,
+      projectId: expect.any(String),
+      clientId: "sandbox-client-id",
+      bankId: "SWEDBANK_LT_SAND",
+      user: "pending",
+      scopes: ["accounts_basic", "accounts_balances", "accounts_details"],
+      createdAt: expect.any(Number),
+      expiresAt: (data[0]?.createdAt as number) + 90 * 24 * 3600 * 1000,
+      revokedAt: null,
+    });
+  });
+
+  it("revoke: every access and refresh token of the linking is refused like an expired one, from then on", async () => {
+    const first = await linkAccount(s.api, "payments,accounts_basic");
+    const rotated = (await refresh(first.refreshToken)).json as { accessToken: string; refreshToken: string };
+    const other = await linkAccount(s.api, "payments,accounts_basic");
+    expect((await initiate(s.api, { headers: { Authorization: `Bearer ${rotated.accessToken}` } })).status).toBe(200);
+    expect((await getJson(`${s.api}/ais/accounts`, bearer(first.accessToken))).status).toBe(200);
+
+    const before = ((await c.get("/clock")).json as { now: number }).now;
+    const revoked = await c.post(`/linkings/${first.authId}/revoke`);
+    expect(revoked).toMatchObject({ status: 200, json: { id: first.authId, revokedAt: expect.any(Number) } });
+    const revokedAt = (revoked.json as LinkingJson).revokedAt ?? 0;
+    expect(revokedAt).toBeGreaterThanOrEqual(before);
+
+    const invalidToken = { status: 401, json: { error: { code: 10005, name: "InvalidToken", description: expect.any(String) }, data: {} } };
+    for (const token of [first.accessToken, rotated.accessToken]) {
+      expect(await initiate(s.api, { headers: { Authorization: `Bearer ${token}` } })).toEqual(invalidToken);
+      expect(await getJson(`${s.api}/ais/accounts`, bearer(token))).toEqual(invalidToken);
+      expect(await getJson(`${s.api}/auth/token/content`, bearer(token))).toEqual(invalidToken);
+    }
+    const usedRefresh = await refresh(first.refreshToken);
+    const revokedRefresh = await refresh(rotated.refreshToken);
+    expect(revokedRefresh).toEqual({ status: 400, json: { error: { code: 10023, name: "InvalidGrant", description: expect.any(String) }, data: {} } });
+    expect(revokedRefresh).toEqual(usedRefresh);
+
+    // Another linking of the same payer and project is untouched.
+    expect((await initiate(s.api, { headers: { Authorization: `Bearer ${other.accessToken}` } })).status).toBe(200);
+    expect((await refresh(other.refreshToken)).status).toBe(200);
+
+    // Idempotent: the first revokedAt stays.
+    await c.post("/clock", { advanceMs: 60_000 });
+    expect((await c.post(`/linkings/${first.authId}/revoke`)).json).toMatchObject({ revokedAt });
+    const listed = ((await c.get("/linkings")).json as { data: LinkingJson[] }).data;
+    expect(listed.find((l) => l.id === first.authId)?.revokedAt).toBe(revokedAt);
+    expect(listed.find((l) => l.id === other.authId)?.revokedAt).toBeNull();
+  });
+
+  it("an unused authorization code of a revoked linking is refused too", async () => {
+    const { json } = await startAuth(s.api, "?scopes=payments&bankId=SEB_LT_SAND");
+    const flow = await openLink(String(json.authorizationLink));
+    await flow.post("login", { username: "test", password: "1234" });
+    const code = new URL((await flow.post("allow")).location).searchParams.get("code");
+    const [linking] = ((await c.get("/linkings")).json as { data: LinkingJson[] }).data;
+    await c.post(`/linkings/${linking?.id ?? ""}/revoke`);
+    expect((await postJson(`${s.api}/auth/token`, { grantType: "authorizationCode", code })).json).toMatchObject({ error: { name: "InvalidGrant" } });
+  });
+
+  it("revoking an unknown linking is a 404", async () => {
+    expect(await c.post("/linkings/nope/revoke")).toEqual({ status: 404, json: { error: { code: 10004, name: "NotFound", description: "Linking not found." }, data: {} } });
+    expect((await c.get("/linkings/nope")).status).toBe(404);
   });
 });
 
@@ -248,6 +330,27 @@ describe("persistence (SANDBOX_DATA_DIR)", () => {
         expect(next.json).toMatchObject({ id: 2 });
         // The link was used before the restart, and still is.
         expect((await getPage(confirmLink.replace(new URL(confirmLink).origin, second.baseUrl))).status).toBe(410);
+      } finally {
+        await second.sandbox.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a revoked linking revoked across a restart", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "sandbox-state-"));
+    try {
+      const first = await startSandbox({ dataDir: dir });
+      const token = await linkAccount(first.api);
+      const revokedAt = ((await control(first).post(`/linkings/${token.authId}/revoke`)).json as { revokedAt: number }).revokedAt;
+      await first.sandbox.close();
+
+      const second = await startSandbox({ dataDir: dir });
+      try {
+        expect(((await control(second).get("/linkings")).json as { data: unknown[] }).data).toEqual([expect.objectContaining({ id: token.authId, revokedAt })]);
+        expect((await initiate(second.api, { headers: { Authorization: `Bearer ${token.accessToken}` } })).status).toBe(401);
+        expect((await postJson(`${second.api}/auth/token`, { grantType: "refreshToken", refreshToken: token.refreshToken })).status).toBe(400);
       } finally {
         await second.sandbox.close();
       }

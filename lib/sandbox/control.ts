@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { revokeLinking } from "./auth";
 import type { SandboxContext } from "./context";
 import { parseFault } from "./faults";
 import { apiErrors, readBody } from "./http";
@@ -6,7 +7,7 @@ import { runDueTransitions, setPaymentStatus, setRefundStatus } from "./lifecycl
 import { projectById } from "./projects";
 import { refundJson } from "./refunds";
 import { ERROR_CODES, STATUS_CODES, STATUS_GROUPS, isStatusCode } from "./statuses";
-import { paymentRefunds, type ChangeSource, type PaymentRecord, type RefundRecord, type StatusGroup, type StatusKind } from "./store";
+import { paymentRefunds, type ChangeSource, type Linking, type PaymentRecord, type RefundRecord, type StatusGroup, type StatusKind } from "./store";
 
 /**
  * The control API for tests and demos, JSON under `/_sandbox/` (README "Control API"). It is not
@@ -72,6 +73,20 @@ export function controlPaymentJson(ctx: SandboxContext, p: PaymentRecord) {
     webhookUrl: p.webhookUrl ?? null,
     history: p.history.map((h) => ({ at: h.at, [`${h.kind}Status`]: h.code, statusGroup: h.group, errorCodes: h.errorCodes, source: h.source })),
     refunds: paymentRefunds(ctx.store, p.id).map(controlRefundJson),
+  };
+}
+
+function controlLinkingJson(ctx: SandboxContext, l: Linking) {
+  return {
+    id: l.id,
+    projectId: l.projectId,
+    clientId: projectById(ctx.store.projects, l.projectId)?.clientId ?? null,
+    bankId: l.bankId,
+    user: l.user,
+    scopes: l.scopes,
+    createdAt: l.createdAt,
+    expiresAt: l.expiresAt,
+    revokedAt: l.revokedAt ?? null,
   };
 }
 
@@ -168,6 +183,15 @@ export async function handleControl(ctx: SandboxContext, req: IncomingMessage, m
     if (group === undefined) throw apiErrors.invalidRequest(`"statusGroup" is required`);
     setRefundStatus(ctx, refund, group);
     return controlRefundJson(refund);
+  }
+  if (a === "linkings" && b === undefined && method === "GET") {
+    return { data: newestFirst(ctx.store.linkings.values()).map((l) => controlLinkingJson(ctx, l)) };
+  }
+  if (a === "linkings" && b !== undefined && c === "revoke" && method === "POST") {
+    const linking = ctx.store.linkings.get(b);
+    if (!linking) throw apiErrors.notFound("Linking");
+    revokeLinking(ctx, linking);
+    return controlLinkingJson(ctx, linking);
   }
   if (a === "webhooks" && b === undefined && method === "GET") {
     const paymentId = q.get("paymentId");

@@ -170,6 +170,8 @@ export interface Linking {
   scopes: Scope[];
   createdAt: number;
   expiresAt: number;
+  /** The payer withdrew consent at the bank (POST /_sandbox/linkings/{id}/revoke): every token is dead. */
+  revokedAt?: number;
 }
 
 export interface TokenRecord {
