@@ -1,6 +1,7 @@
 "use server";
 
 import { randomBytes } from "node:crypto";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CheckoutFormState } from "@/components/shop/Shop";
@@ -45,6 +46,7 @@ export async function startCheckout(_previous: CheckoutFormState, formData: Form
       description: "Order from Demo shop",
       reference: `order-${randomBytes(5).toString("hex")}`,
       returnUrl: `${env().appUrl}/`,
+      customerId: await demoCustomerId(),
     });
     checkoutId = checkout.id;
   } catch (error) {
@@ -53,4 +55,19 @@ export async function startCheckout(_previous: CheckoutFormState, formData: Form
   }
   // Outside the try: redirect() works by throwing.
   redirect(`/checkout/${encodeURIComponent(checkoutId)}`);
+}
+
+const CUSTOMER_COOKIE = "demo_shop_customer";
+
+/**
+ * The demo shop has no accounts, so each browser is one "signed-in customer": a real shop passes
+ * its own customer id, which is what lets a payer save a bank account for one-click payments.
+ */
+async function demoCustomerId(): Promise<string> {
+  const jar = await cookies();
+  const known = jar.get(CUSTOMER_COOKIE)?.value;
+  if (known && /^cust_[A-Za-z0-9_-]{16}$/.test(known)) return known;
+  const id = `cust_${randomBytes(12).toString("base64url")}`;
+  jar.set(CUSTOMER_COOKIE, id, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 400 * 24 * 3600, secure: env().appUrl.startsWith("https:") });
+  return id;
 }

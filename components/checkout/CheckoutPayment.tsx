@@ -1,14 +1,23 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { SavedAccountView } from "@/lib/checkout/types";
+import { format } from "@/lib/i18n/format";
 import type { MessagesFor } from "@/lib/i18n/format";
 import { AttemptPanel, type InFlightAttempt } from "./AttemptPanel";
 import { clearAttemptKey } from "./attempt-key";
 import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
+import { SavedAccountPanel } from "./SavedAccountPanel";
 
 export type CheckoutPaymentMessages = PaymentFormProps["messages"] & MessagesFor<"attempt." | "checkout.failedNotice">;
 
-type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice"> & {
+/** How the payer's return from saving a bank account went, when it did not go on to the payment. */
+export type SavedNotice = "declined" | "failed" | "elsewhere" | "linked";
+
+type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "initialBankId" | "rememberByDefault"> & {
+  /** The customer's saved bank account in this browser: one-click payment, or a call to save it again. */
+  savedAccount: SavedAccountView | null;
+  savedNotice: SavedNotice | null;
   /** The attempt in flight when the page was rendered (the payer came back from the bank). */
   attempt: InFlightAttempt | null;
   /** The last attempt failed: say so above the form. */
@@ -18,15 +27,27 @@ type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice"> & {
 };
 
 /**
- * The checkout's only client island: the payment form, or the attempt in flight with its status.
+ * The checkout's only client island: the payment form, the saved account's one-click payment, or
+ * the attempt in flight with its status.
  * Everything around it (order, QR code, banner, footer) is rendered on the server.
  */
-export function CheckoutPayment({ attempt, failedBefore, statusHref, messages: t, ...form }: CheckoutPaymentProps) {
+export function CheckoutPayment({ attempt, failedBefore, statusHref, savedAccount, savedNotice, messages: t, ...form }: CheckoutPaymentProps) {
   const [inFlight, setInFlight] = useState(attempt !== null);
   const [startNew, setStartNew] = useState(form.startNewAttempt);
-  const [notice, setNotice] = useState<PaymentFormProps["notice"]>(
-    failedBefore ? { text: t["checkout.failedNotice"], tone: "warning", focus: false } : null,
-  );
+  const [useSaved, setUseSaved] = useState(savedAccount?.state === "active");
+  const expired = savedAccount?.state === "expired" ? savedAccount : null;
+  const [notice, setNotice] = useState<PaymentFormProps["notice"]>(() => {
+    if (failedBefore) return { text: t["checkout.failedNotice"], tone: "warning", focus: false };
+    if (savedNotice) return { text: t[`saved.notice.${savedNotice}`], tone: savedNotice === "failed" ? "warning" : "info", focus: false };
+    if (expired) return { text: format(t["saved.expired"], { bank: expired.bankName }), tone: "warning", focus: false };
+    return null;
+  });
+  const switched = useRef(false);
+
+  // After "Pay another way", focus goes to the form that replaced the button.
+  useEffect(() => {
+    if (!useSaved && switched.current) document.querySelector<HTMLElement>(".payment-form input, .payment-form select")?.focus();
+  }, [useSaved]);
 
   // Back from the bank may restore this page from the back/forward cache, frozen as it was when
   // the payer left ("Taking you to your bank..."). Load it afresh: the server shows the attempt.
@@ -61,5 +82,37 @@ export function CheckoutPayment({ attempt, failedBefore, statusHref, messages: t
     );
   }
 
-  return <PaymentForm {...form} startNewAttempt={startNew} notice={notice} messages={t} />;
+  if (useSaved && savedAccount) {
+    return (
+      <SavedAccountPanel
+        checkoutId={form.checkoutId}
+        locale={form.locale}
+        amountText={form.amountText}
+        account={savedAccount}
+        startNewAttempt={startNew}
+        termsUrl={form.termsUrl}
+        privacyUrl={form.privacyUrl}
+        messages={t}
+        onPayAnotherWay={() => {
+          switched.current = true;
+          setUseSaved(false);
+        }}
+        onForgotten={() => {
+          setNotice({ text: t["saved.forgotten"], tone: "info", focus: true });
+          setUseSaved(false);
+        }}
+      />
+    );
+  }
+
+  return (
+    <PaymentForm
+      {...form}
+      startNewAttempt={startNew}
+      notice={notice}
+      initialBankId={expired?.bankId}
+      rememberByDefault={expired !== null}
+      messages={t}
+    />
+  );
 }

@@ -8,13 +8,13 @@ import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-use
 import { useBanks } from "@/components/bank-picker/use-banks";
 import { ApiError, requestJson } from "@/components/ui/api";
 import { clearAttemptKey, getAttemptKey } from "./attempt-key";
+import { explain, safeLink, type PayErrorKey } from "./pay-request";
 
-export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "picker." | "common.">;
+export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "picker." | "common." | "saved.">;
 
 /** here: bank chosen on this page; hosted: bank chosen on the provider's page; card; hybrid. */
 export type Choice = "here" | "hosted" | "card" | "hybrid";
 type Problem = "bank" | "terms";
-type PayErrorKey = Extract<keyof FormMessages, `payError.${string}`>;
 
 export interface PaymentFormProps {
   checkoutId: string;
@@ -31,54 +31,22 @@ export interface PaymentFormProps {
   startNewAttempt: boolean;
   termsUrl: string;
   privacyUrl: string;
+  /** The shop named its customer and the provider allows linking: offer "Remember this bank account". */
+  offerSave: boolean;
+  /** Bank to start with, e.g. the saved account's bank when it must be saved again. */
+  initialBankId?: string;
+  /** Start with "Remember this bank account" ticked (the payer had one saved). */
+  rememberByDefault?: boolean;
   /** A notice above the form (a failed or stopped attempt), focused when it appears after a change. */
   notice: { text: string; tone: "warning" | "info"; focus: boolean } | null;
   messages: FormMessages;
-}
-
-function safeLink(link: unknown): string | null {
-  if (typeof link !== "string") return null;
-  try {
-    const url = new URL(link);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 function methodOf(choice: Choice): PaymentMethod {
   return choice === "card" ? "card" : choice === "hybrid" ? "hybrid" : "bank";
 }
 
-/** What a failed start means to the payer, and what happens next. */
-function explain(error: unknown): { key: PayErrorKey; retry: boolean; reload: boolean; newKey: boolean } {
-  const code = error instanceof ApiError ? error.code : null;
-  switch (code) {
-    case "provider_error":
-      return { key: "payError.providerError", retry: true, reload: false, newKey: true };
-    case "attempt_failed":
-      return { key: "payError.attemptFailed", retry: true, reload: false, newKey: true };
-    case "method_unavailable":
-      return { key: "payError.methodUnavailable", retry: false, reload: false, newKey: false };
-    case "payment_in_progress":
-      return { key: "payError.inProgress", retry: false, reload: true, newKey: false };
-    case "already_paid":
-    case "checkout_expired":
-    case "checkout_cancelled":
-      return { key: "payError.ended", retry: false, reload: true, newKey: false };
-    case "checkout_not_found":
-      return { key: "payError.notFound", retry: false, reload: false, newKey: false };
-    case "rate_limited":
-      return { key: "payError.rateLimited", retry: true, reload: false, newKey: false };
-    case "bad_link":
-      return { key: "payError.badLink", retry: true, reload: false, newKey: true };
-    default:
-      if (error instanceof ApiError && error.status === 0) return { key: "payError.network", retry: true, reload: false, newKey: false };
-      return { key: "payError.generic", retry: true, reload: false, newKey: false };
-  }
-}
-
-function TermsLabel({ template, terms, privacy }: { template: string; terms: ReactNode; privacy: ReactNode }) {
+export function TermsLabel({ template, terms, privacy }: { template: string; terms: ReactNode; privacy: ReactNode }) {
   return (
     <>
       {templateParts(template).map((part, i) =>
@@ -89,7 +57,7 @@ function TermsLabel({ template, terms, privacy }: { template: string; terms: Rea
 }
 
 export function PaymentForm(props: PaymentFormProps) {
-  const { checkoutId, locale, amountText, payee, methods, countries, defaultCountry, initialBanks, termsUrl, privacyUrl, notice, messages: t } = props;
+  const { checkoutId, locale, amountText, payee, methods, countries, defaultCountry, initialBanks, termsUrl, privacyUrl, notice, offerSave, messages: t } = props;
 
   const choices: Choice[] = [
     ...(methods.bank ? (["here", "hosted"] as const) : []),
@@ -100,8 +68,9 @@ export function PaymentForm(props: PaymentFormProps) {
 
   const [choice, setChoice] = useState<Choice>(choices[0] ?? "here");
   const [country, setCountry] = useState(countries.some((c) => c.code === defaultCountry) ? defaultCountry : (countries[0]?.code ?? defaultCountry));
-  const [bankId, setBankId] = useState("");
+  const [bankId, setBankId] = useState(props.initialBankId ?? "");
   const [terms, setTerms] = useState(false);
+  const [remember, setRemember] = useState(props.rememberByDefault ?? false);
   const [submitted, setSubmitted] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [payError, setPayError] = useState<{ key: PayErrorKey; retry: boolean } | null>(null);
@@ -121,6 +90,9 @@ export function PaymentForm(props: PaymentFormProps) {
   const countryName = countries.find((c) => c.code === country)?.name ?? country;
 
   const here = choice === "here";
+  // Saving needs a bank chosen here (linking starts at that bank) that allows it.
+  const canSave = here && offerSave && chosenBank?.linkable !== false;
+  const saving = canSave && remember && chosenBank !== null;
   const problems: Problem[] = here ? [...(chosenBank ? [] : (["bank"] as const)), ...(terms ? [] : (["terms"] as const))] : [];
   const showProblems = submitted && problems.length > 0;
   const bankInvalid = showProblems && problems.includes("bank");
@@ -154,6 +126,10 @@ export function PaymentForm(props: PaymentFormProps) {
       clearAttemptKey(checkoutId);
       newAttemptPending.current = false;
     }
+    if (saving && chosenBank) {
+      await leaveFor(`/api/checkouts/${encodeURIComponent(checkoutId)}/saved-account`, { bankId: chosenBank.id, termsAccepted: terms, lang: locale }, "authorizationLink");
+      return;
+    }
     const body: StartPaymentRequest = {
       method: methodOf(choice),
       ...(here && chosenBank ? { bankId: chosenBank.id } : {}),
@@ -163,12 +139,17 @@ export function PaymentForm(props: PaymentFormProps) {
       lang: locale,
     };
 
+    await leaveFor(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments`, body, "confirmLink");
+  }
+
+  /** Posts the start request and sends the whole page to the link it answers with. */
+  async function leaveFor(url: string, body: object, linkField: "confirmLink" | "authorizationLink") {
     try {
-      const response = await requestJson<StartPaymentResponse>(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments`, {
+      const response = await requestJson<Partial<StartPaymentResponse & { authorizationLink: string }>>(url, {
         method: "POST",
         body: JSON.stringify(body),
       });
-      const link = safeLink(response.confirmLink);
+      const link = safeLink(response[linkField]);
       if (!link) throw new ApiError("bad confirm link", 502, "bad_link", null);
       if (here && chosenBank) rememberBank(country, chosenBank.id);
       // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
@@ -182,6 +163,8 @@ export function PaymentForm(props: PaymentFormProps) {
         termsRef.current?.focus();
         return;
       }
+      // Saving turned out impossible: the next Pay pays without it.
+      if (error instanceof ApiError && error.code === "saving_unavailable") setRemember(false);
       const what = explain(error);
       if (what.newKey) clearAttemptKey(checkoutId);
       if (what.reload) {
@@ -197,7 +180,7 @@ export function PaymentForm(props: PaymentFormProps) {
   }
 
   const missingKey = problems.length === 2 ? "pay.missing.both" : problems[0] === "bank" ? "pay.missing.bank" : problems[0] === "terms" ? "pay.missing.terms" : null;
-  const leavingText = choice === "here" || choice === "hosted" ? t["pay.leaving.bank"] : t["pay.leaving.provider"];
+  const leavingText = saving ? t["saved.leaving"] : choice === "here" || choice === "hosted" ? t["pay.leaving.bank"] : t["pay.leaving.provider"];
   const fromText =
     choice === "here"
       ? (chosenBank?.name ?? t["pay.consent.noBank"])
@@ -351,6 +334,18 @@ export function PaymentForm(props: PaymentFormProps) {
               </p>
             )}
           </div>
+
+          {canSave && (
+            <div>
+              <div className="checkbox-row">
+                <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} aria-describedby="remember-hint" />
+                <label htmlFor="remember">{t["saved.remember"]}</label>
+              </div>
+              <p className="hint" id="remember-hint">
+                {t["saved.rememberHint"]}
+              </p>
+            </div>
+          )}
         </>
       ) : (
         <p className="muted">{choice === "card" ? t["pay.nextPage.card"] : choice === "hybrid" ? t["pay.nextPage.hybrid"] : t["pay.nextPage.hosted"]}</p>

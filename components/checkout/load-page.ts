@@ -2,6 +2,7 @@ import "server-only";
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { getCheckoutPageData } from "@/lib/checkout/page-data";
+import { PAYER_HANDLE_COOKIE } from "@/lib/checkout/saved-accounts";
 import { LANG_COOKIE, requestedLocale } from "@/lib/i18n";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -12,10 +13,15 @@ export interface CheckoutRouteProps {
 }
 
 /** One computation per request, shared by a checkout page and its metadata. */
-const load = cache(async (checkoutId: string, lang: string | undefined) => getCheckoutPageData(checkoutId, { headers: await headers(), lang }));
+const load = cache(async (checkoutId: string, lang: string | undefined, payerHandle: string | undefined) =>
+  getCheckoutPageData(checkoutId, { headers: await headers(), lang, payerHandle }),
+);
 
-/** The checkout page data for this request, in the language the payer asked for (?lang=, then the cookie). */
-export async function loadCheckoutPage({ params, searchParams }: CheckoutRouteProps) {
+/**
+ * The checkout page data for this request, in the language the payer asked for (?lang=, then the
+ * cookie); with the payer's saved bank account when the page offers paying with one.
+ */
+export async function loadCheckoutPage({ params, searchParams }: CheckoutRouteProps, opts: { savedAccount?: boolean } = {}) {
   const [{ checkoutId }, query, jar] = await Promise.all([params, searchParams, cookies()]);
-  return { data: await load(checkoutId, requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value)) };
+  return { data: await load(checkoutId, requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value), opts.savedAccount ? jar.get(PAYER_HANDLE_COOKIE)?.value : undefined), query };
 }

@@ -31,6 +31,7 @@ export function appContext(): Promise<CheckoutContext> {
         notifySecret: e.merchantNotifySecret,
         confirmOrigins: [new URL(e.pisBaseUrl).origin, ...(e.sandbox ? [] : PROVIDER_HOSTED_ORIGINS)],
         checkoutTtlMs: e.checkoutTtlMs,
+        tokenKeys: e.tokenKeys,
       },
     };
     // Expiry, reconciliation and merchant notifications run inside the app process: embedded

@@ -44,6 +44,8 @@ export function toBankViews(banks: Bank[], country: string): BankView[] {
       logoUrl: bank.imageUri ?? null,
       countryCode: bank.countryCode,
       popular: r < popular.length,
+      // Absent before API v0.3: then a bank is assumed to allow it, and the provider has the last word.
+      linkable: bank.isAccountLinkingSupported !== false,
       searchTerms: [...new Set([bank.name, bank.officialName ?? "", ...(SHORT_NAMES[bankCode(bank.id)] ?? [])].filter(Boolean).map(searchKey))],
     }));
 }

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import type { PisClient } from "../pis";
+import type { TokenKey } from "./token-vault";
 
 /** Everything a checkout operation needs from outside; tests build one with PGlite and the sandbox. */
 export interface CheckoutContext {
@@ -15,6 +16,8 @@ export interface CheckoutContext {
     /** Origins a confirmLink may point at; the payer is never sent anywhere else. */
     confirmOrigins: string[];
     checkoutTtlMs: number;
+    /** Seal saved bank accounts' provider tokens; the first seals, all open (rotation). */
+    tokenKeys: TokenKey[];
   };
   now?: () => Date;
 }

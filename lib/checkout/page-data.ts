@@ -1,6 +1,8 @@
+import { isIP } from "node:net";
 import { defaultContext, expireIfDue, latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { findBank, projectInfo, providerCountries } from "./project";
+import { hashHandle, savedAccountView } from "./saved-accounts";
 import { LOCALES, type CheckoutPageData, type Locale } from "./types";
 
 // Request headers some hosts and CDNs add with the visitor's country (Cloudflare, Vercel, others).
@@ -47,14 +49,36 @@ export function chooseCountry(opts: { hint?: string | null; headers: Headers; co
   return opts.countries.includes("LT") ? "LT" : (opts.countries[0] ?? "LT");
 }
 
+/**
+ * The payer's side of an account-information request (provider-api.md 2). The device id is derived
+ * from the browser handle's hash: stable per browser, and not the handle itself.
+ */
+export function payerPsu(headers: Headers, payerHandle: string) {
+  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  const ip = forwarded && isIP(forwarded) ? forwarded : "127.0.0.1";
+  return {
+    ipAddress: ip,
+    ipPort: /^\d{1,5}$/.test(headers.get("x-forwarded-port") ?? "") ? (headers.get("x-forwarded-port") as string) : "443",
+    userAgent: headers.get("user-agent") ?? "unknown",
+    httpMethod: "GET" as const,
+    deviceId: hashHandle(payerHandle).slice(0, 32),
+  };
+}
+
 /** Everything the checkout page shows, for one request. Provider trouble degrades, never fails the page. */
-export async function getCheckoutPageData(checkoutId: string, request: { headers: Headers; lang?: string | null }, ctx?: CheckoutContext): Promise<CheckoutPageData | null> {
+export async function getCheckoutPageData(
+  checkoutId: string,
+  request: { headers: Headers; lang?: string | null; payerHandle?: string },
+  ctx?: CheckoutContext,
+): Promise<CheckoutPageData | null> {
   const c = ctx ?? (await defaultContext());
   const found = await loadCheckout(c, checkoutId);
   if (!found) return null;
   const checkout = await expireIfDue(c, found);
   const [project, countries, attempt] = await Promise.all([projectInfo(c), providerCountries(c), latestAttempt(c, checkoutId)]);
   const bank = attempt?.bankId ? await findBank(c, attempt.bankId).catch(() => null) : null;
+  const payable = checkout.status === "open" || checkout.status === "failed";
+  const savedAccount = payable && request.payerHandle ? await savedAccountView(c, checkout, request.payerHandle, payerPsu(request.headers, request.payerHandle)) : null;
   return {
     checkout: toCheckoutView(checkout),
     locale: chooseLocale({ requested: request.lang, checkoutLocale: checkout.locale, acceptLanguage: request.headers.get("accept-language") }),
@@ -63,5 +87,7 @@ export async function getCheckoutPageData(checkoutId: string, request: { headers
     methods: project.methods,
     sandboxProject: project.isSandbox,
     attempt: attempt ? { ...toAttemptView(attempt), bankName: bank?.name ?? null } : null,
+    canSaveAccount: checkout.customerId !== null && project.methods.bank && project.scopes.includes("payments"),
+    savedAccount,
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { checkouts, paymentAttempts } from "../db/schema";
@@ -8,6 +9,7 @@ import { nowOf, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { newAttemptId } from "./ids";
 import { findBank, projectInfo, redirectPreferredFor } from "./project";
+import { accessTokenOf, assertPayable, completeLinking, type linkReturnQuery, markLinkRevoked, markLinkUsed, SavedAccountEndedError, savedAccountForPayment } from "./saved-accounts";
 import { LOCALES, type StartPaymentResponse } from "./types";
 
 /** What the payer's browser may send. Note what is absent: amount, currency, creditor, redirect. */
@@ -22,8 +24,14 @@ export const startPaymentInput = z
     termsAccepted: z.boolean(),
     attemptKey: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8-64 URL-safe characters"),
     lang: z.enum(LOCALES).optional(),
+    /** Pay from the customer's saved bank account in this browser (one click; ADR 11). */
+    savedAccount: z.literal(true).optional(),
   })
-  .refine((v) => v.method === "bank" || v.bankId === undefined, { path: ["bankId"], message: "is only for bank payments" });
+  .refine((v) => v.method === "bank" || v.bankId === undefined, { path: ["bankId"], message: "is only for bank payments" })
+  .refine((v) => !v.savedAccount || (v.method === "bank" && v.bankId === undefined), {
+    path: ["savedAccount"],
+    message: "is a bank payment from the saved account's bank, without bankId",
+  });
 export type StartPaymentInput = z.infer<typeof startPaymentInput>;
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -33,9 +41,10 @@ const SAME_KEY_WAIT_MS = 15_000;
 /**
  * Starts a payment at the provider for one checkout. The attempt row is written first, so a crash
  * after the provider call leaves a trace; the attempt key makes a repeated submit (double click,
- * retry after a lost response) return the same attempt instead of a second payment.
+ * retry after a lost response) return the same attempt instead of a second payment. `payerHandle`
+ * is the browser's handle (cookie), needed only to pay from a saved account.
  */
-export async function startPayment(checkoutId: string, input: StartPaymentInput, ctx?: CheckoutContext): Promise<StartPaymentResponse> {
+export async function startPayment(checkoutId: string, input: StartPaymentInput, ctx?: CheckoutContext, payerHandle?: string): Promise<StartPaymentResponse> {
   const c = ctx ?? (await defaultContext());
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
@@ -56,6 +65,12 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       { path: "method", message: `${input.method} payments are not enabled` },
     ]);
   }
+  assertPayable(c, checkout);
+  // A saved account: its bank, and a token refreshed before the attempt is written.
+  const link = input.savedAccount ? await savedAccountForPayment(c, checkout, payerHandle) : undefined;
+  const accessToken = link ? await accessTokenOf(c, link).catch(savedAccountEnded) : undefined;
+  const bankId = link?.bankId ?? input.bankId;
+
   let redirectPreferred: boolean | undefined;
   if (input.bankId) {
     const bank = await findBank(c, input.bankId).catch(() => undefined);
@@ -66,11 +81,6 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
     if (bank) redirectPreferred = redirectPreferredFor(project, bank);
   }
 
-  if (checkout.status === "paid") throw new CheckoutError(409, "already_paid", "This order is already paid.");
-  if (checkout.status === "cancelled") throw new CheckoutError(409, "checkout_cancelled", "This checkout was cancelled by the shop.");
-  if (checkout.status === "expired" || checkout.expiresAt <= nowOf(c)) {
-    throw new CheckoutError(410, "checkout_expired", "This checkout has expired.", "Go back to the shop to start again.");
-  }
 
   const attemptId = newAttemptId();
   const inserted = await c.db
@@ -83,7 +93,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
         checkoutId,
         attemptKey: input.attemptKey,
         method: input.method,
-        bankId: input.bankId ?? null,
+        bankId: bankId ?? null,
       });
       await moveCheckout(tx, fresh, "processing", "initiation", attemptId);
       return true;
@@ -110,27 +120,35 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       creditorIban: checkout.creditorIban,
       email: checkout.email ?? undefined,
       method: input.method,
-      bankId: input.bankId,
+      bankId,
       redirectPreferred,
-      countryCode: input.bankId ? undefined : input.country,
+      countryCode: bankId ? undefined : input.country,
+      accessToken,
       lang: input.lang,
       redirectUrl: returnUrl(c, checkoutId),
       webhookUrl: webhookUrl(c),
     });
-    const link = res.confirmLink;
-    if (!link || !c.config.confirmOrigins.includes(new URL(link).origin)) {
+    const confirmLink = res.confirmLink;
+    if (!confirmLink || !c.config.confirmOrigins.includes(new URL(confirmLink).origin)) {
       // A confirmLink elsewhere is not followed; the provider payment is left to expire unconfirmed.
       await failAttempt(c, attemptId, "untrusted_confirm_link");
       throw new CheckoutError(502, "provider_error", "The payment service gave an unexpected answer. Please try again.");
     }
     await c.db
       .update(paymentAttempts)
-      .set({ providerPaymentId: res.id, confirmLink: link, updatedAt: new Date() })
+      .set({ providerPaymentId: res.id, confirmLink, updatedAt: new Date() })
       .where(eq(paymentAttempts.id, attemptId));
     await applyProviderStatus(c, { attemptId }, res.status, "initiation");
-    return { attemptId, confirmLink: link };
+    if (link) await markLinkUsed(c, link.id);
+    return { attemptId, confirmLink };
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
+    if (link && err.httpStatus === 401) {
+      // A token refreshed moments ago and still refused: the payer withdrew the consent at the bank.
+      await failAttempt(c, attemptId, "saved_account_refused");
+      await markLinkRevoked(c, link.id);
+      savedAccountEnded(new SavedAccountEndedError("revoked"));
+    }
     // The payer never received a confirmLink, so no money can move on this attempt: closing it as
     // failed is safe even when the provider's answer was lost, and lets the payer try again.
     await failAttempt(c, attemptId, err.kind === "http" ? `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}` : `provider_${err.kind}`);
@@ -172,6 +190,38 @@ export async function abandonPayment(checkoutId: string, ctx?: CheckoutContext):
     if (row) await moveCheckout(tx, row, "open", "payer", attempt.id);
   });
   return { abandoned: true };
+}
+
+/**
+ * Where the payer goes after the provider's account linking: straight on to the payment from the
+ * new saved account (the Pay click that started the linking), or back to the checkout page with
+ * the outcome when the linking failed or this browser is not the one that started it.
+ */
+export async function continueAfterLinking(checkoutId: string, query: z.infer<typeof linkReturnQuery>, payerHandle: string | undefined, ctx?: CheckoutContext): Promise<string> {
+  const c = ctx ?? (await defaultContext());
+  const page = (saved: string) => `${c.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}?saved=${saved}`;
+  const { outcome, ownBrowser } = await completeLinking(checkoutId, query, payerHandle, c);
+  if (outcome !== "linked") return page(outcome);
+  if (!ownBrowser) return page("elsewhere");
+  try {
+    // One attempt per linking: a reload of this return gets the same payment, never a second one.
+    const key = `linked-${createHash("sha256").update(query.requestId ?? "").digest("base64url").slice(0, 40)}`;
+    const { confirmLink } = await startPayment(checkoutId, { method: "bank", termsAccepted: true, attemptKey: key, savedAccount: true }, c, payerHandle);
+    return confirmLink;
+  } catch (err) {
+    // Paid meanwhile, expired, provider down: the checkout page shows where things stand.
+    if (err instanceof CheckoutError) return page("linked");
+    throw err;
+  }
+}
+
+/** A saved account that can no longer pay becomes a refusal the page explains (link again). */
+function savedAccountEnded(err: unknown): never {
+  if (err instanceof SavedAccountEndedError) {
+    throw new CheckoutError(409, "saved_account_ended", "Your saved bank account can no longer be used. Please choose your bank and save it again.");
+  }
+  if (err instanceof PisError) throw new CheckoutError(502, "provider_error", "We could not reach the payment service. Please try again.");
+  throw err;
 }
 
 async function findByKey(ctx: CheckoutContext, checkoutId: string, attemptKey: string) {

@@ -11,6 +11,8 @@ export interface ProjectInfo {
   forceRedirectToBankMode: string | null;
   /** Methods whose payments may be refunded, and for how many days after payment. */
   refunds: { allowedFor: string[]; bankDayLimit: number | null; cardDayLimit: number | null };
+  /** Account-linking scopes the project may ask for (`payments` makes saved bank accounts possible). */
+  scopes: string[];
 }
 
 const loadProject = cachedPerClient(TEN_MINUTES, async (ctx, _: "project"): Promise<ProjectInfo> => {
@@ -27,6 +29,7 @@ const loadProject = cachedPerClient(TEN_MINUTES, async (ctx, _: "project"): Prom
       bankDayLimit: settings.bankRefundDayLimit ?? null,
       cardDayLimit: settings.cardRefundDayLimit ?? null,
     },
+    scopes: settings.scopes ?? [],
   };
 });
 
@@ -42,6 +45,7 @@ export async function projectInfo(ctx: CheckoutContext): Promise<ProjectInfo> {
       redirectPreferred: false,
       forceRedirectToBankMode: null,
       refunds: { allowedFor: [], bankDayLimit: null, cardDayLimit: null },
+      scopes: [],
     };
   }
 }

@@ -69,6 +69,8 @@ export interface BankView {
   countryCode: string;
   /** One of the country's most used banks: shown first. The list comes popular-first, then by name. */
   popular: boolean;
+  /** The bank allows account linking: the payer may save the account for one-click payments. */
+  linkable: boolean;
   /** Lower-case, diacritics-free search terms: name, official name and common short names. */
   searchTerms: string[];
 }
@@ -90,6 +92,20 @@ export interface StartPaymentRequest {
   attemptKey: string;
   /** Language of the provider's pages. */
   lang?: Locale;
+  /** Pay from the saved account (bank method, no bankId). */
+  savedAccount?: true;
+}
+
+/** The customer's saved bank account in this browser, as the checkout page shows it (ADR 11). */
+export interface SavedAccountView {
+  /** active: pay in one click; expired: the link ended (90 days, or consent withdrawn): link again. */
+  state: "active" | "expired";
+  bankId: string;
+  bankName: string;
+  /** "LT60 •••• 8901"; null without account-information consent or when the bank did not answer. */
+  maskedIban: string | null;
+  /** Whether the available balance covers the amount; null when unknown. */
+  covers: boolean | null;
 }
 
 /** Everything the checkout page needs, computed on the server for one request. */
@@ -107,6 +123,9 @@ export interface CheckoutPageData {
   sandboxProject: boolean;
   /** The latest attempt, to show an attempt in flight after Back from the bank. */
   attempt: (AttemptView & { bankName: string | null }) | null;
+  /** The payer may save the account while paying: the shop named its customer, the project allows linking. */
+  canSaveAccount: boolean;
+  savedAccount: SavedAccountView | null;
 }
 
 export interface StartPaymentResponse {

@@ -19,6 +19,9 @@ export const checkouts = pgTable(
     locale: text("locale"),
     country: text("country"),
     email: text("email"),
+    // The merchant's own id for a signed-in customer: the first half of recognising a returning
+    // payer for a saved bank account (ADR 11). Never shown to the payer's browser.
+    customerId: text("customer_id"),
     creditorName: text("creditor_name").notNull(),
     creditorIban: text("creditor_iban").notNull(),
     status: text("status").$type<CheckoutStatus>().notNull().default("open"),
@@ -155,4 +158,44 @@ export const notifications = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("notifications_due_idx").on(t.nextAttemptAt), index("notifications_checkout_idx").on(t.checkoutId)],
+);
+
+export type AccountLinkStatus = "pending" | "active" | "failed" | "expired" | "revoked" | "forgotten" | "replaced";
+
+/**
+ * A payer's saved bank account (provider account linking, ADR 11). Usable only by the merchant's
+ * customer who made it, in the browser that holds the handle whose hash is stored here. Tokens are
+ * sealed with the token vault; they are wiped when the link ends.
+ */
+export const accountLinks = pgTable(
+  "account_links",
+  {
+    // Also the provider's Request-Id, echoed back as requestId on the return.
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull(),
+    handleHash: text("handle_hash").notNull(),
+    // The checkout the payer was paying when linking: the payment continues there after the return.
+    checkoutId: text("checkout_id")
+      .notNull()
+      .references(() => checkouts.id),
+    status: text("status").$type<AccountLinkStatus>().notNull().default("pending"),
+    bankId: text("bank_id").notNull(),
+    // The provider's id of the linking (authId), for support and the provider's logs.
+    providerLinkId: text("provider_link_id"),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    accessToken: text("access_token"),
+    accessExpiresAt: timestamp("access_expires_at", { withTimezone: true }),
+    refreshToken: text("refresh_token"),
+    // 90 days from linking (the provider's one-click period), whatever refreshes happen.
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    failureReason: text("failure_reason"),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One saved account per customer and browser.
+    uniqueIndex("account_links_one_active_idx").on(t.customerId, t.handleHash).where(sql`${t.status} = 'active'`),
+  ],
 );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { loadCheckoutPage, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { notFound } from "next/navigation";
-import { CheckoutPayment } from "@/components/checkout/CheckoutPayment";
+import { CheckoutPayment, type SavedNotice } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
@@ -20,7 +20,7 @@ const TERMS_URL = "https://kevin.eu/terms-conditions";
 const PRIVACY_URL = "https://kevin.eu/privacy-policy";
 
 export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
-  const { data } = await loadCheckoutPage(props);
+  const { data } = await loadCheckoutPage(props, { savedAccount: true });
   // The checkout id in the URL is the payer's only credential: keep these pages out of indexes.
   return { title: messages(data?.locale ?? "en")["checkout.title"], robots: { index: false, follow: false } };
 }
@@ -47,8 +47,10 @@ async function banksFor(country: string): Promise<BanksResponse | null> {
   }
 }
 
+const SAVED_NOTICES: readonly SavedNotice[] = ["declined", "failed", "elsewhere", "linked"];
+
 export default async function CheckoutPage(props: CheckoutRouteProps) {
-  const { data } = await loadCheckoutPage(props);
+  const { data, query } = await loadCheckoutPage(props, { savedAccount: true });
   if (!data) notFound();
 
   const { checkout, locale } = data;
@@ -108,7 +110,10 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
                   statusHref={statusHref}
                   termsUrl={TERMS_URL}
                   privacyUrl={PRIVACY_URL}
-                  messages={pickMessages(locale, ["pay.", "errors.", "payError.", "picker.", "common.", "attempt.", "checkout.failedNotice"])}
+                  offerSave={data.canSaveAccount}
+                  savedAccount={data.savedAccount}
+                  savedNotice={SAVED_NOTICES.find((n) => n === query.saved) ?? null}
+                  messages={pickMessages(locale, ["pay.", "errors.", "payError.", "picker.", "common.", "attempt.", "saved.", "checkout.failedNotice"])}
                 />
               </section>
             )}

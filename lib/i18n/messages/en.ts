@@ -85,6 +85,8 @@ export const en = {
   "payError.network": "We could not reach the server. Check your connection and try again.",
   "payError.generic": "Something went wrong on our side, and no money was taken. Please try again.",
   "payError.badLink": "We could not open the payment page. Please try again.",
+  "payError.savingUnavailable": "Saving a bank account is not possible here right now. You can still pay without saving it.",
+  "payError.savedEnded": "Your saved bank account can no longer be used. We are reloading the page.",
 
   // Bank picker
   "picker.label": "Your bank",
@@ -115,6 +117,28 @@ export const en = {
   "attempt.abandoning": "Stopping the unfinished payment…",
   "attempt.authorised": "Your bank already has this payment, so it cannot be replaced. Check its status instead.",
   "attempt.abandoned": "The unfinished payment was stopped. You can now choose another bank.",
+
+  // A saved bank account (account linking, one-click payments)
+  "saved.heading": "Your saved bank account",
+  "saved.accountOf": "{bank} account",
+  "saved.covers": "Your available balance covers this payment.",
+  "saved.short": "Your available balance may not cover {amount}. You can still try, or pay another way.",
+  "saved.pay": "Pay {amount} from this account",
+  "saved.oneClickHint": "No bank login and no account choice: you only approve the payment.",
+  "saved.terms": "By paying you agree to the payment service's {terms} and {privacy}.",
+  "saved.another": "Pay another way",
+  "saved.forget": "Forget this account",
+  "saved.forgetting": "Forgetting the account…",
+  "saved.forgotten": "We forgot your saved bank account. Choose your bank below to pay.",
+  "saved.forgetError": "We could not forget the account just now. Please try again.",
+  "saved.remember": "Remember this bank account for faster payments",
+  "saved.rememberHint": "For 90 days, pay in one click without logging in to your bank. You can forget it at any time.",
+  "saved.leaving": "Taking you to your bank to save the account…",
+  "saved.expired": "Your saved {bank} account can no longer be used for one-click payments: saved accounts last 90 days, and your bank can end them sooner. Choose your bank and tick “Remember this bank account” to save it again.",
+  "saved.notice.declined": "Your bank account was not saved. You can still pay.",
+  "saved.notice.failed": "We could not save your bank account. You can still pay.",
+  "saved.notice.elsewhere": "Your bank account is saved in the browser where you started. You can pay here as usual.",
+  "saved.notice.linked": "Your bank account is saved. You can pay now.",
 
   // Desktop to phone
   "qr.heading": "Pay on your phone",

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { forgetSavedAccount, startLinking, startLinkingInput } from "@/lib/checkout/saved-accounts";
+import { env } from "@/lib/env";
+import { payerHandleCookie, readPayerHandle } from "@/lib/http/payer-handle";
+import { json } from "@/lib/http/problem";
+import { limitPaymentStart } from "@/lib/http/rate-limit";
+import { route } from "@/lib/http/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const params = z.object({ checkoutId: z.string().max(64) });
+
+/** Save the payer's bank account while paying: answers where to send the payer to link it. */
+export const POST = route({ params, body: startLinkingInput }, async ({ params, body, req }) => {
+  limitPaymentStart(params.checkoutId, req.headers);
+  const { authorizationLink, handle } = await startLinking(params.checkoutId, body, readPayerHandle(req));
+  return json({ authorizationLink }, 200, { "Set-Cookie": payerHandleCookie(handle, env().appUrl) });
+});
+
+/** "Forget this account". */
+export const DELETE = route({ params }, ({ params, req }) => forgetSavedAccount(params.checkoutId, readPayerHandle(req)));

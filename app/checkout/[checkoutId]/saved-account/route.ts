@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { continueAfterLinking } from "@/lib/checkout/payments";
+import { linkReturnQuery } from "@/lib/checkout/saved-accounts";
+import { readPayerHandle } from "@/lib/http/payer-handle";
+import { route } from "@/lib/http/route";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const params = z.object({ checkoutId: z.string().max(64) });
+
+/** The provider's redirect after account linking: on to the payment, or back to the checkout. */
+export const GET = route({ params, query: linkReturnQuery }, async ({ params, query, req }) => {
+  const next = await continueAfterLinking(params.checkoutId, query, readPayerHandle(req));
+  return new Response(null, { status: 303, headers: { Location: next, "Cache-Control": "no-store" } });
+});

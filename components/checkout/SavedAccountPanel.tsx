@@ -1,0 +1,149 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { Locale, SavedAccountView, StartPaymentRequest, StartPaymentResponse } from "@/lib/checkout/types";
+import { format } from "@/lib/i18n/format";
+import { ApiError, requestJson } from "@/components/ui/api";
+import { clearAttemptKey, getAttemptKey } from "./attempt-key";
+import { explain, safeLink, type PayErrorKey } from "./pay-request";
+import { TermsLabel, type FormMessages } from "./PaymentForm";
+
+interface SavedAccountPanelProps {
+  checkoutId: string;
+  locale: Locale;
+  amountText: string;
+  account: SavedAccountView;
+  /** The stored attempt key belongs to an attempt that is over: the first Pay starts a new one. */
+  startNewAttempt: boolean;
+  termsUrl: string;
+  privacyUrl: string;
+  messages: FormMessages;
+  onPayAnotherWay(): void;
+  onForgotten(): void;
+}
+
+/**
+ * One-click payment from the customer's saved bank account: which account (bank, masked IBAN),
+ * whether its balance covers the amount, and one Pay button. The provider skips the bank login
+ * and the account choice; the payer only approves. Paying another way and forgetting the account
+ * are one click away.
+ */
+export function SavedAccountPanel({ checkoutId, locale, amountText, account, startNewAttempt, termsUrl, privacyUrl, messages: t, onPayAnotherWay, onForgotten }: SavedAccountPanelProps) {
+  const [busy, setBusy] = useState<"pay" | "forget" | null>(null);
+  const [error, setError] = useState<{ text: string; retry: "pay" | "forget" | null } | null>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+  const inFlight = useRef(false);
+  const newAttemptPending = useRef(startNewAttempt);
+  const id = encodeURIComponent(checkoutId);
+
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
+
+  async function pay() {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy("pay");
+    setError(null);
+    if (newAttemptPending.current) {
+      clearAttemptKey(checkoutId);
+      newAttemptPending.current = false;
+    }
+    const body: StartPaymentRequest = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: getAttemptKey(checkoutId), lang: locale };
+    try {
+      const response = await requestJson<StartPaymentResponse>(`/api/checkouts/${id}/payments`, { method: "POST", body: JSON.stringify(body) });
+      const link = safeLink(response.confirmLink);
+      if (!link) throw new ApiError("bad confirm link", 502, "bad_link", null);
+      window.location.assign(link);
+    } catch (err) {
+      const what = explain(err);
+      if (what.newKey) clearAttemptKey(checkoutId);
+      setError({ text: t[what.key as PayErrorKey], retry: what.retry ? "pay" : null });
+      if (what.reload) return window.location.reload();
+      inFlight.current = false;
+      setBusy(null);
+    }
+  }
+
+  async function forget() {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy("forget");
+    setError(null);
+    try {
+      await requestJson(`/api/checkouts/${id}/saved-account`, { method: "DELETE" });
+      onForgotten();
+    } catch {
+      setError({ text: t["saved.forgetError"], retry: "forget" });
+    } finally {
+      inFlight.current = false;
+      setBusy(null);
+    }
+  }
+
+  const balanceNote = account.covers === true ? t["saved.covers"] : account.covers === false ? format(t["saved.short"], { amount: amountText }) : null;
+  const leavingText = busy === "pay" ? t["pay.leaving.bank"] : busy === "forget" ? t["saved.forgetting"] : "";
+
+  return (
+    <section className="stack saved-account" aria-labelledby="saved-heading">
+      <h3 id="saved-heading">{t["saved.heading"]}</h3>
+      <p className="saved-account-line">
+        <strong>{format(t["saved.accountOf"], { bank: account.bankName })}</strong>
+        {account.maskedIban && (
+          <span className="iban" data-testid="saved-iban">
+            {account.maskedIban}
+          </span>
+        )}
+      </p>
+      {balanceNote && (
+        <p className={`small ${account.covers ? "saved-covers" : "alert alert-warning"}`} data-testid="saved-balance">
+          {balanceNote}
+        </p>
+      )}
+      <p className="hint">{t["saved.oneClickHint"]}</p>
+
+      {error && (
+        <div ref={errorRef} tabIndex={-1} className="alert alert-error" role="alert" aria-label={t["payError.label"]}>
+          <p>{error.text}</p>
+          {error.retry && (
+            <button type="button" className="btn btn-secondary" onClick={() => void (error.retry === "pay" ? pay() : forget())}>
+              {t["common.tryAgain"]}
+            </button>
+          )}
+        </div>
+      )}
+
+      <div>
+        <button type="button" className="btn btn-primary btn-block" disabled={busy !== null} onClick={() => void pay()}>
+          {busy === "pay" ? t["pay.leaving.bank"] : format(t["saved.pay"], { amount: amountText })}
+        </button>
+        <p className="visually-hidden" role="status">
+          {leavingText}
+        </p>
+        <p className="hint">
+          <TermsLabel
+            template={t["saved.terms"]}
+            terms={
+              <a href={termsUrl} target="_blank" rel="noopener noreferrer">
+                {t["pay.termsLink"]}
+              </a>
+            }
+            privacy={
+              <a href={privacyUrl} target="_blank" rel="noopener noreferrer">
+                {t["pay.privacyLink"]}
+              </a>
+            }
+          />
+        </p>
+      </div>
+      <div className="saved-account-actions">
+        <button type="button" className="btn btn-secondary" disabled={busy !== null} onClick={onPayAnotherWay}>
+          {t["saved.another"]}
+        </button>
+        <button type="button" className="link-button" disabled={busy !== null} onClick={() => void forget()}>
+          {t["saved.forget"]}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,215 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { accountLinks } from "../db/schema";
+import { testDbKinds } from "../db/testing";
+import { walkHostedPage } from "../pis/test-helpers";
+import { createCheckout, loadCheckout } from "./checkouts";
+import type { CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
+import { continueAfterLinking, startPayment } from "./payments";
+import {
+  accessTokenOf,
+  balanceCovers,
+  forgetSavedAccount,
+  LINK_PERIOD_MS,
+  linkReturnUrl,
+  maskIban,
+  newPayerHandle,
+  SavedAccountEndedError,
+  savedAccountView,
+  startLinking,
+} from "./saved-accounts";
+import { testContext } from "./test-context";
+import { openToken } from "./token-vault";
+
+const PSU = { ipAddress: "127.0.0.1", ipPort: "443", userAgent: "vitest", httpMethod: "GET" as const, deviceId: "device-1" };
+const order = (customerId?: string, amount = "12.50") => ({
+  amount,
+  currency: "EUR",
+  description: "Order",
+  reference: "order-1",
+  returnUrl: "https://shop.test/thanks",
+  ...(customerId !== undefined && { customerId }),
+});
+
+describe("balanceCovers", () => {
+  const bal = (type: string, amount: string, currencyCode = "EUR") => ({ type, amount, currencyCode });
+  it("compares the available balance exactly, in minor units", () => {
+    expect(balanceCovers([bal("interimAvailable", "12.50")], "12.50", "EUR")).toBe(true);
+    expect(balanceCovers([bal("interimAvailable", "12.49")], "12.50", "EUR")).toBe(false);
+    // 0.1 + 0.2 style traps do not apply: no floating point anywhere.
+    expect(balanceCovers([bal("interimAvailable", "0.30")], "0.3", "EUR")).toBe(true);
+  });
+  it("prefers what can be spent now over what was booked", () => {
+    expect(balanceCovers([bal("closingBooked", "500.00"), bal("interimAvailable", "5.00")], "10.00", "EUR")).toBe(false);
+  });
+  it("treats an overdrawn account as not covering, and other currencies as unknown", () => {
+    expect(balanceCovers([bal("interimAvailable", "-0.50")], "0.01", "EUR")).toBe(false);
+    expect(balanceCovers([bal("interimAvailable", "900.00", "PLN")], "1.00", "EUR")).toBeNull();
+    expect(balanceCovers([], "1.00", "EUR")).toBeNull();
+  });
+});
+
+describe("maskIban", () => {
+  it("keeps the country, check digits and last four characters only", () => {
+    expect(maskIban("LT60 1010 0123 4567 8901")).toBe("LT60 •••• 8901");
+    expect(maskIban("short")).toBe("••••");
+  });
+});
+
+async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(CheckoutError);
+  return err as CheckoutError;
+}
+
+async function sandboxPayment(paymentId: string) {
+  const res = await fetch(`${inject("sandboxUrl")}/_sandbox/payments`);
+  const { data } = (await res.json()) as { data: { id: string; linkingId: string | null; step: string }[] };
+  return data.find((p) => p.id === paymentId);
+}
+
+describe.each(testDbKinds())("saved bank accounts (%s)", (kind) => {
+  let ctx: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  const linkOf = async (id: string) => (await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, id)))[0]!;
+  const activeLinkFor = async (customerId: string) =>
+    (await ctx.db.select().from(accountLinks).where(eq(accountLinks.customerId, customerId))).find((l) => l.status === "active");
+
+  /** The payer ticks "Remember", links at the sandbox bank, and comes back: returns where the browser goes next. */
+  async function linkWhilePaying(customerId: string, handle?: string) {
+    const checkout = await createCheckout(order(customerId), ctx);
+    const started = await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, handle, ctx);
+    const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(ctx, checkout.id), { bankId: "SWEDBANK_LT_SAND" });
+    const query = Object.fromEntries(back.searchParams);
+    const next = await continueAfterLinking(checkout.id, query, started.handle, ctx);
+    return { checkout, handle: started.handle, query, next };
+  }
+
+  it("links while paying, keeps only sealed tokens, and goes straight on to the payment", async () => {
+    const { checkout, handle, query, next } = await linkWhilePaying("cust-link-1");
+    const link = await linkOf(query.requestId!);
+    expect(link).toMatchObject({ status: "active", customerId: "cust-link-1", checkoutId: checkout.id, bankId: "SWEDBANK_LT_SAND" });
+    expect(link.scopes).toEqual(["payments", "accounts_balances"]);
+    expect(link.handleHash).not.toContain(handle);
+    expect(link.accessToken).toMatch(/^v1\.test1\./);
+    expect(link.expiresAt!.getTime() - link.createdAt.getTime()).toBeGreaterThan(LINK_PERIOD_MS - 60_000);
+    // The token works at the provider once opened with the key, and only then.
+    await expect(ctx.pis.auth.tokenContent(openToken(link.accessToken!, ctx.config.tokenKeys))).resolves.toMatchObject({ bankId: "SWEDBANK_LT_SAND" });
+
+    // The payer is sent to the provider's confirmation of a payment made with the linked account.
+    const paymentId = new URL(next).pathname.split("/").pop()!;
+    expect(new URL(next).origin).toBe(new URL(inject("sandboxUrl")).origin);
+    expect(await sandboxPayment(paymentId)).toMatchObject({ linkingId: link.providerLinkId, step: "confirm" });
+
+    // A reload of the return page neither links again nor starts a second payment.
+    await expect(continueAfterLinking(checkout.id, query, handle, ctx)).resolves.toBe(next);
+  });
+
+  it("pays the next checkout of the same customer in this browser from the saved account", async () => {
+    const { handle } = await linkWhilePaying("cust-oneclick");
+    const next = await createCheckout(order("cust-oneclick"), ctx);
+    const view = await savedAccountView(ctx, await loadRow(next.id), handle, PSU);
+    expect(view).toMatchObject({ state: "active", bankId: "SWEDBANK_LT_SAND", covers: true });
+    expect(view?.maskedIban).toMatch(/^LT\d\d •••• \d{4}$/);
+
+    const res = await startPayment(next.id, { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "oneclick-1" }, ctx, handle);
+    const payment = await sandboxPayment(new URL(res.confirmLink).pathname.split("/").pop()!);
+    expect(payment?.linkingId).toBeTruthy();
+    expect((await activeLinkFor("cust-oneclick"))?.lastUsedAt).not.toBeNull();
+
+    // A large order: the balance does not cover it, and the page says so before paying.
+    const big = await createCheckout(order("cust-oneclick", "999999.00"), ctx);
+    expect(await savedAccountView(ctx, await loadRow(big.id), handle, PSU)).toMatchObject({ state: "active", covers: false });
+  });
+
+  const loadRow = async (id: string) => (await loadCheckout(ctx, id))!;
+
+  it("never lets another payer use the link: another browser, or another customer in this browser", async () => {
+    const { handle } = await linkWhilePaying("cust-owner");
+    const otherBrowser = newPayerHandle();
+    const sameCustomer = await createCheckout(order("cust-owner"), ctx);
+    const otherCustomer = await createCheckout(order("cust-someone-else"), ctx);
+
+    expect(await savedAccountView(ctx, await loadRow(sameCustomer.id), otherBrowser, PSU)).toBeNull();
+    expect(await savedAccountView(ctx, await loadRow(otherCustomer.id), handle, PSU)).toBeNull();
+    const pay = (checkoutId: string, h: string | undefined, key: string) =>
+      startPayment(checkoutId, { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: key }, ctx, h);
+    expect((await refusal(pay(sameCustomer.id, otherBrowser, "other-browser"))).code).toBe("no_saved_account");
+    expect((await refusal(pay(sameCustomer.id, undefined, "no-cookie"))).code).toBe("no_saved_account");
+    expect((await refusal(pay(otherCustomer.id, handle, "other-customer"))).code).toBe("no_saved_account");
+  });
+
+  it("keeps the link for the browser that started it when the payer returns in another one", async () => {
+    const checkout = await createCheckout(order("cust-elsewhere"), ctx);
+    const started = await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, undefined, ctx);
+    const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(ctx, checkout.id), { bankId: "SWEDBANK_LT_SAND" });
+    const next = await continueAfterLinking(checkout.id, Object.fromEntries(back.searchParams), undefined, ctx);
+    expect(next).toBe(`${ctx.config.appUrl}/checkout/${checkout.id}?saved=elsewhere`);
+    expect(await savedAccountView(ctx, await loadRow(checkout.id), started.handle, PSU)).toMatchObject({ state: "active" });
+  });
+
+  it("refuses linking without the Terms, without a named customer, and reports a declined consent", async () => {
+    const anonymous = await createCheckout(order(), ctx);
+    expect((await refusal(startLinking(anonymous.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, undefined, ctx))).code).toBe("saving_unavailable");
+    const checkout = await createCheckout(order("cust-declines"), ctx);
+    expect((await refusal(startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: false }, undefined, ctx))).code).toBe("terms_required");
+    const started = await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, undefined, ctx);
+    const requestId = (await ctx.db.select().from(accountLinks).where(eq(accountLinks.checkoutId, checkout.id)))[0]!.id;
+    const next = await continueAfterLinking(checkout.id, { requestId, status: "failure" }, started.handle, ctx);
+    expect(next).toContain("?saved=declined");
+    expect(await linkOf(requestId)).toMatchObject({ status: "failed", accessToken: null });
+  });
+
+  it("refreshes the access token before it expires, once even when two requests race", async () => {
+    const { query } = await linkWhilePaying("cust-refresh");
+    const before = await linkOf(query.requestId!);
+    const fresh = await accessTokenOf(ctx, before);
+    expect(fresh).toBe(openToken(before.accessToken!, ctx.config.tokenKeys));
+
+    // Four minutes left: inside the refresh window.
+    await ctx.db.update(accountLinks).set({ accessExpiresAt: new Date(Date.now() + 4 * 60_000) }).where(eq(accountLinks.id, before.id));
+    const stale = await linkOf(before.id);
+    const [a, b] = await Promise.all([accessTokenOf(ctx, stale), accessTokenOf(ctx, stale)]);
+    const after = await linkOf(before.id);
+    expect(after.status).toBe("active");
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.accessExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    for (const token of [a, b]) expect(token).not.toBe(fresh);
+    await expect(ctx.pis.auth.tokenContent(openToken(after.accessToken!, ctx.config.tokenKeys))).resolves.toMatchObject({ clientConsent: true });
+  });
+
+  it("ends the link when the payer withdraws consent at the bank, and asks to link again", async () => {
+    const { query, handle } = await linkWhilePaying("cust-revoked");
+    const link = await linkOf(query.requestId!);
+    const res = await fetch(`${inject("sandboxUrl")}/_sandbox/linkings/${link.providerLinkId}/revoke`, { method: "POST" });
+    expect(res.status).toBe(200);
+
+    const next = await createCheckout(order("cust-revoked"), ctx);
+    // The page still believes the access token fresh; the provider refuses it and then the refresh.
+    expect(await savedAccountView(ctx, await loadRow(next.id), handle, PSU)).toMatchObject({ state: "expired", bankId: "SWEDBANK_LT_SAND" });
+    expect(await linkOf(link.id)).toMatchObject({ status: "revoked", accessToken: null, refreshToken: null });
+    const pay = startPayment(next.id, { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "after-revoke" }, ctx, handle);
+    expect((await refusal(pay)).code).toBe("no_saved_account");
+  });
+
+  it("ends the link after 90 days whatever the tokens say", async () => {
+    const { query } = await linkWhilePaying("cust-90-days");
+    const link = await linkOf(query.requestId!);
+    const later = { ...ctx, now: () => new Date(Date.now() + LINK_PERIOD_MS + 60_000) };
+    await expect(accessTokenOf(later, link)).rejects.toBeInstanceOf(SavedAccountEndedError);
+    expect(await linkOf(link.id)).toMatchObject({ status: "expired", accessToken: null });
+  });
+
+  it("forgets the account at the payer's request: tokens wiped, nothing offered any more", async () => {
+    const { checkout, handle, query } = await linkWhilePaying("cust-forgets");
+    await expect(forgetSavedAccount(checkout.id, newPayerHandle(), ctx)).resolves.toEqual({ forgotten: false });
+    await expect(forgetSavedAccount(checkout.id, handle, ctx)).resolves.toEqual({ forgotten: true });
+    expect(await linkOf(query.requestId!)).toMatchObject({ status: "forgotten", accessToken: null, refreshToken: null });
+    const next = await createCheckout(order("cust-forgets"), ctx);
+    expect(await savedAccountView(ctx, await loadRow(next.id), handle, PSU)).toBeNull();
+  });
+});

@@ -1,0 +1,378 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { accountLinks, checkouts, type AccountLinkStatus } from "../db/schema";
+import { PisError, type AccountPsu, type Balance } from "../pis";
+import { defaultContext, loadCheckout } from "./checkouts";
+import { nowOf, type CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
+import { toMinor } from "./money";
+import { findBank, projectInfo } from "./project";
+import { openToken, sealToken } from "./token-vault";
+import { LOCALES, type SavedAccountView } from "./types";
+
+/**
+ * Saved bank accounts: the provider's account linking (provider-api.md 4.7, 4.8), kept for one
+ * merchant customer in one browser (ADR 11). The payer links while paying; for the next 90 days a
+ * checkout of the same customer, in the same browser, pays from that account in one click.
+ */
+
+/** The provider's one-click period after linking. It does not restart on refresh. */
+export const LINK_PERIOD_MS = 90 * 24 * 3600 * 1000;
+/** Access tokens are refreshed when they have less than this left. */
+const REFRESH_AHEAD_MS = 5 * 60 * 1000;
+/** Account information is a nicety on the page: it may not hold the page up longer than this. */
+const ACCOUNT_INFO_BUDGET_MS = 2000;
+
+/** The browser-held half of a payer's identity: an HttpOnly cookie with 256 random bits. */
+export const PAYER_HANDLE_COOKIE = "payer_handle";
+export const PAYER_HANDLE_MAX_AGE_S = 400 * 24 * 3600;
+
+export function newPayerHandle(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+const validHandle = (handle: string | undefined): handle is string => handle !== undefined && /^[A-Za-z0-9_-]{43}$/.test(handle);
+
+/** Only this hash is stored: a database leak does not hand out usable browser handles. */
+export function hashHandle(handle: string): string {
+  return createHash("sha256").update(`payer-handle:${handle}`).digest("hex");
+}
+
+/** "LT60 •••• 8901": enough for the payer to recognise the account, not enough to use it. */
+export function maskIban(iban: string): string {
+  const compact = iban.replace(/\s+/g, "").toUpperCase();
+  return compact.length < 10 ? "••••" : `${compact.slice(0, 4)} •••• ${compact.slice(-4)}`;
+}
+
+// Most useful first: what the payer can spend now, then what the bank last booked.
+const BALANCE_PREFERENCE = ["interimAvailable", "expected", "forwardAvailable", "interimBooked", "closingBooked", "openingBooked"];
+
+/** Whether the account's balance covers `amount`; null when no balance in that currency is known. */
+export function balanceCovers(balances: readonly Balance[], amount: string, currency: string): boolean | null {
+  const usable = balances.filter((b) => b.currencyCode === currency && /^-?\d+(\.\d+)?$/.test(b.amount));
+  const best = BALANCE_PREFERENCE.map((type) => usable.find((b) => b.type === type)).find((b) => b !== undefined) ?? usable[0];
+  if (!best) return null;
+  if (best.amount.startsWith("-")) return false;
+  return toMinor(best.amount, currency) >= toMinor(amount, currency);
+}
+
+type LinkRow = typeof accountLinks.$inferSelect;
+type CheckoutRow = typeof checkouts.$inferSelect;
+
+/** Why a saved account cannot be used any more: the payer must link again. */
+export class SavedAccountEndedError extends Error {
+  constructor(readonly status: "expired" | "revoked") {
+    super(`saved account ${status}`);
+  }
+}
+
+const ENDED_STATUSES: AccountLinkStatus[] = ["expired", "revoked", "forgotten", "replaced", "failed"];
+
+async function endLink(ctx: CheckoutContext, id: string, status: (typeof ENDED_STATUSES)[number], reason?: string) {
+  const now = nowOf(ctx);
+  // Tokens are wiped, not kept: an ended link has nothing left worth stealing.
+  await ctx.db
+    .update(accountLinks)
+    .set({ status, accessToken: null, refreshToken: null, endedAt: now, updatedAt: now, ...(reason !== undefined && { failureReason: reason }) })
+    .where(eq(accountLinks.id, id));
+}
+
+/** The customer's saved account in this browser, if there is one still in use. */
+async function activeLink(ctx: CheckoutContext, customerId: string, handle: string): Promise<LinkRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(accountLinks)
+    .where(and(eq(accountLinks.customerId, customerId), eq(accountLinks.handleHash, hashHandle(handle)), eq(accountLinks.status, "active")));
+  return row;
+}
+
+/** The provider refusing a token or grant (as opposed to being unreachable). */
+const refused = (err: unknown) => err instanceof PisError && err.kind === "http" && (err.httpStatus === 400 || err.httpStatus === 401 || err.httpStatus === 403);
+
+/**
+ * An access token for the link, refreshed first when it is about to expire. Refresh tokens rotate,
+ * so two requests refreshing at once would spend the same one: no lock is held over the provider
+ * call; instead the new tokens are stored only if the old refresh token is still the stored one,
+ * and the loser of such a race uses the winner's tokens.
+ */
+export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: { force?: boolean } = {}): Promise<string> {
+  const now = nowOf(ctx);
+  if (link.status !== "active" || !link.accessToken || !link.refreshToken) throw new SavedAccountEndedError("revoked");
+  if (link.expiresAt && link.expiresAt <= now) {
+    await endLink(ctx, link.id, "expired");
+    throw new SavedAccountEndedError("expired");
+  }
+  const keys = ctx.config.tokenKeys;
+  if (!opts.force && link.accessExpiresAt && link.accessExpiresAt.getTime() - now.getTime() > REFRESH_AHEAD_MS) return openToken(link.accessToken, keys);
+
+  let token;
+  try {
+    token = await ctx.pis.auth.refresh(openToken(link.refreshToken, keys));
+  } catch (err) {
+    if (!refused(err)) throw err;
+    const [current] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, link.id));
+    if (current && current.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken) {
+      return openToken(current.accessToken, keys); // another request refreshed first
+    }
+    await endLink(ctx, link.id, "revoked", "refresh_refused");
+    throw new SavedAccountEndedError("revoked");
+  }
+  const updated = await ctx.db
+    .update(accountLinks)
+    .set({
+      accessToken: sealToken(token.accessToken, keys),
+      accessExpiresAt: new Date(nowOf(ctx).getTime() + token.accessTokenExpiresIn),
+      refreshToken: sealToken(token.refreshToken, keys),
+      updatedAt: nowOf(ctx),
+    })
+    .where(and(eq(accountLinks.id, link.id), eq(accountLinks.refreshToken, link.refreshToken), eq(accountLinks.status, "active")))
+    .returning({ id: accountLinks.id });
+  if (updated.length === 0) {
+    // The link ended or was refreshed meanwhile; the fresh token still works for this one call.
+    const [current] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, link.id));
+    if (current?.status !== "active") throw new SavedAccountEndedError("revoked");
+  }
+  return token.accessToken;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linking while paying.
+
+export const startLinkingInput = z.object({
+  bankId: z.string().regex(/^[A-Za-z0-9_]{2,64}$/, "is not a bank id"),
+  termsAccepted: z.boolean(),
+  lang: z.enum(LOCALES).optional(),
+});
+export type StartLinkingInput = z.infer<typeof startLinkingInput>;
+
+/** A checkout the payer may still pay, or the refusal that says why not. */
+export function assertPayable(ctx: CheckoutContext, checkout: CheckoutRow | undefined): asserts checkout is CheckoutRow {
+  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (checkout.status === "paid") throw new CheckoutError(409, "already_paid", "This order is already paid.");
+  if (checkout.status === "cancelled") throw new CheckoutError(409, "checkout_cancelled", "This checkout was cancelled by the shop.");
+  if (checkout.status === "expired" || checkout.expiresAt <= nowOf(ctx)) {
+    throw new CheckoutError(410, "checkout_expired", "This checkout has expired.", "Go back to the shop to start again.");
+  }
+}
+
+const savingUnavailable = (why: string) =>
+  new CheckoutError(422, "saving_unavailable", "Saving a bank account is not available here. You can still pay.", undefined, [{ path: "bankId", message: why }]);
+
+/** The scopes to ask for: payments, and the account's balance where the project may read it. */
+function linkScopes(projectScopes: string[]): string[] {
+  return ["payments", ...(projectScopes.includes("accounts_balances") ? ["accounts_balances"] : [])];
+}
+
+/**
+ * Starts linking the payer's account at the chosen bank (POST /auth). Returns where to send the
+ * payer, and the browser handle to keep (a new one when the browser had none).
+ */
+export async function startLinking(checkoutId: string, input: StartLinkingInput, payerHandle: string | undefined, ctx?: CheckoutContext) {
+  const c = ctx ?? (await defaultContext());
+  const checkout = await loadCheckout(c, checkoutId);
+  assertPayable(c, checkout);
+  if (!input.termsAccepted) {
+    throw new CheckoutError(422, "terms_required", "Please accept the Terms and Conditions.", undefined, [
+      { path: "termsAccepted", message: "must be accepted when you choose your bank here" },
+    ]);
+  }
+  if (!checkout.customerId) throw savingUnavailable("this checkout has no signed-in customer");
+  const project = await projectInfo(c);
+  if (!project.methods.bank || !project.scopes.includes("payments")) throw savingUnavailable("the shop's provider project cannot link accounts");
+  const bank = await findBank(c, input.bankId).catch(() => undefined);
+  if (bank === null) throw new CheckoutError(422, "unknown_bank", "Please choose one of the banks in the list.", undefined, [{ path: "bankId", message: "is not a bank we can pay with" }]);
+  if (bank?.isAccountLinkingSupported === false) throw savingUnavailable("this bank does not allow saving an account");
+
+  const handle = validHandle(payerHandle) ? payerHandle : newPayerHandle();
+  const id = `al_${randomBytes(18).toString("base64url")}`;
+  const scopes = linkScopes(project.scopes);
+  await c.db.insert(accountLinks).values({ id, customerId: checkout.customerId, handleHash: hashHandle(handle), checkoutId, bankId: input.bankId, scopes });
+  try {
+    const started = await c.pis.auth.start({
+      scopes,
+      requestId: id,
+      redirectUrl: linkReturnUrl(c, checkoutId),
+      bankId: input.bankId,
+      lang: input.lang,
+    });
+    if (!c.config.confirmOrigins.includes(new URL(started.authorizationLink).origin)) {
+      await endLink(c, id, "failed", "untrusted_authorization_link");
+      throw new CheckoutError(502, "provider_error", "The payment service gave an unexpected answer. Please try again.");
+    }
+    return { authorizationLink: started.authorizationLink, handle };
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    await endLink(c, id, "failed", `provider_${err.kind}`);
+    throw new CheckoutError(502, "provider_error", "The payment service could not start saving your account. Please try again.");
+  }
+}
+
+export const linkReturnUrl = (ctx: CheckoutContext, checkoutId: string) => `${ctx.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}/saved-account`;
+
+/** The provider's redirect after linking (provider-api.md 4.7). Anything else is a failed linking. */
+export const linkReturnQuery = z.object({
+  requestId: z.string().max(100).optional(),
+  code: z.string().max(2000).optional(),
+  status: z.string().max(20).optional(),
+});
+
+export type LinkOutcome = "linked" | "declined" | "failed";
+
+/**
+ * The payer is back from linking. Trades the code for tokens and stores them sealed. Returns
+ * the outcome and whether this browser holds the link (then the payment may go straight on).
+ */
+export async function completeLinking(
+  checkoutId: string,
+  query: z.infer<typeof linkReturnQuery>,
+  payerHandle: string | undefined,
+  ctx?: CheckoutContext,
+): Promise<{ outcome: LinkOutcome; ownBrowser: boolean }> {
+  const c = ctx ?? (await defaultContext());
+  const [row] = query.requestId ? await c.db.select().from(accountLinks).where(and(eq(accountLinks.id, query.requestId), eq(accountLinks.checkoutId, checkoutId))) : [];
+  if (!row) return { outcome: "failed", ownBrowser: false };
+  const ownBrowser = validHandle(payerHandle) && hashHandle(payerHandle) === row.handleHash;
+  // A reload of the return page: the first visit decided.
+  if (row.status === "active") return { outcome: "linked", ownBrowser };
+  if (row.status !== "pending") return { outcome: row.failureReason === "declined" ? "declined" : "failed", ownBrowser };
+
+  if (query.status !== "success" || !query.code) {
+    await endLink(c, row.id, "failed", "declined");
+    return { outcome: "declined", ownBrowser };
+  }
+  let token;
+  try {
+    token = await c.pis.auth.exchangeCode(query.code);
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    await endLink(c, row.id, "failed", `token_${err.kind}`);
+    return { outcome: "failed", ownBrowser };
+  }
+  const now = nowOf(c);
+  const keys = c.config.tokenKeys;
+  await c.db.transaction(async (tx) => {
+    // The new link takes the place of the customer's earlier one in this browser.
+    const earlier = await tx
+      .select({ id: accountLinks.id })
+      .from(accountLinks)
+      .where(and(eq(accountLinks.customerId, row.customerId), eq(accountLinks.handleHash, row.handleHash), eq(accountLinks.status, "active")));
+    for (const e of earlier) {
+      await tx.update(accountLinks).set({ status: "replaced", accessToken: null, refreshToken: null, endedAt: now, updatedAt: now }).where(eq(accountLinks.id, e.id));
+    }
+    await tx
+      .update(accountLinks)
+      .set({
+        status: "active",
+        accessToken: sealToken(token.accessToken, keys),
+        accessExpiresAt: new Date(now.getTime() + token.accessTokenExpiresIn),
+        refreshToken: sealToken(token.refreshToken, keys),
+        providerLinkId: token.authId ?? null,
+        expiresAt: new Date(now.getTime() + LINK_PERIOD_MS),
+        updatedAt: now,
+      })
+      .where(and(eq(accountLinks.id, row.id), eq(accountLinks.status, "pending")));
+  });
+  return { outcome: "linked", ownBrowser };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Using and forgetting.
+
+/** The active saved account for a payment on this checkout by this browser, or a 409 saying there is none. */
+export async function savedAccountForPayment(ctx: CheckoutContext, checkout: CheckoutRow, payerHandle: string | undefined): Promise<LinkRow> {
+  const link = checkout.customerId && validHandle(payerHandle) ? await activeLink(ctx, checkout.customerId, payerHandle) : undefined;
+  if (!link) throw new CheckoutError(409, "no_saved_account", "There is no saved bank account to pay with. Please choose your bank.");
+  return link;
+}
+
+export async function markLinkUsed(ctx: CheckoutContext, linkId: string) {
+  await ctx.db.update(accountLinks).set({ lastUsedAt: nowOf(ctx) }).where(eq(accountLinks.id, linkId));
+}
+
+/** The provider refused a fresh access token at payment: the consent is gone. */
+export async function markLinkRevoked(ctx: CheckoutContext, linkId: string) {
+  await endLink(ctx, linkId, "revoked", "payment_refused");
+}
+
+/**
+ * What the checkout page shows about the customer's saved account in this browser: the account
+ * to pay from (bank, masked IBAN, whether the balance covers the amount), or that the link ended
+ * and the payer should link again. Nothing when there is none, or after the payer forgot it.
+ */
+export async function savedAccountView(ctx: CheckoutContext, checkout: CheckoutRow, payerHandle: string | undefined, psu: AccountPsu): Promise<SavedAccountView | null> {
+  if (!checkout.customerId || !validHandle(payerHandle)) return null;
+  const [latest] = await ctx.db
+    .select()
+    .from(accountLinks)
+    .where(
+      and(
+        eq(accountLinks.customerId, checkout.customerId),
+        eq(accountLinks.handleHash, hashHandle(payerHandle)),
+        inArray(accountLinks.status, ["active", "expired", "revoked", "forgotten"]),
+      ),
+    )
+    .orderBy(desc(accountLinks.createdAt))
+    .limit(1);
+  if (!latest || latest.status === "forgotten") return null;
+  const bankName = (await findBank(ctx, latest.bankId).catch(() => null))?.name ?? latest.bankId;
+  const ended: SavedAccountView = { state: "expired", bankId: latest.bankId, bankName, maskedIban: null, covers: null };
+  if (latest.status !== "active") return ended;
+  try {
+    const accessToken = await accessTokenOf(ctx, latest);
+    const info = await withBudget(accountInfo(ctx, latest, accessToken, checkout, psu), ACCOUNT_INFO_BUDGET_MS);
+    return { state: "active", bankId: latest.bankId, bankName, maskedIban: info?.maskedIban ?? null, covers: info?.covers ?? null };
+  } catch (err) {
+    if (err instanceof SavedAccountEndedError) return ended;
+    if (!(err instanceof PisError)) throw err;
+    // The provider is unreachable: offer the account anyway; the payment will tell.
+    return { state: "active", bankId: latest.bankId, bankName, maskedIban: null, covers: null };
+  }
+}
+
+async function accountInfo(ctx: CheckoutContext, link: LinkRow, accessToken: string, checkout: CheckoutRow, psu: AccountPsu) {
+  if (!link.scopes.includes("accounts_balances")) return null;
+  try {
+    const [account] = await ctx.pis.accounts.list(accessToken, psu);
+    if (!account?.id) return null;
+    const balances = await ctx.pis.accounts.balances(accessToken, account.id, psu);
+    return { maskedIban: account.iban ? maskIban(account.iban) : null, covers: balanceCovers(balances, checkout.amount, checkout.currency) };
+  } catch (err) {
+    // A refused token here is a revoked consent; anything else only costs the extra information.
+    if (err instanceof PisError && err.httpStatus === 401) {
+      await accessTokenOf(ctx, link, { force: true });
+      return null;
+    }
+    if (err instanceof PisError) return null;
+    throw err;
+  }
+}
+
+function withBudget<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** The payer's "Forget this account": the link ends and its tokens are wiped at once. */
+export async function forgetSavedAccount(checkoutId: string, payerHandle: string | undefined, ctx?: CheckoutContext): Promise<{ forgotten: boolean }> {
+  const c = ctx ?? (await defaultContext());
+  const checkout = await loadCheckout(c, checkoutId);
+  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!checkout.customerId || !validHandle(payerHandle)) return { forgotten: false };
+  const now = nowOf(c);
+  const rows = await c.db
+    .update(accountLinks)
+    .set({ status: "forgotten", accessToken: null, refreshToken: null, endedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(accountLinks.customerId, checkout.customerId),
+        eq(accountLinks.handleHash, hashHandle(payerHandle)),
+        inArray(accountLinks.status, ["active", "expired", "revoked"]),
+      ),
+    )
+    .returning({ id: accountLinks.id });
+  return { forgotten: rows.length > 0 };
+}
