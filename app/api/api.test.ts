@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createTestPostgresDatabase, testDbKinds } from "@/lib/db/testing";
 import { freshAppEnv } from "./test-env";
 
@@ -26,6 +26,8 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     status: typeof import("@/app/api/checkouts/[checkoutId]/status/route");
     banks: typeof import("@/app/api/banks/route");
     webhooks: typeof import("@/app/api/webhooks/pis/route");
+    savedAccount: typeof import("@/app/api/checkouts/[checkoutId]/saved-account/route");
+    linkReturn: typeof import("@/app/checkout/[checkoutId]/saved-account/route");
   };
   let drop = async () => {};
 
@@ -45,6 +47,8 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       status: await import("@/app/api/checkouts/[checkoutId]/status/route"),
       banks: await import("@/app/api/banks/route"),
       webhooks: await import("@/app/api/webhooks/pis/route"),
+      savedAccount: await import("@/app/api/checkouts/[checkoutId]/saved-account/route"),
+      linkReturn: await import("@/app/checkout/[checkoutId]/saved-account/route"),
     };
     // Opening and migrating the database is start-up work, not part of any one request.
     await (await import("@/lib/checkout/app-context")).appContext();
@@ -115,6 +119,30 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect((await res.json()).confirmLink).toMatch(/\/login\//);
     const status = await (await routes.status.GET(req(`/api/checkouts/${id}/status`), withId(id))).json();
     expect(status).toMatchObject({ status: "processing", amount: "12.50", final: false });
+  });
+
+  it("starts saving a bank account with an HttpOnly browser handle, and only for a named customer", async () => {
+    const anonymous = (await (await create()).json()) as { id: string };
+    const body = { bankId: "SWEDBANK_LT_SAND", termsAccepted: true };
+    const refused = await routes.savedAccount.POST(req(`/api/checkouts/${anonymous.id}/saved-account`, { method: "POST", body }), withId(anonymous.id));
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ code: "saving_unavailable" });
+
+    const named = (await (await create({ ...order, customerId: "customer-42" })).json()) as { id: string };
+    const res = await routes.savedAccount.POST(req(`/api/checkouts/${named.id}/saved-account`, { method: "POST", body }), withId(named.id));
+    expect(res.status).toBe(200);
+    const { authorizationLink } = (await res.json()) as { authorizationLink: string };
+    expect(new URL(authorizationLink).origin).toBe(new URL(inject("sandboxUrl")).origin);
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^payer_handle=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
+
+    // The provider's return with a made-up request id goes back to the checkout, saving nothing.
+    const back = await routes.linkReturn.GET(req(`/checkout/${named.id}/saved-account?requestId=al_nope&code=x&status=success`), withId(named.id));
+    expect(back.status).toBe(303);
+    expect(back.headers.get("location")).toMatch(new RegExp(`/checkout/${named.id}\\?saved=failed$`));
+    // Forgetting without a handle forgets nothing, and says so.
+    const forgot = await routes.savedAccount.DELETE(req(`/api/checkouts/${named.id}/saved-account`, { method: "DELETE" }), withId(named.id));
+    expect(await forgot.json()).toEqual({ forgotten: false });
   });
 
   it("answers an unknown checkout's status with 404", async () => {

@@ -63,6 +63,7 @@ const paymentBody = fc.record(
     lang: fc.oneof(anyScalar, fc.constantFrom("en", "lt")),
     amount: anyScalar,
     creditorAccount: fc.jsonValue(),
+    savedAccount: fc.oneof(anyScalar, fc.constant(true)),
   },
   { requiredKeys: [] },
 );
@@ -92,6 +93,8 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const banks = await import("@/app/api/banks/route");
     const webhooks = await import("@/app/api/webhooks/pis/route");
     const health = await import("@/app/api/health/route");
+    const savedAccount = await import("@/app/api/checkouts/[checkoutId]/saved-account/route");
+    const linkReturn = await import("@/app/checkout/[checkoutId]/saved-account/route");
     handlers = {
       "POST /api/checkouts": checkouts.POST,
       "GET /api/checkouts/{id}": checkout.GET,
@@ -103,6 +106,9 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "GET /api/banks": banks.GET,
       "POST /api/webhooks/pis": webhooks.POST,
       "GET /api/health": health.GET,
+      "POST /api/checkouts/{id}/saved-account": savedAccount.POST,
+      "DELETE /api/checkouts/{id}/saved-account": savedAccount.DELETE,
+      "GET /checkout/{id}/saved-account": linkReturn.GET,
     } as Record<string, Handler>;
     await (await import("@/lib/checkout/app-context")).appContext();
     const created = await checkouts.POST(
@@ -141,6 +147,9 @@ describe("route fuzzing: no input makes a 5xx", () => {
     ["GET /api/checkouts/{id}/refunds", "GET", undefined, true],
     ["GET /api/banks", "GET", undefined, false],
     ["GET /api/health", "GET", undefined, false],
+    ["POST /api/checkouts/{id}/saved-account", "POST", paymentBody, true],
+    ["DELETE /api/checkouts/{id}/saved-account", "DELETE", undefined, true],
+    ["GET /checkout/{id}/saved-account", "GET", undefined, true],
   ];
 
   for (const [name, method, body, withId] of cases) {
@@ -149,7 +158,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
         fc.asyncProperty(body ? rawBody(body) : fc.constant(undefined), query, headers, withId ? checkoutId() : fc.constant(""), async (b, q, h, id) => {
           const path = name.replace("{id}", encodeURIComponent(id)).replace(/^\w+ /, "");
           const url = `${APP}${path}?${new URLSearchParams(q)}`;
-          const res = await handlers[name]!(new Request(url, { method, headers: h, body: method === "GET" ? undefined : b }), { params: Promise.resolve<Record<string, string>>(withId ? { checkoutId: id } : {}) });
+          const res = await handlers[name]!(new Request(url, { method, headers: h, body: method === "GET" || method === "DELETE" ? undefined : b }), { params: Promise.resolve<Record<string, string>>(withId ? { checkoutId: id } : {}) });
           await expectNo5xx(name, res);
         }),
         { numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS },

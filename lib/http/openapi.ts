@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createCheckoutInput } from "../checkout/checkouts";
 import { startPaymentInput } from "../checkout/payments";
 import { createRefundInput } from "../checkout/refunds";
+import { startLinkingInput } from "../checkout/saved-accounts";
 
 const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
 const json = (s: z.ZodType | object) => ({ "application/json": { schema: s instanceof z.ZodType ? schema(s) : s } });
@@ -43,6 +44,10 @@ export function openApiDocument(serverUrl: string) {
       },
       "/api/checkouts/{checkoutId}/payments": {
         post: { summary: "Start a payment (payer's browser)", parameters: [idParam], requestBody: { required: true, content: json(startPaymentInput) }, responses: { "200": { description: "Go to confirmLink" }, "400": problem, "409": problem, "410": problem, "422": problem, "429": problem, "502": problem } },
+      },
+      "/api/checkouts/{checkoutId}/saved-account": {
+        post: { summary: "Save the payer's bank account while paying (payer's browser): go to authorizationLink", parameters: [idParam], requestBody: { required: true, content: json(startLinkingInput) }, responses: { "200": { description: "Go to authorizationLink; sets the payer_handle cookie" }, "400": problem, "409": problem, "410": problem, "422": problem, "429": problem, "502": problem } },
+        delete: { summary: "Forget the payer's saved bank account in this browser", parameters: [idParam], responses: { "200": { description: "{forgotten}" }, "404": problem } },
       },
       "/api/checkouts/{checkoutId}/status": {
         get: { summary: "Current status, refreshed from the provider while not final", parameters: [idParam], responses: { "200": { description: "The status" }, "404": problem } },
