@@ -41,6 +41,10 @@ const chromium = {
 // A second, independent app + sandbox pair that talks to the provider in API v0.2.
 const V02_APP_PORT = APP_PORT + 10;
 const V02_URL = `http://localhost:${V02_APP_PORT}`;
+// A third pair for saved bank accounts, whose test moves the sandbox clock by 91 days.
+const SAVED_APP_PORT = APP_PORT + 20;
+const SAVED_URL = `http://localhost:${SAVED_APP_PORT}`;
+process.env.E2E_SAVED_SANDBOX_URL ??= `http://localhost:${SANDBOX_PORT + 20}`;
 
 /**
  * The whole app for e2e: `npm start` builds when no build exists, then starts the sandbox provider
@@ -90,12 +94,14 @@ export default defineConfig({
     video: "off",
   },
   projects: [
-    { name: "chromium", testIgnore: "**/*.v02.spec.ts", use: { ...chromium } },
+    { name: "chromium", testIgnore: ["**/*.v02.spec.ts", "saved-account.spec.ts"], use: { ...chromium } },
     // The payer's journey again with the app speaking API v0.2 to the provider (issue 4).
     { name: "api-v0.2", testMatch: ["pay-approve.spec.ts", "pay-cancel.spec.ts", "webhook-only.spec.ts"], use: { ...chromium, baseURL: V02_URL } },
+    { name: "saved-accounts", testMatch: ["saved-account.spec.ts"], use: { ...chromium, baseURL: SAVED_URL } },
   ],
   webServer: [
     appServer({ port: APP_PORT, sandboxPort: SANDBOX_PORT, dataDir: ".data/e2e" }),
     appServer({ port: V02_APP_PORT, sandboxPort: SANDBOX_PORT + 10, dataDir: ".data/e2e-v02", apiVersion: "v0.2" }),
+    appServer({ port: SAVED_APP_PORT, sandboxPort: SANDBOX_PORT + 20, dataDir: ".data/e2e-saved" }),
   ],
 });

@@ -5,7 +5,7 @@ import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, moveCheckout } from "./apply-status";
 import { defaultContext, loadCheckout } from "./checkouts";
-import { nowOf, returnUrl, webhookUrl, type CheckoutContext } from "./context";
+import { returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { newAttemptId } from "./ids";
 import { findBank, projectInfo, redirectPreferredFor } from "./project";

@@ -67,9 +67,7 @@ export class SavedAccountEndedError extends Error {
   }
 }
 
-const ENDED_STATUSES: AccountLinkStatus[] = ["expired", "revoked", "forgotten", "replaced", "failed"];
-
-async function endLink(ctx: CheckoutContext, id: string, status: (typeof ENDED_STATUSES)[number], reason?: string) {
+async function endLink(ctx: CheckoutContext, id: string, status: Exclude<AccountLinkStatus, "pending" | "active">, reason?: string) {
   const now = nowOf(ctx);
   // Tokens are wiped, not kept: an ended link has nothing left worth stealing.
   await ctx.db

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { startPayment, startPaymentInput } from "@/lib/checkout/payments";
+import { readPayerHandle } from "@/lib/http/payer-handle";
 import { limitPaymentStart } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
 
@@ -10,5 +11,5 @@ const params = z.object({ checkoutId: z.string().max(64) });
 
 export const POST = route({ params, body: startPaymentInput }, ({ params, body, req }) => {
   limitPaymentStart(params.checkoutId, req.headers);
-  return startPayment(params.checkoutId, body);
+  return startPayment(params.checkoutId, body, undefined, readPayerHandle(req));
 });

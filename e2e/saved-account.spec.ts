@@ -1,0 +1,139 @@
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe";
+import { BANK_LOGIN, createCheckout, merchantView } from "./journey";
+
+/**
+ * Saved bank accounts (issue 7): link while paying, pay the next order in one click, nobody else
+ * can use the link, it ends after 90 days (sandbox time travel) and the payer saves it again.
+ * One payer's browser runs through every step, so the tests share one context and run in order.
+ * This project has its own app and sandbox: moving the sandbox clock 91 days affects no one else.
+ */
+test.describe.configure({ mode: "serial" });
+
+const CUSTOMER = `cust-e2e-${Date.now()}`;
+const SANDBOX = process.env.E2E_SAVED_SANDBOX_URL;
+const SAVED = "Your saved bank account";
+let context: BrowserContext;
+let page: Page;
+
+test.beforeAll(async ({ browser }, info) => {
+  context = await browser.newContext({ baseURL: info.project.use.baseURL });
+  page = await context.newPage();
+});
+test.afterAll(() => context.close());
+
+async function logInAndAllow() {
+  await page.waitForURL(/localhost:\d+\/auth\//);
+  await expect(page.getByRole("heading", { name: "Log in to Swedbank" })).toBeVisible();
+  await page.getByLabel("Username").fill(BANK_LOGIN.username);
+  await page.getByLabel("Password").fill(BANK_LOGIN.password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("heading", { name: "Allow access to your account" })).toBeVisible();
+  await page.getByRole("button", { name: "Allow", exact: true }).click();
+}
+
+/** At the provider's confirmation of a payment from the linked account: no login, no account choice. */
+async function approveLinkedPayment(checkoutId: string) {
+  await expect(page.getByRole("heading", { name: "Confirm payment" })).toBeVisible();
+  await expect(page.getByText(/You pay from your linked Swedbank account LT/)).toBeVisible();
+  await expect(page.getByLabel("Username")).toHaveCount(0);
+  const paymentId = new URL(page.url()).pathname.split("/")[2]!;
+  await page.getByRole("button", { name: "Approve", exact: true }).click();
+  await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  return paymentId;
+}
+
+async function linkingIdOf(paymentId: string): Promise<string | null> {
+  const res = await page.request.get(`${SANDBOX}/_sandbox/payments`);
+  const { data } = (await res.json()) as { data: { id: string; linkingId: string | null }[] };
+  return data.find((p) => p.id === paymentId)?.linkingId ?? null;
+}
+
+async function saveWhilePaying(checkoutId: string) {
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeChecked();
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  await expect(page.getByRole("checkbox", { name: "Remember this bank account for faster payments" })).toBeChecked();
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await logInAndAllow();
+  return approveLinkedPayment(checkoutId);
+}
+
+test("the payer saves the bank account while paying, then pays the next order in one click", async ({ request }) => {
+  const first = await createCheckout(request, { customerId: CUSTOMER });
+  await page.goto(`/checkout/${first}`);
+  await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  await page.getByRole("checkbox", { name: "Remember this bank account for faster payments" }).check();
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  // The provider's linking (login and consent once), then straight on to this order's payment.
+  await logInAndAllow();
+  const firstPayment = await approveLinkedPayment(first);
+  expect(await linkingIdOf(firstPayment)).toBeTruthy();
+  expect((await merchantView(request, first)).status).toBe("paid");
+
+  const second = await createCheckout(request, { customerId: CUSTOMER, amount: "12.30" });
+  await page.goto(`/checkout/${second}`);
+  const saved = page.getByRole("region", { name: SAVED });
+  await expect(saved.getByText("Swedbank account", { exact: true })).toBeVisible();
+  await expect(saved.getByTestId("saved-iban")).toHaveText(/^LT\d\d •••• \d{4}$/);
+  await expect(saved.getByTestId("saved-balance")).toHaveText("Your available balance covers this payment.");
+  await expectNoAxeViolations(page);
+  await saved.getByRole("button", { name: "Pay €12.30 from this account" }).click();
+  const secondPayment = await approveLinkedPayment(second);
+  expect(await linkingIdOf(secondPayment)).toBe(await linkingIdOf(firstPayment));
+  expect((await merchantView(request, second)).status).toBe("paid");
+});
+
+test("another payer cannot use the saved account: not another browser, not another customer here", async ({ browser, request }, info) => {
+  const checkout = await createCheckout(request, { customerId: CUSTOMER });
+  const stranger = await browser.newContext({ baseURL: info.project.use.baseURL });
+  const theirs = await stranger.newPage();
+  await theirs.goto(`/checkout/${checkout}`);
+  await expect(theirs.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await expect(theirs.getByRole("region", { name: SAVED })).toHaveCount(0);
+  // Asking the API for the saved account directly gets nothing either.
+  const res = await theirs.request.post(`/api/checkouts/${checkout}/payments`, {
+    data: { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "stranger-attempt-1" },
+  });
+  expect(res.status()).toBe(409);
+  expect(await res.json()).toMatchObject({ code: "no_saved_account" });
+  await stranger.close();
+
+  // The same browser, another of the shop's customers (a shared computer).
+  const someoneElse = await createCheckout(request, { customerId: `${CUSTOMER}-other` });
+  await page.goto(`/checkout/${someoneElse}`);
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
+});
+
+test("after 90 days the link has ended: the payer is told, saves the account again, and one click works again", async ({ request }) => {
+  const clock = await request.post(`${SANDBOX}/_sandbox/clock`, { data: { advanceMs: 91 * 24 * 3600 * 1000 } });
+  expect(clock.status()).toBe(200);
+
+  const checkout = await createCheckout(request, { customerId: CUSTOMER });
+  await page.goto(`/checkout/${checkout}`);
+  await expect(page.getByText(/Your saved Swedbank account can no longer be used for one-click payments/)).toBeVisible();
+  await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  // The bank is chosen and "Remember" ticked already: accept the Terms and pay.
+  await saveWhilePaying(checkout);
+
+  const next = await createCheckout(request, { customerId: CUSTOMER });
+  await page.goto(`/checkout/${next}`);
+  await expect(page.getByRole("region", { name: SAVED }).getByRole("button", { name: /^Pay €24\.90 from this account$/ })).toBeVisible();
+});
+
+test("the payer forgets the saved account", async ({ request }) => {
+  const checkout = await createCheckout(request, { customerId: CUSTOMER });
+  await page.goto(`/checkout/${checkout}`);
+  const saved = page.getByRole("region", { name: SAVED });
+  await saved.getByRole("button", { name: "Forget this account" }).click();
+  await expect(page.getByText("We forgot your saved bank account. Choose your bank below to pay.")).toBeFocused();
+  await expect(saved).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
+  await expect(page.getByText(/can no longer be used/)).toHaveCount(0);
+});
