@@ -31,6 +31,7 @@ export function appContext(): Promise<CheckoutContext> {
         notifySecret: e.merchantNotifySecret,
         confirmOrigins: [new URL(e.pisBaseUrl).origin, ...(e.sandbox ? [] : PROVIDER_HOSTED_ORIGINS)],
         checkoutTtlMs: e.checkoutTtlMs,
+        pisTimeoutMs: e.pisTimeoutMs,
         tokenKeys: e.tokenKeys,
       },
     };

@@ -16,6 +16,8 @@ export interface CheckoutContext {
     /** Origins a confirmLink may point at; the payer is never sent anywhere else. */
     confirmOrigins: string[];
     checkoutTtlMs: number;
+    /** The provider client's request timeout: no live request waits on the provider longer. */
+    pisTimeoutMs: number;
     /** Seal saved bank accounts' provider tokens; the first seals, all open (rotation). */
     tokenKeys: TokenKey[];
   };

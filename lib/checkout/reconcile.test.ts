@@ -37,6 +37,18 @@ describe.each(testDbKinds())("expiry and reconciliation (%s)", (kind) => {
     await expect(startPayment(checkout.id, { method: "bank", termsAccepted: false, attemptKey: "key-after-crash" }, ctx)).resolves.toHaveProperty("confirmLink");
   });
 
+  it("leaves an initiation alone while a live request may still be waiting on the provider", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const id = newAttemptId();
+    // Younger than the provider timeout plus margin (5 s + 15 s here): its request may be running.
+    await ctx.db.insert(paymentAttempts).values({ id, checkoutId: checkout.id, attemptKey: "key-live-1", method: "bank", createdAt: new Date(Date.now() - 10_000) });
+    await closeStuckInitiations(ctx);
+    expect((await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id)))[0]?.statusGroup).toBeNull();
+    const later = { ...ctx, now: () => new Date(Date.now() + 15_000) };
+    expect(await closeStuckInitiations(later)).toBeGreaterThanOrEqual(1);
+    expect((await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id)))[0]?.failureReason).toBe("initiation_timeout");
+  });
+
   it("learns a payment's outcome from the provider when neither webhook nor payer came back", async () => {
     const checkout = await createCheckout(order(), ctx);
     await startPayment(checkout.id, { method: "bank", bankId: "LHV_EE_SAND", termsAccepted: true, attemptKey: `key-${checkout.id.slice(3, 20)}` }, ctx);

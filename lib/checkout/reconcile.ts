@@ -7,8 +7,12 @@ import { nowOf, type CheckoutContext } from "./context";
 import { deliverDueNotifications } from "./notifications";
 import { failAttempt } from "./payments";
 
-/** An initiation with no provider answer after this long is closed: its request has surely died. */
-export const INITIATION_TIMEOUT_MS = 2 * 60_000;
+/**
+ * An initiation with no provider answer after this long is closed: a live request gives up on the
+ * provider after the client's timeout (POSTs are never retried), so past that and a margin for
+ * our own writes, the process that made it has died (a crash, a deploy) and the payer may retry.
+ */
+export const initiationTimeoutMs = (ctx: CheckoutContext) => ctx.config.pisTimeoutMs + 15_000;
 const MINUTE = 60_000;
 /** Attempts younger than this are left to the landing page and the webhook. */
 export const RECONCILE_AFTER_MS = 30_000;
@@ -44,7 +48,7 @@ export async function closeStuckInitiations(ctx: CheckoutContext): Promise<numbe
   const stuck = await ctx.db
     .select({ id: paymentAttempts.id })
     .from(paymentAttempts)
-    .where(and(isNull(paymentAttempts.statusGroup), lte(paymentAttempts.createdAt, new Date(nowOf(ctx).getTime() - INITIATION_TIMEOUT_MS))))
+    .where(and(isNull(paymentAttempts.statusGroup), lte(paymentAttempts.createdAt, new Date(nowOf(ctx).getTime() - initiationTimeoutMs(ctx)))))
     .limit(200);
   for (const { id } of stuck) await failAttempt(ctx, id, "initiation_timeout");
   return stuck.length;

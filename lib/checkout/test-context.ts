@@ -22,6 +22,7 @@ export async function testContext(kind: DbKind, over: Partial<CheckoutContext> =
       notifySecret: TEST_NOTIFY_SECRET,
       confirmOrigins: [new URL(sandboxUrl).origin],
       checkoutTtlMs: 24 * 60 * 60 * 1000,
+      pisTimeoutMs: 5000,
       tokenKeys: [{ id: "test1", key: Buffer.alloc(32, 7) }],
     },
     ...over,
