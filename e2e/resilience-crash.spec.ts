@@ -71,6 +71,10 @@ async function startApp(request: APIRequestContext) {
     DATABASE_URL: "",
     PIS_BASE_URL: "",
     PIS_API_VERSION: "v0.3",
+    // A short provider timeout and a busy worker: an initiation cut off by the crash is closed
+    // 20 s after it began (timeout + 15 s margin), and the test can watch the payer pay again.
+    PIS_TIMEOUT_MS: "5000",
+    WORKER_INTERVAL_MS: "1000",
   });
   await waitUp(request, `${APP}/api/health`, app);
 }
@@ -159,4 +163,21 @@ test("killed while the provider call is in flight: after restart nothing is lost
   const status = await request.get(`${APP}/api/checkouts/${id}/status`);
   expect(status.status()).toBe(200);
   expect(["processing", "open", "failed"]).toContain(((await status.json()) as { status: string }).status);
+
+  // Nothing stuck: once no live request can still be waiting on the provider, the cut-off attempt
+  // is closed and the payer's next Pay starts a payment (the first provider payment never reached
+  // the payer, so it cannot be confirmed).
+  let paidAgain = "";
+  await expect
+    .poll(
+      async () => {
+        const res = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", termsAccepted: true, attemptKey: `crash-b3-${Date.now()}` } });
+        if (res.status() === 200) paidAgain = ((await res.json()) as { confirmLink: string }).confirmLink;
+        return res.status();
+      },
+      { timeout: 45_000, intervals: [2000] },
+    )
+    .toBe(200);
+  expect(paidAgain).toMatch(/^http:\/\/localhost:\d+\/login\//);
+  expect((await merchantView(request, id)).attempts).toHaveLength(2);
 });

@@ -10,6 +10,7 @@ import { continueAfterLinking, startPayment } from "./payments";
 import {
   accessTokenOf,
   balanceCovers,
+  completeLinking,
   forgetSavedAccount,
   LINK_PERIOD_MS,
   linkReturnUrl,
@@ -141,6 +142,16 @@ describe.each(testDbKinds())("saved bank accounts (%s)", (kind) => {
     expect((await refusal(pay(sameCustomer.id, otherBrowser, "other-browser"))).code).toBe("no_saved_account");
     expect((await refusal(pay(sameCustomer.id, undefined, "no-cookie"))).code).toBe("no_saved_account");
     expect((await refusal(pay(otherCustomer.id, handle, "other-customer"))).code).toBe("no_saved_account");
+  });
+
+  it("survives a double load of the return: the code is spent once and the link stays active", async () => {
+    const checkout = await createCheckout(order("cust-double-load"), ctx);
+    const started = await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, undefined, ctx);
+    const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(ctx, checkout.id), { bankId: "SWEDBANK_LT_SAND" });
+    const query = Object.fromEntries(back.searchParams);
+    const outcomes = await Promise.all([completeLinking(checkout.id, query, started.handle, ctx), completeLinking(checkout.id, query, started.handle, ctx)]);
+    expect(outcomes.map((o) => o.outcome)).toContain("linked");
+    expect(await linkOf(query.requestId!)).toMatchObject({ status: "active" });
   });
 
   it("keeps the link for the browser that started it when the payer returns in another one", async () => {

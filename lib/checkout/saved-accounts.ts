@@ -67,13 +67,13 @@ export class SavedAccountEndedError extends Error {
   }
 }
 
-async function endLink(ctx: CheckoutContext, id: string, status: Exclude<AccountLinkStatus, "pending" | "active">, reason?: string) {
+async function endLink(ctx: CheckoutContext, id: string, status: Exclude<AccountLinkStatus, "pending" | "active">, reason?: string, from?: AccountLinkStatus) {
   const now = nowOf(ctx);
   // Tokens are wiped, not kept: an ended link has nothing left worth stealing.
   await ctx.db
     .update(accountLinks)
     .set({ status, accessToken: null, refreshToken: null, endedAt: now, updatedAt: now, ...(reason !== undefined && { failureReason: reason }) })
-    .where(eq(accountLinks.id, id));
+    .where(from === undefined ? eq(accountLinks.id, id) : and(eq(accountLinks.id, id), eq(accountLinks.status, from)));
 }
 
 /** The customer's saved account in this browser, if there is one still in use. */
@@ -236,7 +236,7 @@ export async function completeLinking(
   if (row.status !== "pending") return { outcome: row.failureReason === "declined" ? "declined" : "failed", ownBrowser };
 
   if (query.status !== "success" || !query.code) {
-    await endLink(c, row.id, "failed", "declined");
+    await endLink(c, row.id, "failed", "declined", "pending");
     return { outcome: "declined", ownBrowser };
   }
   let token;
@@ -244,8 +244,10 @@ export async function completeLinking(
     token = await c.pis.auth.exchangeCode(query.code);
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
-    await endLink(c, row.id, "failed", `token_${err.kind}`);
-    return { outcome: "failed", ownBrowser };
+    // Only while still pending: a concurrent return (a double load) may have spent the code first.
+    await endLink(c, row.id, "failed", `token_${err.kind}`, "pending");
+    const [now] = await c.db.select({ status: accountLinks.status }).from(accountLinks).where(eq(accountLinks.id, row.id));
+    return { outcome: now?.status === "active" ? "linked" : "failed", ownBrowser };
   }
   const now = nowOf(c);
   const keys = c.config.tokenKeys;
