@@ -1,17 +1,25 @@
+// The same policy as lib/http/security-headers.ts's API_CSP (a test keeps them equal): where both
+// apply, this one wins.
+const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
   reactStrictMode: true,
-  // Pages and API responses get their security headers (and the CSP nonce) from proxy.ts at run
-  // time; the static assets it skips get the ones that matter for files (ADR 10).
+  // Pages get their security headers (and the CSP nonce) from proxy.ts at run time, API responses
+  // from the route wrapper; the static assets both skip get the ones that matter for files (ADR 10).
   async headers() {
     const headers = [
       { key: "X-Content-Type-Options", value: "nosniff" },
       { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
     ];
-    return ["/_next/static/:path*", "/_next/image", "/favicon.svg"].map((source) => ({ source, headers }));
+    return [
+      ...["/_next/static/:path*", "/_next/image", "/favicon.svg"].map((source) => ({ source, headers })),
+      // API routes set the full set in lib/http/route.ts; this covers what no route answers (404s).
+      { source: "/api/:path*", headers: [...headers, { key: "Content-Security-Policy", value: API_CSP }] },
+    ];
   },
 };
 

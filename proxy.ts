@@ -1,24 +1,17 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
-import { API_CSP, commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
+import { commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
 
 /**
- * Security headers on every page and API response, and a fresh CSP nonce per page request
+ * Security headers on every page, and a fresh CSP nonce per page request
  * (docs/adr/0010-security-headers.md). Next.js reads the nonce from the request's
  * Content-Security-Policy header and puts it on its own scripts, so the policy is set on the
- * request (for Next) and on the response (for the browser).
+ * request (for Next) and on the response (for the browser). API routes set theirs in the route
+ * wrapper (lib/http/route.ts), without the cost of a proxy pass.
  */
 export function proxy(request: NextRequest) {
   const settings = env();
   const common = commonSecurityHeaders(settings.appUrl);
-
-  if (request.nextUrl.pathname.startsWith("/api/")) {
-    const response = NextResponse.next();
-    for (const [k, v] of Object.entries(common)) response.headers.set(k, v);
-    response.headers.set("Content-Security-Policy", API_CSP);
-    return response;
-  }
-
   const nonce = newNonce();
   const csp = pageCsp({ nonce, appUrl: settings.appUrl, providerBaseUrl: settings.pisBaseUrl, dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
@@ -32,6 +25,7 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // Static build assets are immutable files with no secrets and no script context: next.config.mjs
-  // gives them nosniff; everything else (pages, RSC requests, server actions, API) comes here.
-  matcher: ["/((?!_next/static|_next/image|favicon\\.svg).*)"],
+  // gives them nosniff. API routes set their own headers. Everything else (pages, RSC requests,
+  // server actions) comes here.
+  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg).*)"],
 };

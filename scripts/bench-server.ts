@@ -5,7 +5,8 @@
  *    `slow`, 50 ms); POST /api/checkouts/{id}/payments is timed side by side with a direct POST of
  *    the same provider operation and body to the sandbox. p50 of each, the ratio and the difference.
  * 4. GET /api/banks throughput (autocannon, loopback) against a bare node:http server answering
- *    the same JSON: requests per second of each and the ratio.
+ *    the same JSON, and against the same Next server answering a static file (its own floor):
+ *    requests per second of each and the ratios.
  * 5. Webhook ingest: signed PAYMENT webhooks POSTed to /api/webhooks/pis, on PGlite and on a
  *    throwaway Postgres (scripts/pg-throwaway.sh): webhooks per second, first delivery (applied)
  *    and a repeat (idempotent).
@@ -22,8 +23,19 @@ import { SANDBOX_CREDENTIALS, WEBHOOK_SECRET, createCheckout, json, percentile, 
 
 const PROVIDER_DELAY_MS = 50;
 const OVERHEAD_RUNS = 50;
-// The issue sets no targets for these three: they are printed as figures to watch over time.
 const WEBHOOKS = 150;
+// The issue sets no targets for these three; these are ours (README, "Benchmarks, security and resilience"):
+/** Our server's work on a payment start may at most match the provider's own 50 ms (ratio ≤ 2). */
+const PAYMENT_RATIO_TARGET = 2.0;
+/**
+ * Most of a route's cost is Next's own request pipeline (a CPU profile puts our handler near a
+ * tenth), so the bank list is held against what the same Next server does for a static file:
+ * at least a quarter of that. The ratio to a bare node:http server is printed too.
+ */
+const BANKS_VS_NEXT_TARGET = 0.25;
+/** Webhooks applied per second on either database: far above any one shop's payment rate. */
+const WEBHOOKS_PER_S_TARGET = 30;
+const verdict = (ok: boolean) => (ok ? "OK" : "MISSED");
 
 type Line = (text?: string) => void;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -62,7 +74,7 @@ async function paymentOverhead(app: RunningApp, line: Line) {
     line(`payment start vs the same provider call (provider answers after ${PROVIDER_DELAY_MS} ms; ${ours.length} each, side by side):`);
     line(`  POST /api/checkouts/{id}/payments p50 ${ms(o)}, p95 ${ms(percentile([...ours].sort((x, y) => x - y), 95))}`);
     line(`  direct POST /pis/payment          p50 ${ms(d)}, p95 ${ms(percentile([...direct].sort((x, y) => x - y), 95))}`);
-    line(`  ratio ${(o / d).toFixed(2)}x; our overhead ${ms(o - d)} at the median (no target set)`);
+    line(`  ratio ${(o / d).toFixed(2)}x (target ≤ ${PAYMENT_RATIO_TARGET}x) ${verdict(o / d <= PAYMENT_RATIO_TARGET)}; our overhead ${ms(o - d)} at the median`);
   } finally {
     await json(`${app.sandboxUrl}/_sandbox/faults`, { method: "POST", body: { mode: "none" } });
   }
@@ -88,10 +100,13 @@ async function banksThroughput(app: RunningApp, line: Line) {
     await cannon(url); // warm-up
     const ours = await cannon(url);
     const base = await cannon(`http://127.0.0.1:${port}/`);
+    const floor = await cannon(`${app.url}/favicon.svg`);
     const ratio = ours.rps / base.rps;
+    const vsNext = ours.rps / floor.rps;
     line(`GET /api/banks throughput (autocannon, 10 connections, 4 s each, ${(body.length / 1024).toFixed(1)} KiB JSON):`);
     line(`  app ${ours.rps.toFixed(0)} req/s (p50 ${ours.p50} ms${ours.errors + ours.non2xx ? `, ${ours.errors} errors, ${ours.non2xx} non-2xx` : ""}); bare node:http ${base.rps.toFixed(0)} req/s (p50 ${base.p50} ms)`);
-    line(`  ratio ${ratio.toFixed(3)} of the bare server (no target set)`);
+    line(`  ratio ${ratio.toFixed(3)} of the bare server; Next itself serves a static file at ${floor.rps.toFixed(0)} req/s here`);
+    line(`  ratio ${vsNext.toFixed(2)} of Next's static-file floor (target ≥ ${BANKS_VS_NEXT_TARGET}) ${verdict(vsNext >= BANKS_VS_NEXT_TARGET)}`);
   } finally {
     await new Promise((r) => bare.close(r));
   }
@@ -125,7 +140,10 @@ async function webhookIngest(app: RunningApp, label: string, line: Line) {
   };
   const first = await round();
   const repeat = await round();
-  line(`  ${label.padEnd(9)} ${first.toFixed(0)} webhooks/s applied (each marks a checkout paid), ${repeat.toFixed(0)} webhooks/s repeated (idempotent); ${WEBHOOKS} each, 8 concurrent`);
+  line(
+    `  ${label.padEnd(9)} ${first.toFixed(0)} webhooks/s applied (each marks a checkout paid; target ≥ ${WEBHOOKS_PER_S_TARGET}) ${verdict(first >= WEBHOOKS_PER_S_TARGET)}, ` +
+      `${repeat.toFixed(0)} webhooks/s repeated (idempotent); ${WEBHOOKS} each, 8 concurrent`,
+  );
 }
 
 function startPostgres(): { url: string; stop(): void } | undefined {

@@ -1,7 +1,9 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { CheckoutError } from "../checkout/errors";
+import { env } from "../env";
 import { json, problem } from "./problem";
+import { apiSecurityHeaders } from "./security-headers";
 import { RateLimitedError } from "./rate-limit";
 
 type Schema = z.ZodType;
@@ -34,6 +36,13 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
   handler: (input: RouteInput<P, Q, B>) => Promise<Response | object>,
 ) {
   return async (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
+    const res = await handle(req, ctx);
+    apiHeaders ??= apiSecurityHeaders(env().appUrl);
+    for (const [k, v] of Object.entries(apiHeaders)) res.headers.set(k, v);
+    return res;
+  };
+
+  async function handle(req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> {
     const requestId = randomUUID();
     try {
       if (spec.bearer && !bearerMatches(req, spec.bearer())) {
@@ -69,8 +78,10 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
       console.error(`[${requestId}] ${req.method} ${new URL(req.url).pathname} failed`, err);
       return problem(500, "internal_error", "Something went wrong on our side.", { detail: `Request id ${requestId}.` });
     }
-  };
+  }
 }
+
+let apiHeaders: Record<string, string> | undefined;
 
 class InvalidInput extends Error {
   constructor(

@@ -67,6 +67,14 @@ export function pageCsp(o: SecurityHeaderOptions): string {
 /** API responses are data, never documents: nothing may load or frame them. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+/**
+ * The headers of every API response. Set by the route wrapper rather than proxy.ts: API routes
+ * need no per-request nonce, and skipping the proxy roughly doubles their throughput (bench).
+ */
+export function apiSecurityHeaders(appUrl: string): Record<string, string> {
+  return { ...commonSecurityHeaders(appUrl), "Content-Security-Policy": API_CSP };
+}
+
 /** Headers every response carries (pages and API). */
 export function commonSecurityHeaders(appUrl: string): Record<string, string> {
   const headers: Record<string, string> = {
