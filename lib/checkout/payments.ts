@@ -199,14 +199,14 @@ export async function abandonPayment(checkoutId: string, ctx?: CheckoutContext):
  */
 export async function continueAfterLinking(checkoutId: string, query: z.infer<typeof linkReturnQuery>, payerHandle: string | undefined, ctx?: CheckoutContext): Promise<string> {
   const c = ctx ?? (await defaultContext());
-  const page = (saved: string) => `${c.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}?saved=${saved}`;
+  const page = (saved: string) => `${c.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}?saved=${saved}${query.lang ? `&lang=${query.lang}` : ""}`;
   const { outcome, ownBrowser } = await completeLinking(checkoutId, query, payerHandle, c);
   if (outcome !== "linked") return page(outcome);
   if (!ownBrowser) return page("elsewhere");
   try {
     // One attempt per linking: a reload of this return gets the same payment, never a second one.
     const key = `linked-${createHash("sha256").update(query.requestId ?? "").digest("base64url").slice(0, 40)}`;
-    const { confirmLink } = await startPayment(checkoutId, { method: "bank", termsAccepted: true, attemptKey: key, savedAccount: true }, c, payerHandle);
+    const { confirmLink } = await startPayment(checkoutId, { method: "bank", termsAccepted: true, attemptKey: key, savedAccount: true, lang: query.lang }, c, payerHandle);
     return confirmLink;
   } catch (err) {
     // Paid meanwhile, expired, provider down: the checkout page shows where things stand.

@@ -154,6 +154,18 @@ describe.each(testDbKinds())("saved bank accounts (%s)", (kind) => {
     expect(await linkOf(query.requestId!)).toMatchObject({ status: "active" });
   });
 
+  it("pays in the payer's language after linking in it", async () => {
+    const checkout = await createCheckout(order("cust-lithuanian"), ctx);
+    const started = await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true, lang: "lt" }, undefined, ctx);
+    // The walk reads English buttons: the linking page itself is switched to English.
+    const link = new URL(started.authorizationLink);
+    link.searchParams.set("lang", "en");
+    const back = await walkHostedPage(link.href, linkReturnUrl(ctx, checkout.id, "lt"), { bankId: "SWEDBANK_LT_SAND" });
+    expect(back.searchParams.get("lang")).toBe("lt");
+    const next = await continueAfterLinking(checkout.id, Object.fromEntries(back.searchParams), started.handle, ctx);
+    expect(new URL(next).searchParams.get("lang")).toBe("lt");
+  });
+
   it("keeps the link for the browser that started it when the payer returns in another one", async () => {
     const checkout = await createCheckout(order("cust-elsewhere"), ctx);
     const started = await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, undefined, ctx);

@@ -9,7 +9,7 @@ import { CheckoutError } from "./errors";
 import { toMinor } from "./money";
 import { findBank, projectInfo } from "./project";
 import { openToken, sealToken } from "./token-vault";
-import { LOCALES, type SavedAccountView } from "./types";
+import { LOCALES, type Locale, type SavedAccountView } from "./types";
 
 /**
  * Saved bank accounts: the provider's account linking (provider-api.md 4.7, 4.8), kept for one
@@ -190,7 +190,7 @@ export async function startLinking(checkoutId: string, input: StartLinkingInput,
     const started = await c.pis.auth.start({
       scopes,
       requestId: id,
-      redirectUrl: linkReturnUrl(c, checkoutId),
+      redirectUrl: linkReturnUrl(c, checkoutId, input.lang),
       bankId: input.bankId,
       lang: input.lang,
     });
@@ -206,10 +206,13 @@ export async function startLinking(checkoutId: string, input: StartLinkingInput,
   }
 }
 
-export const linkReturnUrl = (ctx: CheckoutContext, checkoutId: string) => `${ctx.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}/saved-account`;
+/** Where the provider sends the payer after linking; the language rides along for the payment that follows. */
+export const linkReturnUrl = (ctx: CheckoutContext, checkoutId: string, lang?: Locale) =>
+  `${ctx.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}/saved-account${lang ? `?lang=${lang}` : ""}`;
 
 /** The provider's redirect after linking (provider-api.md 4.7). Anything else is a failed linking. */
 export const linkReturnQuery = z.object({
+  lang: z.enum(LOCALES).optional().catch(undefined),
   requestId: z.string().max(100).optional(),
   code: z.string().max(2000).optional(),
   status: z.string().max(20).optional(),
