@@ -6,6 +6,7 @@ import { expireIfDue, loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
 import { deliverDueNotifications } from "./notifications";
 import { failAttempt } from "./payments";
+import { endLapsedLinks } from "./saved-accounts";
 
 /**
  * An initiation with no provider answer after this long is closed: a live request gives up on the
@@ -94,6 +95,7 @@ export async function reconcile(ctx: CheckoutContext) {
     closed: await closeStuckInitiations(ctx),
     refreshed: await refreshAttempts(ctx),
     notified: await deliverDueNotifications(ctx),
+    linksEnded: await endLapsedLinks(ctx),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   accessTokenOf,
   balanceCovers,
   completeLinking,
+  endLapsedLinks,
   forgetSavedAccount,
   LINK_PERIOD_MS,
   linkReturnUrl,
@@ -225,6 +226,19 @@ describe.each(testDbKinds())("saved bank accounts (%s)", (kind) => {
     const later = { ...ctx, now: () => new Date(Date.now() + LINK_PERIOD_MS + 60_000) };
     await expect(accessTokenOf(later, link)).rejects.toBeInstanceOf(SavedAccountEndedError);
     expect(await linkOf(link.id)).toMatchObject({ status: "expired", accessToken: null });
+  });
+
+  it("lets the worker wipe the tokens of links past 90 days and close linkings never finished", async () => {
+    const { query } = await linkWhilePaying("cust-lapsed");
+    const checkout = await createCheckout(order("cust-unfinished"), ctx);
+    await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, undefined, ctx);
+    const [unfinished] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.checkoutId, checkout.id));
+    expect(await endLapsedLinks(ctx)).toBe(0);
+    expect(await linkOf(query.requestId!)).toMatchObject({ status: "active" });
+    const later = { ...ctx, now: () => new Date(Date.now() + LINK_PERIOD_MS + 60_000) };
+    expect(await endLapsedLinks(later)).toBeGreaterThanOrEqual(2);
+    expect(await linkOf(query.requestId!)).toMatchObject({ status: "expired", accessToken: null, refreshToken: null });
+    expect(await linkOf(unfinished!.id)).toMatchObject({ status: "failed", failureReason: "not_finished" });
   });
 
   it("forgets the account at the payer's request: tokens wiped, nothing offered any more", async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, lte } from "drizzle-orm";
 import { z } from "zod";
 import { accountLinks, checkouts, type AccountLinkStatus } from "../db/schema";
 import { PisError, type AccountPsu, type Balance } from "../pis";
@@ -132,6 +132,29 @@ export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: {
     if (current?.status !== "active") throw new SavedAccountEndedError("revoked");
   }
   return token.accessToken;
+}
+
+/** The provider's authorizationLink lives 48 hours; a linking not back by then never will be. */
+const PENDING_LINK_TTL_MS = 48 * 3600 * 1000;
+
+/**
+ * Housekeeping for the worker: links past their 90 days lose their tokens now rather than at
+ * their next use, and linkings the payer never finished are closed.
+ */
+export async function endLapsedLinks(ctx: CheckoutContext): Promise<number> {
+  const now = nowOf(ctx);
+  const wiped = { accessToken: null, refreshToken: null, endedAt: now, updatedAt: now };
+  const expired = await ctx.db
+    .update(accountLinks)
+    .set({ status: "expired", ...wiped })
+    .where(and(eq(accountLinks.status, "active"), lte(accountLinks.expiresAt, now)))
+    .returning({ id: accountLinks.id });
+  const abandoned = await ctx.db
+    .update(accountLinks)
+    .set({ status: "failed", failureReason: "not_finished", ...wiped })
+    .where(and(eq(accountLinks.status, "pending"), lte(accountLinks.createdAt, new Date(now.getTime() - PENDING_LINK_TTL_MS))))
+    .returning({ id: accountLinks.id });
+  return expired.length + abandoned.length;
 }
 
 // ---------------------------------------------------------------------------------------------
