@@ -67,13 +67,13 @@ export class SavedAccountEndedError extends Error {
   }
 }
 
-async function endLink(ctx: CheckoutContext, id: string, status: Exclude<AccountLinkStatus, "pending" | "active">, reason?: string, from?: AccountLinkStatus) {
+async function endLink(ctx: CheckoutContext, id: string, status: Exclude<AccountLinkStatus, "pending" | "exchanging" | "active">, reason?: string) {
   const now = nowOf(ctx);
   // Tokens are wiped, not kept: an ended link has nothing left worth stealing.
   await ctx.db
     .update(accountLinks)
     .set({ status, accessToken: null, refreshToken: null, endedAt: now, updatedAt: now, ...(reason !== undefined && { failureReason: reason }) })
-    .where(from === undefined ? eq(accountLinks.id, id) : and(eq(accountLinks.id, id), eq(accountLinks.status, from)));
+    .where(eq(accountLinks.id, id));
 }
 
 /** The customer's saved account in this browser, if there is one still in use. */
@@ -152,7 +152,7 @@ export async function endLapsedLinks(ctx: CheckoutContext): Promise<number> {
   const abandoned = await ctx.db
     .update(accountLinks)
     .set({ status: "failed", failureReason: "not_finished", ...wiped })
-    .where(and(eq(accountLinks.status, "pending"), lte(accountLinks.createdAt, new Date(now.getTime() - PENDING_LINK_TTL_MS))))
+    .where(and(inArray(accountLinks.status, ["pending", "exchanging"]), lte(accountLinks.createdAt, new Date(now.getTime() - PENDING_LINK_TTL_MS))))
     .returning({ id: accountLinks.id });
   return expired.length + abandoned.length;
 }
@@ -257,12 +257,18 @@ export async function completeLinking(
   const [row] = query.requestId ? await c.db.select().from(accountLinks).where(and(eq(accountLinks.id, query.requestId), eq(accountLinks.checkoutId, checkoutId))) : [];
   if (!row) return { outcome: "failed", ownBrowser: false };
   const ownBrowser = validHandle(payerHandle) && hashHandle(payerHandle) === row.handleHash;
-  // A reload of the return page: the first visit decided.
-  if (row.status === "active") return { outcome: "linked", ownBrowser };
-  if (row.status !== "pending") return { outcome: row.failureReason === "declined" ? "declined" : "failed", ownBrowser };
+  const outcomeOf = (r: LinkRow): LinkOutcome => (r.status === "active" ? "linked" : r.failureReason === "declined" ? "declined" : "failed");
+  // Exactly one visit of the return trades the code (it works once): it claims the row first. A
+  // reload or a double load finds it claimed and waits for that visit's outcome.
+  const [claimed] = await c.db
+    .update(accountLinks)
+    .set({ status: "exchanging", updatedAt: nowOf(c) })
+    .where(and(eq(accountLinks.id, row.id), eq(accountLinks.status, "pending")))
+    .returning({ id: accountLinks.id });
+  if (!claimed) return { outcome: outcomeOf(await settledLink(c, row.id)), ownBrowser };
 
   if (query.status !== "success" || !query.code) {
-    await endLink(c, row.id, "failed", "declined", "pending");
+    await endLink(c, row.id, "failed", "declined");
     return { outcome: "declined", ownBrowser };
   }
   let token;
@@ -270,10 +276,8 @@ export async function completeLinking(
     token = await c.pis.auth.exchangeCode(query.code);
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
-    // Only while still pending: a concurrent return (a double load) may have spent the code first.
-    await endLink(c, row.id, "failed", `token_${err.kind}`, "pending");
-    const [now] = await c.db.select({ status: accountLinks.status }).from(accountLinks).where(eq(accountLinks.id, row.id));
-    return { outcome: now?.status === "active" ? "linked" : "failed", ownBrowser };
+    await endLink(c, row.id, "failed", `token_${err.kind}`);
+    return { outcome: "failed", ownBrowser };
   }
   const now = nowOf(c);
   const keys = c.config.tokenKeys;
@@ -297,9 +301,20 @@ export async function completeLinking(
         expiresAt: new Date(now.getTime() + LINK_PERIOD_MS),
         updatedAt: now,
       })
-      .where(and(eq(accountLinks.id, row.id), eq(accountLinks.status, "pending")));
+      .where(eq(accountLinks.id, row.id));
   });
   return { outcome: "linked", ownBrowser };
+}
+
+/** The link once the visit that claimed it has finished (a provider call at most: bounded by its timeout). */
+async function settledLink(ctx: CheckoutContext, id: string): Promise<LinkRow> {
+  const deadline = Date.now() + ctx.config.pisTimeoutMs + 5000;
+  for (;;) {
+    const [row] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, id));
+    if (!row) throw new Error(`account link ${id} vanished`);
+    if (row.status !== "exchanging" || Date.now() > deadline) return row;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -160,7 +160,7 @@ export const notifications = pgTable(
   (t) => [index("notifications_due_idx").on(t.nextAttemptAt), index("notifications_checkout_idx").on(t.checkoutId)],
 );
 
-export type AccountLinkStatus = "pending" | "active" | "failed" | "expired" | "revoked" | "forgotten" | "replaced";
+export type AccountLinkStatus = "pending" | "exchanging" | "active" | "failed" | "expired" | "revoked" | "forgotten" | "replaced";
 
 /**
  * A payer's saved bank account (provider account linking, ADR 11). Usable only by the merchant's
