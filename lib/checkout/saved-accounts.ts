@@ -21,6 +21,8 @@ import { LOCALES, type Locale, type SavedAccountView } from "./types";
 export const LINK_PERIOD_MS = 90 * 24 * 3600 * 1000;
 /** Access tokens are refreshed when they have less than this left. */
 const REFRESH_AHEAD_MS = 5 * 60 * 1000;
+/** How long a refused refresh waits for a concurrent one's new tokens before calling the link revoked. */
+const RACE_GRACE_MS = 2000;
 /** Account information is a nicety on the page: it may not hold the page up longer than this. */
 const ACCOUNT_INFO_BUDGET_MS = 2000;
 
@@ -109,9 +111,14 @@ export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: {
     token = await ctx.pis.auth.refresh(openToken(link.refreshToken, keys));
   } catch (err) {
     if (!refused(err)) throw err;
-    const [current] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, link.id));
-    if (current && current.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken) {
-      return openToken(current.accessToken, keys); // another request refreshed first
+    // Refused: either another request spent this refresh token first (its new tokens are stored
+    // moments after the provider answered it), or the consent is gone.
+    const deadline = Date.now() + RACE_GRACE_MS;
+    for (;;) {
+      const [current] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, link.id));
+      if (current?.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken) return openToken(current.accessToken, keys);
+      if (current?.status !== "active" || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
     }
     await endLink(ctx, link.id, "revoked", "refresh_refused");
     throw new SavedAccountEndedError("revoked");
@@ -362,7 +369,10 @@ export async function savedAccountView(ctx: CheckoutContext, checkout: CheckoutR
   try {
     const accessToken = await accessTokenOf(ctx, latest);
     const info = await withBudget(accountInfo(ctx, latest, accessToken, checkout, psu), ACCOUNT_INFO_BUDGET_MS);
-    return { state: "active", bankId: latest.bankId, bankName, maskedIban: info?.maskedIban ?? null, covers: info?.covers ?? null };
+    // The bank refused a token we thought fresh: a refresh tells whether the consent is gone.
+    if (info === "refused") await accessTokenOf(ctx, latest, { force: true });
+    const known = info === "refused" ? null : info;
+    return { state: "active", bankId: latest.bankId, bankName, maskedIban: known?.maskedIban ?? null, covers: known?.covers ?? null };
   } catch (err) {
     if (err instanceof SavedAccountEndedError) return ended;
     if (!(err instanceof PisError)) throw err;
@@ -379,11 +389,8 @@ async function accountInfo(ctx: CheckoutContext, link: LinkRow, accessToken: str
     const balances = await ctx.pis.accounts.balances(accessToken, account.id, psu);
     return { maskedIban: account.iban ? maskIban(account.iban) : null, covers: balanceCovers(balances, checkout.amount, checkout.currency) };
   } catch (err) {
-    // A refused token here is a revoked consent; anything else only costs the extra information.
-    if (err instanceof PisError && err.httpStatus === 401) {
-      await accessTokenOf(ctx, link, { force: true });
-      return null;
-    }
+    // A refused token may be a withdrawn consent; anything else only costs the extra information.
+    if (err instanceof PisError && err.httpStatus === 401) return "refused" as const;
     if (err instanceof PisError) return null;
     throw err;
   }
@@ -394,6 +401,8 @@ function withBudget<T>(work: Promise<T>, ms: number): Promise<T | null> {
   const late = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), ms);
   });
+  // Late work is dropped, its failure included.
+  work.catch(() => undefined);
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
