@@ -2,8 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { SavedAccountView } from "@/lib/checkout/types";
-import { format } from "@/lib/i18n/format";
-import type { MessagesFor } from "@/lib/i18n/format";
+import { format, type MessagesFor } from "@/lib/i18n/format";
 import { AttemptPanel, type InFlightAttempt } from "./AttemptPanel";
 import { clearAttemptKey } from "./attempt-key";
 import { PaymentForm, type PaymentFormProps } from "./PaymentForm";

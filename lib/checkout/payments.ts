@@ -81,7 +81,6 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
     if (bank) redirectPreferred = redirectPreferredFor(project, bank);
   }
 
-
   const attemptId = newAttemptId();
   const inserted = await c.db
     .transaction(async (tx) => {
