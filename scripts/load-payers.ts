@@ -58,13 +58,17 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
   // Final in the merchant's view: our database, moved by the webhook (no refresh from the provider).
   const deadline = Date.now() + FINAL_TIMEOUT_MS;
   let final: string | undefined;
+  let delay = 1_500;
   while (Date.now() < deadline) {
     const view = await json<{ status: string }>(`${app.url}/api/checkouts/${checkoutId}`, { headers: { Authorization: "Bearer dev-merchant-key" } });
     if (["paid", "failed", "expired", "cancelled"].includes(view.body.status)) {
       final = view.body.status;
       break;
     }
-    await new Promise((r) => setTimeout(r, 750 + Math.random() * 500));
+    // The landing page's own schedule (1.5 s, growing by half up to 10 s): the probe must not
+    // be what overloads the server (200 pollers at 1/s did, and delayed the webhooks it checks).
+    await new Promise((r) => setTimeout(r, delay * (0.8 + Math.random() * 0.4)));
+    delay = Math.min(delay * 1.5, 10_000);
   }
   return { reference, checkoutId, paymentId, expected: decision === "ACSC" ? "paid" : "failed", createMs, startMs, finalMs: performance.now() - t0, final };
 }
@@ -95,9 +99,17 @@ async function main() {
     let lost = payers.length;
     let retried = 0;
     let delivered = 0;
+    let reasons = new Map<string, number>();
     const ours = new Set(payers.map((p) => p.paymentId));
     for (const deadline = Date.now() + 60_000; ; ) {
-      const deliveries = (await json<{ data: { paymentId?: string; statusCode: number | null; at: number; attempt: number }[] }>(`${app.sandboxUrl}/_sandbox/webhooks`)).body.data;
+      const deliveries = (await json<{ data: { paymentId?: string; statusCode: number | null; error?: string; at: number; attempt: number }[] }>(`${app.sandboxUrl}/_sandbox/webhooks`)).body.data;
+      // Why first tries failed, so retries under load are explained rather than only counted.
+      reasons = new Map();
+      for (const d of deliveries) {
+        if (!d.paymentId || !ours.has(d.paymentId) || d.statusCode === 200) continue;
+        const why = d.statusCode !== null ? `HTTP ${d.statusCode}` : (d.error ?? "no answer");
+        reasons.set(why, (reasons.get(why) ?? 0) + 1);
+      }
       delivered = deliveries.filter((d) => d.paymentId && ours.has(d.paymentId)).length;
       retried = deliveries.filter((d) => d.paymentId && ours.has(d.paymentId) && d.attempt > 1).length;
       const latest = new Map<string, number | null>();
@@ -115,6 +127,7 @@ async function main() {
     stats("bank decision -> final", payers.map((p) => p.finalMs));
     line(`  duplicate provider payments: ${duplicates} (target 0)`);
     line(`  lost webhooks:               ${lost} (target 0); ${delivered} delivery attempts, ${retried} of them retries`);
+    if (reasons.size > 0) line(`  failed deliveries, by cause: ${[...reasons].map(([why, n]) => `${why} ×${n}`).join(", ")}`);
     line(`  not final in ${FINAL_TIMEOUT_MS / 1000} s:          ${notFinal} (target 0)`);
     line(`  wrong final status:          ${wrong} (target 0)`);
     for (const e of errors.slice(0, 5)) line(`  error: ${e}`);
