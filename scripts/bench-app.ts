@@ -2,10 +2,11 @@
  * Helpers shared by `npm run bench` and `npm run load`: start the whole app (`npm start`, the
  * sandbox beside it) on spare ports with its own database, talk HTTP to it, stop it.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "..");
@@ -154,4 +155,20 @@ export async function pool<T, R>(items: T[], concurrency: number, task: (item: T
     }),
   );
   return results;
+}
+
+/** A throwaway Postgres server (scripts/pg-throwaway.sh), or undefined when it cannot start here. */
+export function startPostgres(): { url: string; stop(): void } | undefined {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-pg-"));
+  const state = path.join(dir, "state.env");
+  const r = spawnSync("bash", [path.join(root, "scripts/pg-throwaway.sh"), "start", state], { encoding: "utf8" });
+  const stop = () => {
+    spawnSync("bash", [path.join(root, "scripts/pg-throwaway.sh"), "stop", state]);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  if (r.status !== 0 || !r.stdout.trim()) {
+    stop();
+    return undefined;
+  }
+  return { url: r.stdout.trim(), stop };
 }

@@ -11,15 +11,11 @@
  *    throwaway Postgres (scripts/pg-throwaway.sh): webhooks per second, first delivery (applied)
  *    and a repeat (idempotent).
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import { webhookSignature } from "../lib/pis/webhook";
-import { SANDBOX_CREDENTIALS, WEBHOOK_SECRET, createCheckout, json, percentile, pool, request, root, startApp, type RunningApp } from "./bench-app";
+import { SANDBOX_CREDENTIALS, WEBHOOK_SECRET, createCheckout, json, percentile, pool, request, startApp, startPostgres, type RunningApp } from "./bench-app";
 
 const PROVIDER_DELAY_MS = 50;
 const OVERHEAD_RUNS = 50;
@@ -144,21 +140,6 @@ async function webhookIngest(app: RunningApp, label: string, line: Line) {
     `  ${label.padEnd(9)} ${first.toFixed(0)} webhooks/s applied (each marks a checkout paid; target ≥ ${WEBHOOKS_PER_S_TARGET}) ${verdict(first >= WEBHOOKS_PER_S_TARGET)}, ` +
       `${repeat.toFixed(0)} webhooks/s repeated (idempotent); ${WEBHOOKS} each, 8 concurrent`,
   );
-}
-
-function startPostgres(): { url: string; stop(): void } | undefined {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-pg-"));
-  const state = path.join(dir, "state.env");
-  const r = spawnSync("bash", [path.join(root, "scripts/pg-throwaway.sh"), "start", state], { encoding: "utf8" });
-  const stop = () => {
-    spawnSync("bash", [path.join(root, "scripts/pg-throwaway.sh"), "stop", state]);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  if (r.status !== 0 || !r.stdout.trim()) {
-    stop();
-    return undefined;
-  }
-  return { url: r.stdout.trim(), stop };
 }
 
 export async function benchServer(basePort: number, line: Line) {

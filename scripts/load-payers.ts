@@ -8,7 +8,7 @@
  * webhook, wrong final status or error. Own app on LOAD_PORT (3300; sandbox 3301).
  */
 import { performance } from "node:perf_hooks";
-import { createCheckout, json, percentile, pool, startApp, type RunningApp } from "./bench-app";
+import { createCheckout, json, percentile, pool, startApp, startPostgres, type RunningApp } from "./bench-app";
 
 const PAYERS = Number(process.env.LOAD_PAYERS || 200);
 const PORT = Number(process.env.LOAD_PORT || 3300);
@@ -74,11 +74,15 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
 }
 
 async function main() {
+  // LOAD_DATABASE=postgres runs the same payers against a throwaway Postgres server.
+  const pg = process.env.LOAD_DATABASE === "postgres" ? startPostgres() : undefined;
+  if (process.env.LOAD_DATABASE === "postgres" && !pg) throw new Error("scripts/pg-throwaway.sh could not start a Postgres server");
   line(`== load: ${PAYERS} concurrent payers ==`);
-  line(`starting the app on http://localhost:${PORT} (sandbox on ${PORT + 1})...`);
+  line(`starting the app on http://localhost:${PORT} (sandbox on ${PORT + 1}, ${pg ? "Postgres" : "embedded PGlite"})...`);
   const app = await startApp({
     port: PORT,
     dataDir: ".data/load",
+    databaseUrl: pg?.url,
     // 200 payers share one address here; the per-address limit is for the open internet (ADR 10).
     env: { RATE_LIMIT_PAYMENTS_PER_IP: "1000000" },
   });
@@ -135,6 +139,7 @@ async function main() {
     line(failed ? "LOAD FAILED" : "OK");
   } finally {
     await app.stop();
+    pg?.stop();
   }
   process.exit(failed ? 1 : 0);
 }
