@@ -7,7 +7,7 @@ import { BankPicker, type BankPickerHandle } from "@/components/bank-picker/Bank
 import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
 import { useBanks } from "@/components/bank-picker/use-banks";
 import { ApiError, requestJson } from "@/components/ui/api";
-import { clearAttemptKey, getAttemptKey } from "./attempt-key";
+import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, safeLink, type PayErrorKey } from "./pay-request";
 
 export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "picker." | "common." | "saved.">;
@@ -122,10 +122,6 @@ export function PaymentForm(props: PaymentFormProps) {
     inFlight.current = true;
     setLeaving(true);
 
-    if (newAttemptPending.current) {
-      clearAttemptKey(checkoutId);
-      newAttemptPending.current = false;
-    }
     if (saving && chosenBank) {
       await leaveFor(`/api/checkouts/${encodeURIComponent(checkoutId)}/saved-account`, { bankId: chosenBank.id, termsAccepted: terms, lang: locale }, "authorizationLink");
       return;
@@ -135,7 +131,7 @@ export function PaymentForm(props: PaymentFormProps) {
       ...(here && chosenBank ? { bankId: chosenBank.id } : {}),
       ...(choice === "hosted" || choice === "hybrid" ? { country } : {}),
       termsAccepted: here ? terms : false,
-      attemptKey: getAttemptKey(checkoutId),
+      attemptKey: attemptKeyFor(checkoutId, newAttemptPending),
       lang: locale,
     };
 

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import type { Locale, SavedAccountView, StartPaymentRequest, StartPaymentResponse } from "@/lib/checkout/types";
 import { format } from "@/lib/i18n/format";
 import { ApiError, requestJson } from "@/components/ui/api";
-import { clearAttemptKey, getAttemptKey } from "./attempt-key";
+import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, safeLink, type PayErrorKey } from "./pay-request";
 import { TermsLabel, type FormMessages } from "./PaymentForm";
 
@@ -45,11 +45,7 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
     inFlight.current = true;
     setBusy("pay");
     setError(null);
-    if (newAttemptPending.current) {
-      clearAttemptKey(checkoutId);
-      newAttemptPending.current = false;
-    }
-    const body: StartPaymentRequest = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: getAttemptKey(checkoutId), lang: locale };
+    const body: StartPaymentRequest = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: attemptKeyFor(checkoutId, newAttemptPending), lang: locale };
     try {
       const response = await requestJson<StartPaymentResponse>(`/api/checkouts/${id}/payments`, { method: "POST", body: JSON.stringify(body) });
       const link = safeLink(response.confirmLink);

@@ -44,3 +44,15 @@ export function clearAttemptKey(checkoutId: string): void {
     // Nothing stored.
   }
 }
+
+/**
+ * The key for this Pay. When `startNew` is set (the stored key's attempt is over), a fresh key is
+ * made first, once; later Pays of the same attempt reuse it.
+ */
+export function attemptKeyFor(checkoutId: string, startNew: { current: boolean }): string {
+  if (startNew.current) {
+    clearAttemptKey(checkoutId);
+    startNew.current = false;
+  }
+  return getAttemptKey(checkoutId);
+}

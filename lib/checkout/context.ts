@@ -26,4 +26,6 @@ export interface CheckoutContext {
 
 export const webhookUrl = (ctx: CheckoutContext) => `${ctx.config.appUrl}/api/webhooks/pis`;
 export const returnUrl = (ctx: CheckoutContext, checkoutId: string) => `${ctx.config.appUrl}/checkout/${checkoutId}/return`;
+/** A link from the provider that the payer may be sent to: only on the provider's own origins. */
+export const isProviderLink = (ctx: CheckoutContext, link: string) => URL.canParse(link) && ctx.config.confirmOrigins.includes(new URL(link).origin);
 export const nowOf = (ctx: CheckoutContext) => (ctx.now ? ctx.now() : new Date());

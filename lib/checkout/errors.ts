@@ -14,3 +14,12 @@ export class CheckoutError extends Error {
     this.name = "CheckoutError";
   }
 }
+
+/** A bank chosen on our page obliges us to show and require the provider's Terms. */
+export const termsRequired = () =>
+  new CheckoutError(422, "terms_required", "Please accept the Terms and Conditions.", undefined, [
+    { path: "termsAccepted", message: "must be accepted when you choose your bank here" },
+  ]);
+
+export const unknownBank = () =>
+  new CheckoutError(422, "unknown_bank", "Please choose one of the banks in the list.", undefined, [{ path: "bankId", message: "is not a bank we can pay with" }]);

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { z } from "zod";
 
 /** Checkout ids are the payer's only credential for the page: 144 random bits, URL-safe. */
 export function newCheckoutId(): string {
@@ -8,3 +9,11 @@ export function newCheckoutId(): string {
 export function newAttemptId(): string {
   return `pa_${randomUUID()}`;
 }
+
+/** A saved account's id, also the provider's Request-Id of its linking. */
+export function newLinkId(): string {
+  return `al_${randomBytes(18).toString("base64url")}`;
+}
+
+/** A provider bank id as the payer's browser may send it. */
+export const bankIdInput = z.string().regex(/^[A-Za-z0-9_]{2,64}$/, "is not a bank id");

@@ -1,13 +1,13 @@
-import { createHash } from "node:crypto";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, moveCheckout } from "./apply-status";
 import { defaultContext, loadCheckout } from "./checkouts";
-import { returnUrl, webhookUrl, type CheckoutContext } from "./context";
-import { CheckoutError } from "./errors";
-import { newAttemptId } from "./ids";
+import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
+import { CheckoutError, termsRequired, unknownBank } from "./errors";
+import { bankIdInput, newAttemptId } from "./ids";
+import { pollUntil } from "./poll";
 import { findBank, projectInfo, redirectPreferredFor } from "./project";
 import { accessTokenOf, assertPayable, completeLinking, type linkReturnQuery, markLinkRevoked, markLinkUsed, SavedAccountEndedError, savedAccountForPayment } from "./saved-accounts";
 import { LOCALES, type StartPaymentResponse } from "./types";
@@ -16,10 +16,7 @@ import { LOCALES, type StartPaymentResponse } from "./types";
 export const startPaymentInput = z
   .object({
     method: z.enum(["bank", "card", "hybrid"]),
-    bankId: z
-      .string()
-      .regex(/^[A-Za-z0-9_]{2,64}$/, "is not a bank id")
-      .optional(),
+    bankId: bankIdInput.optional(),
     country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code").optional(),
     termsAccepted: z.boolean(),
     attemptKey: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8-64 URL-safe characters"),
@@ -50,11 +47,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
 
   // Client-side bank selection obliges us to show and require the provider's terms.
-  if (input.bankId && !input.termsAccepted) {
-    throw new CheckoutError(422, "terms_required", "Please accept the Terms and Conditions.", undefined, [
-      { path: "termsAccepted", message: "must be accepted when you choose your bank here" },
-    ]);
-  }
+  if (input.bankId && !input.termsAccepted) throw termsRequired();
 
   const existing = await findByKey(c, checkoutId, input.attemptKey);
   if (existing) return replay(c, existing);
@@ -74,9 +67,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
   let redirectPreferred: boolean | undefined;
   if (input.bankId) {
     const bank = await findBank(c, input.bankId).catch(() => undefined);
-    if (bank === null) {
-      throw new CheckoutError(422, "unknown_bank", "Please choose one of the banks in the list.", undefined, [{ path: "bankId", message: "is not a bank we can pay with" }]);
-    }
+    if (bank === null) throw unknownBank();
     // A provider outage here is left to the initiation call, which will report it.
     if (bank) redirectPreferred = redirectPreferredFor(project, bank);
   }
@@ -128,7 +119,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       webhookUrl: webhookUrl(c),
     });
     const confirmLink = res.confirmLink;
-    if (!confirmLink || !c.config.confirmOrigins.includes(new URL(confirmLink).origin)) {
+    if (!confirmLink || !isProviderLink(c, confirmLink)) {
       // A confirmLink elsewhere is not followed; the provider payment is left to expire unconfirmed.
       await failAttempt(c, attemptId, "untrusted_confirm_link");
       throw new CheckoutError(502, "provider_error", "The payment service gave an unexpected answer. Please try again.");
@@ -203,9 +194,9 @@ export async function continueAfterLinking(checkoutId: string, query: z.infer<ty
   if (outcome !== "linked") return page(outcome);
   if (!ownBrowser) return page("elsewhere");
   try {
-    // One attempt per linking: a reload of this return gets the same payment, never a second one.
-    const key = `linked-${createHash("sha256").update(query.requestId ?? "").digest("base64url").slice(0, 40)}`;
-    const { confirmLink } = await startPayment(checkoutId, { method: "bank", termsAccepted: true, attemptKey: key, savedAccount: true, lang: query.lang }, c, payerHandle);
+    // One attempt per linking (the request id named a real link): a reload gets the same payment.
+    const attemptKey = `linked-${query.requestId}`;
+    const { confirmLink } = await startPayment(checkoutId, { method: "bank", termsAccepted: true, attemptKey, savedAccount: true, lang: query.lang }, c, payerHandle);
     return confirmLink;
   } catch (err) {
     // Paid meanwhile, expired, provider down: the checkout page shows where things stand.
@@ -233,12 +224,10 @@ async function findByKey(ctx: CheckoutContext, checkoutId: string, attemptKey: s
 
 /** Answers a repeated submit with what the first one produced, waiting briefly if it is still running. */
 async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartPaymentResponse> {
-  const deadline = Date.now() + SAME_KEY_WAIT_MS;
-  let row: AttemptRow | undefined = attempt;
-  while (row && row.confirmLink === null && row.statusGroup === null && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    row = await findByKey(ctx, attempt.checkoutId, attempt.attemptKey);
-  }
+  const running = (r: AttemptRow | undefined) => r !== undefined && r.confirmLink === null && r.statusGroup === null;
+  const row = running(attempt)
+    ? await pollUntil(() => findByKey(ctx, attempt.checkoutId, attempt.attemptKey), (r) => !running(r), SAME_KEY_WAIT_MS)
+    : attempt;
   if (row?.confirmLink && row.statusGroup !== "failed") return { attemptId: row.id, confirmLink: row.confirmLink };
   if (row?.statusGroup === "failed") {
     throw new CheckoutError(409, "attempt_failed", "This payment attempt did not go through. Please try again.");

@@ -4,9 +4,11 @@ import { z } from "zod";
 import { accountLinks, checkouts, type AccountLinkStatus } from "../db/schema";
 import { PisError, type AccountPsu, type Balance } from "../pis";
 import { defaultContext, loadCheckout } from "./checkouts";
-import { nowOf, type CheckoutContext } from "./context";
-import { CheckoutError } from "./errors";
+import { isProviderLink, nowOf, type CheckoutContext } from "./context";
+import { CheckoutError, termsRequired, unknownBank } from "./errors";
+import { bankIdInput, newLinkId } from "./ids";
 import { toMinor } from "./money";
+import { pollUntil } from "./poll";
 import { findBank, projectInfo } from "./project";
 import { openToken, sealToken } from "./token-vault";
 import { LOCALES, type Locale, type SavedAccountView } from "./types";
@@ -69,23 +71,27 @@ export class SavedAccountEndedError extends Error {
   }
 }
 
-async function endLink(ctx: CheckoutContext, id: string, status: Exclude<AccountLinkStatus, "pending" | "exchanging" | "active">, reason?: string) {
-  const now = nowOf(ctx);
-  // Tokens are wiped, not kept: an ended link has nothing left worth stealing.
-  await ctx.db
-    .update(accountLinks)
-    .set({ status, accessToken: null, refreshToken: null, endedAt: now, updatedAt: now, ...(reason !== undefined && { failureReason: reason }) })
-    .where(eq(accountLinks.id, id));
+type EndedStatus = Exclude<AccountLinkStatus, "pending" | "exchanging" | "active">;
+
+/** The change that ends a link. Tokens are wiped, not kept: an ended link has nothing left worth stealing. */
+const ending = (status: EndedStatus, now: Date, reason?: string) => ({
+  status,
+  accessToken: null,
+  refreshToken: null,
+  endedAt: now,
+  updatedAt: now,
+  ...(reason !== undefined && { failureReason: reason }),
+});
+
+async function endLink(ctx: CheckoutContext, id: string, status: EndedStatus, reason?: string) {
+  await ctx.db.update(accountLinks).set(ending(status, nowOf(ctx), reason)).where(eq(accountLinks.id, id));
 }
 
-/** The customer's saved account in this browser, if there is one still in use. */
-async function activeLink(ctx: CheckoutContext, customerId: string, handle: string): Promise<LinkRow | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(accountLinks)
-    .where(and(eq(accountLinks.customerId, customerId), eq(accountLinks.handleHash, hashHandle(handle)), eq(accountLinks.status, "active")));
-  return row;
-}
+/** The links of one customer in one browser (ADR 11), in the given states. */
+const ownedBy = (customerId: string, handleHash: string, statuses: AccountLinkStatus[]) =>
+  and(eq(accountLinks.customerId, customerId), eq(accountLinks.handleHash, handleHash), inArray(accountLinks.status, statuses));
+
+const readLink = async (ctx: CheckoutContext, id: string) => (await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, id)))[0];
 
 /** The provider refusing a token or grant (as opposed to being unreachable). */
 const refused = (err: unknown) => err instanceof PisError && err.kind === "http" && (err.httpStatus === 400 || err.httpStatus === 401 || err.httpStatus === 403);
@@ -113,13 +119,8 @@ export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: {
     if (!refused(err)) throw err;
     // Refused: either another request spent this refresh token first (its new tokens are stored
     // moments after the provider answered it), or the consent is gone.
-    const deadline = Date.now() + RACE_GRACE_MS;
-    for (;;) {
-      const [current] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, link.id));
-      if (current?.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken) return openToken(current.accessToken, keys);
-      if (current?.status !== "active" || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const current = await pollUntil(() => readLink(ctx, link.id), (r) => r?.status !== "active" || r.refreshToken !== link.refreshToken, RACE_GRACE_MS);
+    if (current?.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken) return openToken(current.accessToken, keys);
     await endLink(ctx, link.id, "revoked", "refresh_refused");
     throw new SavedAccountEndedError("revoked");
   }
@@ -133,11 +134,8 @@ export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: {
     })
     .where(and(eq(accountLinks.id, link.id), eq(accountLinks.refreshToken, link.refreshToken), eq(accountLinks.status, "active")))
     .returning({ id: accountLinks.id });
-  if (updated.length === 0) {
-    // The link ended or was refreshed meanwhile; the fresh token still works for this one call.
-    const [current] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, link.id));
-    if (current?.status !== "active") throw new SavedAccountEndedError("revoked");
-  }
+  // The link ended or was refreshed meanwhile; the fresh token still works for this one call.
+  if (updated.length === 0 && (await readLink(ctx, link.id))?.status !== "active") throw new SavedAccountEndedError("revoked");
   return token.accessToken;
 }
 
@@ -150,15 +148,14 @@ const PENDING_LINK_TTL_MS = 48 * 3600 * 1000;
  */
 export async function endLapsedLinks(ctx: CheckoutContext): Promise<number> {
   const now = nowOf(ctx);
-  const wiped = { accessToken: null, refreshToken: null, endedAt: now, updatedAt: now };
   const expired = await ctx.db
     .update(accountLinks)
-    .set({ status: "expired", ...wiped })
+    .set(ending("expired", now))
     .where(and(eq(accountLinks.status, "active"), lte(accountLinks.expiresAt, now)))
     .returning({ id: accountLinks.id });
   const abandoned = await ctx.db
     .update(accountLinks)
-    .set({ status: "failed", failureReason: "not_finished", ...wiped })
+    .set(ending("failed", now, "not_finished"))
     .where(and(inArray(accountLinks.status, ["pending", "exchanging"]), lte(accountLinks.createdAt, new Date(now.getTime() - PENDING_LINK_TTL_MS))))
     .returning({ id: accountLinks.id });
   return expired.length + abandoned.length;
@@ -168,7 +165,7 @@ export async function endLapsedLinks(ctx: CheckoutContext): Promise<number> {
 // Linking while paying.
 
 export const startLinkingInput = z.object({
-  bankId: z.string().regex(/^[A-Za-z0-9_]{2,64}$/, "is not a bank id"),
+  bankId: bankIdInput,
   termsAccepted: z.boolean(),
   lang: z.enum(LOCALES).optional(),
 });
@@ -200,20 +197,16 @@ export async function startLinking(checkoutId: string, input: StartLinkingInput,
   const c = ctx ?? (await defaultContext());
   const checkout = await loadCheckout(c, checkoutId);
   assertPayable(c, checkout);
-  if (!input.termsAccepted) {
-    throw new CheckoutError(422, "terms_required", "Please accept the Terms and Conditions.", undefined, [
-      { path: "termsAccepted", message: "must be accepted when you choose your bank here" },
-    ]);
-  }
+  if (!input.termsAccepted) throw termsRequired();
   if (!checkout.customerId) throw savingUnavailable("this checkout has no signed-in customer");
   const project = await projectInfo(c);
   if (!project.methods.bank || !project.scopes.includes("payments")) throw savingUnavailable("the shop's provider project cannot link accounts");
   const bank = await findBank(c, input.bankId).catch(() => undefined);
-  if (bank === null) throw new CheckoutError(422, "unknown_bank", "Please choose one of the banks in the list.", undefined, [{ path: "bankId", message: "is not a bank we can pay with" }]);
+  if (bank === null) throw unknownBank();
   if (bank?.isAccountLinkingSupported === false) throw savingUnavailable("this bank does not allow saving an account");
 
   const handle = validHandle(payerHandle) ? payerHandle : newPayerHandle();
-  const id = `al_${randomBytes(18).toString("base64url")}`;
+  const id = newLinkId();
   const scopes = linkScopes(project.scopes);
   await c.db.insert(accountLinks).values({ id, customerId: checkout.customerId, handleHash: hashHandle(handle), checkoutId, bankId: input.bankId, scopes });
   try {
@@ -224,7 +217,7 @@ export async function startLinking(checkoutId: string, input: StartLinkingInput,
       bankId: input.bankId,
       lang: input.lang,
     });
-    if (!c.config.confirmOrigins.includes(new URL(started.authorizationLink).origin)) {
+    if (!isProviderLink(c, started.authorizationLink)) {
       await endLink(c, id, "failed", "untrusted_authorization_link");
       throw new CheckoutError(502, "provider_error", "The payment service gave an unexpected answer. Please try again.");
     }
@@ -290,13 +283,7 @@ export async function completeLinking(
   const keys = c.config.tokenKeys;
   await c.db.transaction(async (tx) => {
     // The new link takes the place of the customer's earlier one in this browser.
-    const earlier = await tx
-      .select({ id: accountLinks.id })
-      .from(accountLinks)
-      .where(and(eq(accountLinks.customerId, row.customerId), eq(accountLinks.handleHash, row.handleHash), eq(accountLinks.status, "active")));
-    for (const e of earlier) {
-      await tx.update(accountLinks).set({ status: "replaced", accessToken: null, refreshToken: null, endedAt: now, updatedAt: now }).where(eq(accountLinks.id, e.id));
-    }
+    await tx.update(accountLinks).set(ending("replaced", now)).where(ownedBy(row.customerId, row.handleHash, ["active"]));
     await tx
       .update(accountLinks)
       .set({
@@ -315,13 +302,9 @@ export async function completeLinking(
 
 /** The link once the visit that claimed it has finished (a provider call at most: bounded by its timeout). */
 async function settledLink(ctx: CheckoutContext, id: string): Promise<LinkRow> {
-  const deadline = Date.now() + ctx.config.pisTimeoutMs + 5000;
-  for (;;) {
-    const [row] = await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, id));
-    if (!row) throw new Error(`account link ${id} vanished`);
-    if (row.status !== "exchanging" || Date.now() > deadline) return row;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const row = await pollUntil(() => readLink(ctx, id), (r) => r?.status !== "exchanging", ctx.config.pisTimeoutMs + 5000);
+  if (!row) throw new Error(`account link ${id} vanished`);
+  return row;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,7 +312,10 @@ async function settledLink(ctx: CheckoutContext, id: string): Promise<LinkRow> {
 
 /** The active saved account for a payment on this checkout by this browser, or a 409 saying there is none. */
 export async function savedAccountForPayment(ctx: CheckoutContext, checkout: CheckoutRow, payerHandle: string | undefined): Promise<LinkRow> {
-  const link = checkout.customerId && validHandle(payerHandle) ? await activeLink(ctx, checkout.customerId, payerHandle) : undefined;
+  const [link] =
+    checkout.customerId && validHandle(payerHandle)
+      ? await ctx.db.select().from(accountLinks).where(ownedBy(checkout.customerId, hashHandle(payerHandle), ["active"]))
+      : [];
   if (!link) throw new CheckoutError(409, "no_saved_account", "There is no saved bank account to pay with. Please choose your bank.");
   return link;
 }
@@ -353,13 +339,7 @@ export async function savedAccountView(ctx: CheckoutContext, checkout: CheckoutR
   const [latest] = await ctx.db
     .select()
     .from(accountLinks)
-    .where(
-      and(
-        eq(accountLinks.customerId, checkout.customerId),
-        eq(accountLinks.handleHash, hashHandle(payerHandle)),
-        inArray(accountLinks.status, ["active", "expired", "revoked", "forgotten"]),
-      ),
-    )
+    .where(ownedBy(checkout.customerId, hashHandle(payerHandle), ["active", "expired", "revoked", "forgotten"]))
     .orderBy(desc(accountLinks.createdAt))
     .limit(1);
   if (!latest || latest.status === "forgotten") return null;
@@ -412,17 +392,10 @@ export async function forgetSavedAccount(checkoutId: string, payerHandle: string
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
   if (!checkout.customerId || !validHandle(payerHandle)) return { forgotten: false };
-  const now = nowOf(c);
   const rows = await c.db
     .update(accountLinks)
-    .set({ status: "forgotten", accessToken: null, refreshToken: null, endedAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(accountLinks.customerId, checkout.customerId),
-        eq(accountLinks.handleHash, hashHandle(payerHandle)),
-        inArray(accountLinks.status, ["active", "expired", "revoked"]),
-      ),
-    )
+    .set(ending("forgotten", nowOf(c)))
+    .where(ownedBy(checkout.customerId, hashHandle(payerHandle), ["active", "expired", "revoked"]))
     .returning({ id: accountLinks.id });
   return { forgotten: rows.length > 0 };
 }

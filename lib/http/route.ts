@@ -43,7 +43,6 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
   };
 
   async function handle(req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> {
-    const requestId = randomUUID();
     try {
       if (spec.bearer && !bearerMatches(req, spec.bearer())) {
         return problem(401, "unauthorized", "A valid API key is required.", { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." });
@@ -75,6 +74,8 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
       if (err instanceof CheckoutError) {
         return problem(err.status, err.code, err.title, { detail: err.detail, errors: err.errors });
       }
+      // Made only when something broke: the id ties the payer's report to this log line.
+      const requestId = randomUUID();
       console.error(`[${requestId}] ${req.method} ${new URL(req.url).pathname} failed`, err);
       return problem(500, "internal_error", "Something went wrong on our side.", { detail: `Request id ${requestId}.` });
     }

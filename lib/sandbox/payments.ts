@@ -124,13 +124,10 @@ export function paymentJson(payment: PaymentRecord, version: ApiVersion) {
     paymentProduct: "DOMESTIC_SEPA_CREDIT_TRANSFERS",
     requestedExecutionDate: executionDate(payment),
   };
+  const head = { id: payment.id, ...status, statusGroup: payment.statusGroup, amount: payment.amount, currencyCode: payment.currencyCode };
   if (supports(version, "flatBody")) {
     return {
-      id: payment.id,
-      ...status,
-      statusGroup: payment.statusGroup,
-      amount: payment.amount,
-      currencyCode: payment.currencyCode,
+      ...head,
       endToEndId: payment.endToEndId,
       informationUnstructured: payment.description,
       ...optional,
@@ -139,11 +136,7 @@ export function paymentJson(payment: PaymentRecord, version: ApiVersion) {
     };
   }
   return {
-    id: payment.id,
-    ...status,
-    statusGroup: payment.statusGroup,
-    amount: payment.amount,
-    currencyCode: payment.currencyCode,
+    ...head,
     description: payment.description,
     bankPaymentMethod: { creditorName: payment.creditorName, endToEndId: payment.endToEndId, ...optional, ...bankSide },
     ...(payment.method !== "bank" && { cardPaymentMethod: {} }),

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { MAX_DELIVERIES, type Store, type WebhookJob, type WebhookType } from "./store";
+import { MAX_DELIVERIES, type Store, type WebhookJob } from "./store";
 
 /**
  * The provider's webhook signature (provider-api.md 7): lowercase hex HMAC-SHA256 keyed with the
@@ -21,14 +21,7 @@ export const DEFAULT_RETRY_DELAYS_MS = [
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
-export interface NewWebhook {
-  type: WebhookType;
-  projectId: string;
-  paymentId: string;
-  refundId?: number;
-  url: string;
-  rawBody: string;
-}
+export type NewWebhook = Pick<WebhookJob, "type" | "projectId" | "paymentId" | "refundId" | "url" | "rawBody">;
 
 export interface WebhookDispatcher {
   /** Queues a webhook; it is delivered in the background, never holding up the caller. */
