@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AutoRefresh } from "@/components/backoffice/AutoRefresh";
@@ -32,6 +33,21 @@ function Time({ iso, seconds = true }: { iso: string; seconds?: boolean }) {
 
 const None = () => <span className="muted">None</span>;
 
+/** A provider or system code in monospace, or "None". */
+const Code = ({ value }: { value: string | null | undefined }) => (value ? <span className={styles.code}>{value}</span> : <None />);
+
+/** One card of the page, named by its heading. */
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="card" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className={styles.sectionHeading}>
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 export default async function CheckoutDetailPage({ params }: { params: Promise<{ checkoutId: string }> }) {
   await requireStaff();
   const { checkoutId } = await params;
@@ -54,10 +70,7 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
         <p>Times are in UTC.</p>
       </header>
 
-      <section className="card" aria-labelledby="summary-heading">
-        <h2 id="summary-heading" className={styles.sectionHeading}>
-          Summary
-        </h2>
+      <Section id="summary" title="Summary">
         <dl className={styles.summaryGrid}>
           <dt>Status</dt>
           <dd>
@@ -86,12 +99,9 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
           <dt>Return URL</dt>
           <dd className={styles.code}>{checkout.returnUrl}</dd>
         </dl>
-      </section>
+      </Section>
 
-      <section className="card" aria-labelledby="refunds-heading">
-        <h2 id="refunds-heading" className={styles.sectionHeading}>
-          Refunds
-        </h2>
+      <Section id="refunds" title="Refunds">
         <DataTable
           caption="Refunds of this checkout"
           empty="No refunds."
@@ -115,12 +125,9 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
         ) : (
           <RefundForm checkoutId={checkout.id} refundable={refundable} refundableText={money(refundable)} currency={checkout.currency} />
         )}
-      </section>
+      </Section>
 
-      <section className="card" aria-labelledby="timeline-heading">
-        <h2 id="timeline-heading" className={styles.sectionHeading}>
-          Status timeline
-        </h2>
+      <Section id="timeline" title="Status timeline">
         <DataTable
           caption="Status changes, oldest first, with where each came from"
           empty="No status changes yet."
@@ -135,17 +142,14 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
                 <span className="visually-hidden"> to </span>
                 {statusWord(e.to)}
               </span>,
-              e.providerStatus ? <span className={styles.code}>{e.providerStatus}</span> : <None key="n" />,
+              <Code key="p" value={e.providerStatus} />,
               sourceLabel(e.source),
             ],
           }))}
         />
-      </section>
+      </Section>
 
-      <section className="card" aria-labelledby="attempts-heading">
-        <h2 id="attempts-heading" className={styles.sectionHeading}>
-          Payment attempts
-        </h2>
+      <Section id="attempts" title="Payment attempts">
         <DataTable
           caption="Payment attempts, oldest first"
           empty="The payer has not started a payment yet."
@@ -156,24 +160,17 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
               <Time key="t" iso={a.createdAt} />,
               METHOD_LABELS[a.method] ?? a.method,
               a.bankId ? (names.get(a.bankId) ?? a.bankId) : <span className="muted">Chosen at the provider</span>,
-              a.providerPaymentId ? <span className={styles.code}>{a.providerPaymentId}</span> : <None key="n" />,
+              <Code key="i" value={a.providerPaymentId} />,
               statusGroupLabel(a.statusGroup),
-              a.providerStatus ? <span className={styles.code}>{a.providerStatus}</span> : <None key="n" />,
-              a.failureReason || a.errorCodes.length ? (
-                <span className={styles.code}>{[a.failureReason, ...a.errorCodes].filter(Boolean).join(", ")}</span>
-              ) : (
-                <None key="n" />
-              ),
+              <Code key="p" value={a.providerStatus} />,
+              <Code key="f" value={[a.failureReason, ...a.errorCodes].filter(Boolean).join(", ")} />,
               a.abandoned ? "Yes" : "No",
             ],
           }))}
         />
-      </section>
+      </Section>
 
-      <section className="card" aria-labelledby="webhooks-heading">
-        <h2 id="webhooks-heading" className={styles.sectionHeading}>
-          Webhook events
-        </h2>
+      <Section id="webhooks" title="Webhook events">
         <DataTable
           caption="Webhooks received from the payment provider for this checkout's payments"
           empty="No webhooks received."
@@ -183,12 +180,9 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
             cells: [<Time key="t" iso={w.at} />, w.type ?? <None key="n" />, w.signatureValid ? "Valid" : "Invalid", outcomeLabel(w.outcome)],
           }))}
         />
-      </section>
+      </Section>
 
-      <section className="card" aria-labelledby="notifications-heading">
-        <h2 id="notifications-heading" className={styles.sectionHeading}>
-          Notifications
-        </h2>
+      <Section id="notifications" title="Notifications">
         <DataTable
           caption="Notifications sent to the merchant's notify URL"
           empty={detail.notifyUrl ? "No notifications yet." : "No notify URL was given, so no notifications are sent."}
@@ -206,7 +200,7 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
             ],
           }))}
         />
-      </section>
+      </Section>
     </StaffFrame>
   );
 }
