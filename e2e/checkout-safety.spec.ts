@@ -109,7 +109,7 @@ test("a provider error becomes a plain message with a retry that works", async (
   await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
   await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
 
-  const fault = await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "error", paths: ["/platform/v0.3/pis/payment"], count: 1 } });
+  const fault = await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "error", paths: ["/platform/v0.3/pis/payment"], methods: ["POST"], count: 1 } });
   expect(fault.status()).toBe(200);
   await page.getByRole("button", { name: /^Pay/ }).click();
 

@@ -141,7 +141,7 @@ test("killed while the provider call is in flight: after restart nothing is lost
   const reference = `crash-b-${Date.now()}`;
   const id = await createCheckout(request, reference);
   const attemptKey = `crash-b-${Date.now()}`;
-  await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "slow", delayMs: 8000, paths: ["/pis/payment"], count: 1 } });
+  await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "slow", delayMs: 8000, paths: ["/pis/payment"], methods: ["POST"], count: 1 } });
   const inFlight = request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, timeout: 30_000 }).catch((e: Error) => e);
   // The provider has made the payment (a slow answer is processed first); our answer is still pending.
   await expect.poll(async () => (await providerPayments(request, reference)).length, { timeout: 10_000, intervals: [100] }).toBe(1);

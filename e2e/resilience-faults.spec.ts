@@ -28,7 +28,8 @@ test("a provider that never answers: the payer is told to try again, and the ret
   await page.goto(`/checkout/${checkoutId}`);
   await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
   await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
-  await setFault(request, { mode: "timeout", paths: ["/pis/payment"], count: 1 });
+  // POST only: the worker's and other pages' status reads of /pis/payment/... must not use it up.
+  await setFault(request, { mode: "timeout", paths: ["/pis/payment"], methods: ["POST"], count: 1 });
   await page.getByRole("button", { name: /^Pay/ }).click();
 
   // PIS_TIMEOUT_MS (15 s) later: a plain message, no code, and the form is usable again.
@@ -50,7 +51,7 @@ test("a slow provider: Pay waits, says it is busy, and makes exactly one payment
   await page.goto(`/checkout/${checkoutId}`);
   await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
   await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
-  await setFault(request, { mode: "slow", delayMs: 2500, paths: ["/pis/payment"], count: 1 });
+  await setFault(request, { mode: "slow", delayMs: 2500, paths: ["/pis/payment"], methods: ["POST"], count: 1 });
   const pay = page.locator("button[type=submit]");
   await pay.click();
   // While the provider takes its time the button is disabled and says what is happening.

@@ -118,7 +118,7 @@ async function handleApiCall(ctx: SandboxContext, req: http.IncomingMessage, res
   const api = API_PATH.exec(path);
   const version = api?.[1];
   const apiPath = api?.[2] ?? "/";
-  const fault = ctx.faults.take(path, apiPath);
+  const fault = ctx.faults.take(method, path, apiPath);
   if (fault?.mode === "error") return sendApiError(res, apiErrors.system());
 
   let status = 200;

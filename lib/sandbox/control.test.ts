@@ -231,11 +231,21 @@ describe("control API: faults", () => {
     expect((await initiate(s.api)).status).toBe(200);
   });
 
+  it("methods: a POST-only fault lets reads of the same path through without using up its count", async () => {
+    const created = await initiate(s.api);
+    const id = (created.json as { id: string }).id;
+    await c.post("/faults", { mode: "error", paths: ["/pis/payment"], methods: ["POST"], count: 1 });
+    expect((await getJson(`${s.api}/pis/payment/${id}/status`)).status).toBe(200);
+    expect((await initiate(s.api)).status).toBe(500);
+    expect((await initiate(s.api)).status).toBe(200);
+  });
+
   it("refuses a malformed fault", async () => {
     expect((await c.post("/faults", { mode: "broken" })).json).toMatchObject({ data: '"mode" must be one of [none, error, timeout, slow]' });
     expect((await c.post("/faults", { mode: "slow", delayMs: -1 })).json).toMatchObject({ data: '"delayMs" must be a non-negative integer' });
     expect((await c.post("/faults", { mode: "error", paths: ["pis"] })).json).toMatchObject({ data: expect.stringContaining('"paths"') });
     expect((await c.post("/faults", { mode: "error", count: 0 })).json).toMatchObject({ data: '"count" must be a positive integer' });
+    expect((await c.post("/faults", { mode: "error", methods: ["post"] })).json).toMatchObject({ data: expect.stringContaining('"methods"') });
   });
 });
 

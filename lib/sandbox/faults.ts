@@ -16,6 +16,11 @@ export interface Fault {
   delayMs: number;
   /** Path prefixes, with or without `/platform/v0.x`; empty matches every API call. */
   paths: string[];
+  /**
+   * HTTP methods to match (e.g. POST alone, so that status reads of the same payment path go
+   * through and cannot use up a counted fault); absent matches every method.
+   */
+  methods?: string[];
   /** Matching calls left before the fault clears itself; undefined for no limit. */
   remaining?: number;
 }
@@ -27,7 +32,7 @@ export interface Faults {
   current(): Fault;
   set(fault: Fault): void;
   /** The fault for this API call, counting it; undefined when the call goes through normally. */
-  take(fullPath: string, apiPath: string): Fault | undefined;
+  take(method: string, fullPath: string, apiPath: string): Fault | undefined;
 }
 
 export function createFaults(): Faults {
@@ -37,10 +42,10 @@ export function createFaults(): Faults {
     set(next) {
       fault = next.mode === "none" ? NONE : next;
     },
-    take(fullPath, apiPath) {
+    take(method, fullPath, apiPath) {
       if (fault.mode === "none") return undefined;
       const matches = fault.paths.length === 0 || fault.paths.some((p) => fullPath.startsWith(p) || apiPath.startsWith(p));
-      if (!matches) return undefined;
+      if (!matches || (fault.methods !== undefined && !fault.methods.includes(method))) return undefined;
       const taken = fault;
       if (fault.remaining !== undefined) {
         fault = fault.remaining <= 1 ? NONE : { ...fault, remaining: fault.remaining - 1 };
@@ -50,7 +55,7 @@ export function createFaults(): Faults {
   };
 }
 
-/** Reads `{mode, delayMs?, paths?, count?}`; `paths` may also be one string. */
+/** Reads `{mode, delayMs?, paths?, methods?, count?}`; `paths` and `methods` may also be one string. */
 export function parseFault(input: unknown): Fault {
   if (typeof input !== "object" || input === null || Array.isArray(input)) throw apiErrors.invalidRequest(`"value" must be of type object`);
   const raw = input as Record<string, unknown>;
@@ -62,9 +67,13 @@ export function parseFault(input: unknown): Fault {
   if (!Array.isArray(paths) || !paths.every((p) => typeof p === "string" && p.startsWith("/"))) {
     throw apiErrors.invalidRequest(`"paths" must be an array of path prefixes starting with "/"`);
   }
+  const methods = raw.methods === undefined ? undefined : typeof raw.methods === "string" ? [raw.methods] : raw.methods;
+  if (methods !== undefined && (!Array.isArray(methods) || !methods.every((m) => typeof m === "string" && /^[A-Z]+$/.test(m)))) {
+    throw apiErrors.invalidRequest(`"methods" must be an array of HTTP methods such as "POST"`);
+  }
   const count = raw.count;
   if (count !== undefined && (typeof count !== "number" || !Number.isInteger(count) || count < 1)) {
     throw apiErrors.invalidRequest(`"count" must be a positive integer`);
   }
-  return { mode, delayMs, paths: paths as string[], ...(count !== undefined && { remaining: count }) };
+  return { mode, delayMs, paths: paths as string[], ...(methods !== undefined && { methods: methods as string[] }), ...(count !== undefined && { remaining: count }) };
 }
