@@ -53,6 +53,8 @@ export async function forceProviderStatus(request: APIRequestContext, paymentId:
  * The payer approves at the bank but never arrives back (tab closed, bank app). The approve POST is
  * made without following the bank's redirect; returns where the bank would have sent the payer.
  * (page.route cannot stop the redirected request itself: Playwright routes only a chain's first.)
+ * Leave the page open afterwards: a page.close() straight after this can hang in Chromium until
+ * the test times out (seen in about 1 run in 8 of webhook-only.spec.ts).
  */
 export async function approveAndVanish(page: Page): Promise<string> {
   let location = "";

@@ -7,9 +7,7 @@ test("the webhook alone marks the checkout paid when the payer never comes back"
   await page.goto(`/checkout/${checkoutId}`);
   await payWithBank(page);
   const bank = new URL(page.url());
-  // The tab is left on the static page approveAndVanish put there: page.close() here could hang
-  // in Chromium for the rest of the test (a navigation still settling), and nothing on that page
-  // asks our app anything.
+  // The tab stays on the static page approveAndVanish leaves (see there), which asks our app nothing.
   await approveAndVanish(page);
 
   // The merchant view reads our database only; its timeline says what moved the status. The wait
