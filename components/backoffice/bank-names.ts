@@ -1,5 +1,6 @@
 import "server-only";
 import { defaultContext } from "@/lib/checkout/checkouts";
+import { withinMs } from "@/lib/checkout/poll";
 import { findBank } from "@/lib/checkout/project";
 
 const LOOKUP_TIMEOUT_MS = 2_000;
@@ -13,10 +14,9 @@ export async function bankNames(ids: Iterable<string | null>): Promise<Map<strin
   const names = new Map<string, string>();
   if (unique.length === 0) return names;
   const ctx = await defaultContext();
-  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS));
   await Promise.all(
     unique.map(async (id) => {
-      const bank = await Promise.race([findBank(ctx, id).catch(() => null), timeout]);
+      const bank = await withinMs(findBank(ctx, id).catch(() => null), LOOKUP_TIMEOUT_MS);
       names.set(id, bank ? `${bank.name} (${bank.countryCode})` : id);
     }),
   );

@@ -8,7 +8,7 @@ import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-use
 import { useBanks } from "@/components/bank-picker/use-banks";
 import { ApiError, requestJson } from "@/components/ui/api";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
-import { explain, safeLink, type PayErrorKey } from "./pay-request";
+import { explain, linkToFollow, type PayErrorKey } from "./pay-request";
 
 export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "picker." | "common." | "saved.">;
 
@@ -145,8 +145,7 @@ export function PaymentForm(props: PaymentFormProps) {
         method: "POST",
         body: JSON.stringify(body),
       });
-      const link = safeLink(response[linkField]);
-      if (!link) throw new ApiError("bad confirm link", 502, "bad_link", null);
+      const link = linkToFollow(response[linkField]);
       if (here && chosenBank) rememberBank(country, chosenBank.id);
       // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
       window.location.assign(link);

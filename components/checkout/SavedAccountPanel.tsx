@@ -3,9 +3,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { Locale, SavedAccountView, StartPaymentRequest, StartPaymentResponse } from "@/lib/checkout/types";
 import { format } from "@/lib/i18n/format";
-import { ApiError, requestJson } from "@/components/ui/api";
+import { requestJson } from "@/components/ui/api";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
-import { explain, safeLink, type PayErrorKey } from "./pay-request";
+import { explain, linkToFollow } from "./pay-request";
 import { TermsLabel, type FormMessages } from "./PaymentForm";
 
 interface SavedAccountPanelProps {
@@ -48,13 +48,11 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
     const body: StartPaymentRequest = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: attemptKeyFor(checkoutId, newAttemptPending), lang: locale };
     try {
       const response = await requestJson<StartPaymentResponse>(`/api/checkouts/${id}/payments`, { method: "POST", body: JSON.stringify(body) });
-      const link = safeLink(response.confirmLink);
-      if (!link) throw new ApiError("bad confirm link", 502, "bad_link", null);
-      window.location.assign(link);
+      window.location.assign(linkToFollow(response.confirmLink));
     } catch (err) {
       const what = explain(err);
       if (what.newKey) clearAttemptKey(checkoutId);
-      setError({ text: t[what.key as PayErrorKey], retry: what.retry ? "pay" : null });
+      setError({ text: t[what.key], retry: what.retry ? "pay" : null });
       if (what.reload) return window.location.reload();
       inFlight.current = false;
       setBusy(null);

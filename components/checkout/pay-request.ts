@@ -1,4 +1,5 @@
 import { ApiError } from "@/components/ui/api";
+import { httpUrl } from "./links";
 import type { FormMessages } from "./PaymentForm";
 
 /**
@@ -8,47 +9,44 @@ import type { FormMessages } from "./PaymentForm";
 
 export type PayErrorKey = Extract<keyof FormMessages, `payError.${string}`>;
 
-export function safeLink(link: unknown): string | null {
-  if (typeof link !== "string") return null;
-  try {
-    const url = new URL(link);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
-  } catch {
-    return null;
-  }
+/** The link to send the payer to; anything but a plain http(s) link is refused as `bad_link`. */
+export function linkToFollow(link: unknown): string {
+  const url = httpUrl(link);
+  if (!url) throw new ApiError("bad confirm link", 502, "bad_link", null);
+  return url.href;
 }
+
+export interface PayErrorOutcome {
+  key: PayErrorKey;
+  /** Offer Try again. */
+  retry: boolean;
+  /** Reload: the server's page shows what is going on (an attempt in flight, paid, expired). */
+  reload: boolean;
+  /** The attempt is over: the next Pay needs a new attempt key. */
+  newKey: boolean;
+}
+
+const outcome = (key: PayErrorKey, retry: boolean, reload = false, newKey = false): PayErrorOutcome => ({ key, retry, reload, newKey });
+
+const BY_CODE = new Map<string, PayErrorOutcome>(Object.entries({
+  provider_error: outcome("payError.providerError", true, false, true),
+  attempt_failed: outcome("payError.attemptFailed", true, false, true),
+  method_unavailable: outcome("payError.methodUnavailable", false),
+  payment_in_progress: outcome("payError.inProgress", false, true),
+  already_paid: outcome("payError.ended", false, true),
+  checkout_expired: outcome("payError.ended", false, true),
+  checkout_cancelled: outcome("payError.ended", false, true),
+  // The page, reloaded, says the saved account ended and offers to save it again.
+  saved_account_ended: outcome("payError.savedEnded", false, true, true),
+  no_saved_account: outcome("payError.savedEnded", false, true, true),
+  saving_unavailable: outcome("payError.savingUnavailable", true),
+  checkout_not_found: outcome("payError.notFound", false),
+  rate_limited: outcome("payError.rateLimited", true),
+  bad_link: outcome("payError.badLink", true, false, true),
+}));
 
 /** What a failed start means to the payer, and what happens next. */
-export function explain(error: unknown): { key: PayErrorKey; retry: boolean; reload: boolean; newKey: boolean } {
-  const code = error instanceof ApiError ? error.code : null;
-  switch (code) {
-    case "provider_error":
-      return { key: "payError.providerError", retry: true, reload: false, newKey: true };
-    case "attempt_failed":
-      return { key: "payError.attemptFailed", retry: true, reload: false, newKey: true };
-    case "method_unavailable":
-      return { key: "payError.methodUnavailable", retry: false, reload: false, newKey: false };
-    case "payment_in_progress":
-      return { key: "payError.inProgress", retry: false, reload: true, newKey: false };
-    case "already_paid":
-    case "checkout_expired":
-    case "checkout_cancelled":
-      return { key: "payError.ended", retry: false, reload: true, newKey: false };
-    case "saved_account_ended":
-    case "no_saved_account":
-      // The page, reloaded, says the saved account ended and offers to save it again.
-      return { key: "payError.savedEnded", retry: false, reload: true, newKey: true };
-    case "saving_unavailable":
-      return { key: "payError.savingUnavailable", retry: true, reload: false, newKey: false };
-    case "checkout_not_found":
-      return { key: "payError.notFound", retry: false, reload: false, newKey: false };
-    case "rate_limited":
-      return { key: "payError.rateLimited", retry: true, reload: false, newKey: false };
-    case "bad_link":
-      return { key: "payError.badLink", retry: true, reload: false, newKey: true };
-    default:
-      if (error instanceof ApiError && error.status === 0) return { key: "payError.network", retry: true, reload: false, newKey: false };
-      return { key: "payError.generic", retry: true, reload: false, newKey: false };
-  }
+export function explain(error: unknown): PayErrorOutcome {
+  if (!(error instanceof ApiError)) return outcome("payError.generic", true);
+  return (error.code !== null && BY_CODE.get(error.code)) || outcome(error.status === 0 ? "payError.network" : "payError.generic", true);
 }
-

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import type { CheckoutStatusView, FailureReason } from "@/lib/checkout/types";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
-import { shopLink } from "@/components/checkout/shop-link";
+import { shopLink } from "@/components/checkout/links";
 import { requestJson } from "@/components/ui/api";
 
 export type StatusMessages = MessagesFor<"status." | "common.returnToShop" | "common.tryAgain">;

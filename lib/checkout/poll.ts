@@ -11,3 +11,16 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * The work's result, or null when it takes longer than `ms`: for extras that may not hold a page
+ * up. Late work is dropped, its failure included.
+ */
+export function withinMs<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

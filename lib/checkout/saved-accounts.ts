@@ -8,7 +8,7 @@ import { isProviderLink, nowOf, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank } from "./errors";
 import { bankIdInput, newLinkId } from "./ids";
 import { toMinor } from "./money";
-import { pollUntil } from "./poll";
+import { pollUntil, withinMs } from "./poll";
 import { findBank, projectInfo } from "./project";
 import { openToken, sealToken } from "./token-vault";
 import { LOCALES, type Locale, type SavedAccountView } from "./types";
@@ -344,20 +344,20 @@ export async function savedAccountView(ctx: CheckoutContext, checkout: CheckoutR
     .limit(1);
   if (!latest || latest.status === "forgotten") return null;
   const bankName = (await findBank(ctx, latest.bankId).catch(() => null))?.name ?? latest.bankId;
-  const ended: SavedAccountView = { state: "expired", bankId: latest.bankId, bankName, maskedIban: null, covers: null };
-  if (latest.status !== "active") return ended;
+  const view = (state: SavedAccountView["state"], known: { maskedIban: string | null; covers: boolean | null } | null): SavedAccountView =>
+    ({ state, bankId: latest.bankId, bankName, maskedIban: known?.maskedIban ?? null, covers: known?.covers ?? null });
+  if (latest.status !== "active") return view("expired", null);
   try {
     const accessToken = await accessTokenOf(ctx, latest);
-    const info = await withBudget(accountInfo(ctx, latest, accessToken, checkout, psu), ACCOUNT_INFO_BUDGET_MS);
+    const info = await withinMs(accountInfo(ctx, latest, accessToken, checkout, psu), ACCOUNT_INFO_BUDGET_MS);
     // The bank refused a token we thought fresh: a refresh tells whether the consent is gone.
     if (info === "refused") await accessTokenOf(ctx, latest, { force: true });
-    const known = info === "refused" ? null : info;
-    return { state: "active", bankId: latest.bankId, bankName, maskedIban: known?.maskedIban ?? null, covers: known?.covers ?? null };
+    return view("active", info === "refused" ? null : info);
   } catch (err) {
-    if (err instanceof SavedAccountEndedError) return ended;
+    if (err instanceof SavedAccountEndedError) return view("expired", null);
     if (!(err instanceof PisError)) throw err;
     // The provider is unreachable: offer the account anyway; the payment will tell.
-    return { state: "active", bankId: latest.bankId, bankName, maskedIban: null, covers: null };
+    return view("active", null);
   }
 }
 
@@ -374,16 +374,6 @@ async function accountInfo(ctx: CheckoutContext, link: LinkRow, accessToken: str
     if (err instanceof PisError) return null;
     throw err;
   }
-}
-
-function withBudget<T>(work: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  // Late work is dropped, its failure included.
-  work.catch(() => undefined);
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** The payer's "Forget this account": the link ends and its tokens are wiped at once. */

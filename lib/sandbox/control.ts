@@ -45,11 +45,15 @@ function controlRefundJson(refund: RefundRecord) {
   return { ...refundJson(refund), currencyCode: refund.currencyCode, completeAt: refund.completeAt ?? null, updatedAt: refund.updatedAt };
 }
 
+/** The project a payment or linking belongs to, and that project's client id (what the merchant knows it by). */
+function ownerJson(ctx: SandboxContext, projectId: string) {
+  return { projectId, clientId: projectById(ctx.store.projects, projectId)?.clientId ?? null };
+}
+
 export function controlPaymentJson(ctx: SandboxContext, p: PaymentRecord) {
   return {
     id: p.id,
-    projectId: p.projectId,
-    clientId: projectById(ctx.store.projects, p.projectId)?.clientId ?? null,
+    ...ownerJson(ctx, p.projectId),
     version: p.version,
     method: p.method,
     amount: p.amount,
@@ -79,8 +83,7 @@ export function controlPaymentJson(ctx: SandboxContext, p: PaymentRecord) {
 function controlLinkingJson(ctx: SandboxContext, l: Linking) {
   return {
     id: l.id,
-    projectId: l.projectId,
-    clientId: projectById(ctx.store.projects, l.projectId)?.clientId ?? null,
+    ...ownerJson(ctx, l.projectId),
     bankId: l.bankId,
     user: l.user,
     scopes: l.scopes,

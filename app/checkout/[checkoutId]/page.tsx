@@ -5,7 +5,7 @@ import { CheckoutPayment, type SavedNotice } from "@/components/checkout/Checkou
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
-import { shopLink } from "@/components/checkout/shop-link";
+import { shopLink } from "@/components/checkout/links";
 import { PhoneQr } from "@/components/checkout/PhoneQr";
 import { formatMoney } from "@/components/ui/money";
 import { listBanks } from "@/lib/checkout/banks";
