@@ -57,11 +57,18 @@ export const paymentAttempts = pgTable(
     checkedAt: timestamp("checked_at", { withTimezone: true }),
     nextCheckAt: timestamp("next_check_at", { withTimezone: true }),
     completedAt: timestamp("completed_at", { withTimezone: true }),
+    // Set when this attempt completed while another attempt had already paid the checkout: money
+    // the payer sent twice, reported to the merchant and refundable in one click (ADR 13).
+    duplicateAt: timestamp("duplicate_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("payment_attempts_next_check_idx").on(t.nextCheckAt),
+    // The database itself keeps one paying attempt per checkout; any other completed one is a duplicate.
+    uniqueIndex("payment_attempts_one_paid_idx")
+      .on(t.checkoutId)
+      .where(sql`${t.statusGroup} = 'completed' and ${t.duplicateAt} is null`),
     uniqueIndex("payment_attempts_key_idx").on(t.checkoutId, t.attemptKey),
     // The database itself refuses a second attempt in flight for one checkout.
     uniqueIndex("payment_attempts_one_in_flight_idx")
@@ -130,10 +137,21 @@ export const refunds = pgTable(
     failureReason: text("failure_reason"),
     reason: text("reason"),
     createdBy: text("created_by").notNull(),
+    // The caller's Idempotency-Key (merchant API) or the form's key (back office), with a hash of
+    // what was asked: a retried or double-clicked refund returns the first one.
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
+    // Reconciliation of refunds whose outcome we do not know yet, from the provider's refund list.
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
+    nextCheckAt: timestamp("next_check_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("refunds_checkout_idx").on(t.checkoutId), uniqueIndex("refunds_provider_idx").on(t.attemptId, t.providerRefundId)],
+  (t) => [
+    index("refunds_checkout_idx").on(t.checkoutId),
+    uniqueIndex("refunds_provider_idx").on(t.attemptId, t.providerRefundId),
+    uniqueIndex("refunds_idempotency_idx").on(t.checkoutId, t.idempotencyKey),
+  ],
 );
 
 /**
@@ -155,9 +173,27 @@ export const notifications = pgTable(
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     lastStatus: integer("last_status"),
     lastError: text("last_error"),
+    // The lease of the instance delivering it now: claimed with SKIP LOCKED, taken over by another
+    // instance once it passes (the deliverer died).
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index("notifications_due_idx").on(t.nextAttemptAt), index("notifications_checkout_idx").on(t.checkoutId)],
+);
+
+/**
+ * Rate-limit counters shared by every instance: one fixed window per key, counted with one
+ * upsert (lib/http/rate-limit.ts).
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
+    hits: integer("hits").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
 );
 
 export type AccountLinkStatus = "pending" | "exchanging" | "active" | "failed" | "expired" | "revoked" | "forgotten" | "replaced";
