@@ -53,21 +53,32 @@ const refundForm = z.object({
     .trim()
     .max(200, "Keep the reason under 200 characters")
     .transform((v) => (v === "" ? undefined : v)),
+  // A duplicate payment's attempt; absent for the paying one.
+  attemptId: z.string().regex(/^pa_[0-9a-f-]{36}$/).optional(),
+  // Made by the form once per refund: a double submit or a resent request refunds once.
+  refundKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
 });
 
 export async function refundCheckout(_previous: RefundState, formData: FormData): Promise<RefundState> {
   await requireStaff();
   const values = { amount: String(formData.get("amount") ?? ""), reason: String(formData.get("reason") ?? "") };
-  const parsed = refundForm.safeParse({ checkoutId: formData.get("checkoutId") ?? "", ...values });
+  const parsed = refundForm.safeParse({
+    checkoutId: formData.get("checkoutId") ?? "",
+    attemptId: formData.get("attemptId") ?? undefined,
+    refundKey: formData.get("refundKey") ?? "",
+    ...values,
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path[0] === "reason" ? "reason" : issue?.path[0] === "amount" ? "amount" : undefined;
     return { ok: false, error: field ? (issue?.message ?? "Check this field.") : "This refund could not be read. Reload the page and try again.", field, values };
   }
-  const { checkoutId, amount, reason } = parsed.data;
+  const { checkoutId, amount, reason, attemptId, refundKey } = parsed.data;
   let message: string;
   try {
-    const refund = await createRefund(checkoutId, { amount, reason }, "staff");
+    const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", undefined, { idempotencyKey: `backoffice-${refundKey}` });
+    // The same refund key answers with the refund it first made, which may have been refused.
+    if (refund.status === "failed") return { ok: false, error: "The payment service refused this refund. See the refunds list.", values };
     message = `Refund of ${formatMoney(refund.amount, refund.currency)} started`;
   } catch (err) {
     if (err instanceof CheckoutError) return { ok: false, ...describeRefundError(err), values };

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, type FormEvent } from "react";
+import { useActionState, useState, type FormEvent } from "react";
 import { refundCheckout } from "@/app/backoffice/actions";
 import { INITIAL_REFUND_STATE } from "./action-state";
 import styles from "./backoffice.module.css";
@@ -12,11 +12,24 @@ interface RefundFormProps {
   /** The same, formatted for display ("€19.90"). */
   refundableText: string;
   currency: string;
+  /** A duplicate payment to give back; absent for the payment that paid the checkout. */
+  attemptId?: string;
+  title?: string;
 }
 
-/** Full or partial refund of a paid checkout; the server decides what is allowed. */
-export function RefundForm({ checkoutId, refundable, refundableText, currency }: RefundFormProps) {
+/** One key per refund the form sends: a double submit or a resent request refunds once. */
+function newRefundKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Full or partial refund of a paid checkout (or of a duplicate payment); the server decides what is allowed. */
+export function RefundForm({ checkoutId, refundable, refundableText, currency, attemptId, title = "Refund this payment" }: RefundFormProps) {
   const [state, action, pending] = useActionState(refundCheckout, INITIAL_REFUND_STATE);
+  // A new key once the last refund has its answer, so the next refund is a new one.
+  const [keyed, setKeyed] = useState(() => ({ state, refundKey: newRefundKey() }));
+  if (keyed.state !== state) setKeyed({ state, refundKey: newRefundKey() });
+  const { refundKey } = keyed;
+  const id = attemptId ? `refund-${attemptId}` : "refund";
   const failed = state.ok === false ? state : null;
   // React resets the form after each submission: a refused one gets back what staff typed.
   const amount = failed ? failed.values.amount : refundable;
@@ -30,21 +43,23 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency }:
   const nothingLeft = /^0+(\.0+)?$/.test(refundable);
 
   return (
-    <section className={styles.refundForm} aria-labelledby="refund-form-heading">
-      <h3 id="refund-form-heading">Refund this payment</h3>
+    <section className={styles.refundForm} aria-labelledby={`${id}-form-heading`}>
+      <h3 id={`${id}-form-heading`}>{title}</h3>
       <p className={styles.refundable}>Refundable: {refundableText}</p>
       {nothingLeft ? (
         <p className="muted">Nothing is left to refund.</p>
       ) : (
         <form action={action} onSubmit={onSubmit} className={styles.form} noValidate>
           <input type="hidden" name="checkoutId" value={checkoutId} />
+          <input type="hidden" name="refundKey" value={refundKey} />
+          {attemptId && <input type="hidden" name="attemptId" value={attemptId} />}
           <div className="field">
-            <label htmlFor="refund-amount">Amount</label>
-            <p className="hint" id="refund-amount-hint">
+            <label htmlFor={`${id}-amount`}>Amount</label>
+            <p className="hint" id={`${id}-amount-hint`}>
               In {currency}. Less than the refundable amount makes a partial refund.
             </p>
             <input
-              id="refund-amount"
+              id={`${id}-amount`}
               name="amount"
               type="text"
               inputMode="decimal"
@@ -53,25 +68,25 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency }:
               key={`amount-${refundable}`}
               defaultValue={amount}
               aria-invalid={failed?.field === "amount" || undefined}
-              aria-describedby={failed?.field === "amount" ? "refund-amount-hint refund-error" : "refund-amount-hint"}
+              aria-describedby={failed?.field === "amount" ? `${id}-amount-hint ${id}-error` : `${id}-amount-hint`}
             />
           </div>
           <div className="field">
-            <label htmlFor="refund-reason">
+            <label htmlFor={`${id}-reason`}>
               Reason <span className="muted">(optional)</span>
             </label>
             <input
-              id="refund-reason"
+              id={`${id}-reason`}
               name="reason"
               type="text"
               maxLength={200}
               autoComplete="off"
               defaultValue={reason}
               aria-invalid={failed?.field === "reason" || undefined}
-              aria-describedby={failed?.field === "reason" ? "refund-error" : undefined}
+              aria-describedby={failed?.field === "reason" ? `${id}-error` : undefined}
             />
           </div>
-          <div role="alert" aria-label="Refund error" id="refund-error" className={styles.slot}>
+          <div role="alert" aria-label="Refund error" id={`${id}-error`} className={styles.slot}>
             {failed && <p className="alert alert-error">{failed.error}</p>}
           </div>
           <div>

@@ -66,7 +66,14 @@ export async function checkoutDetailForStaff(id: string, ctx?: CheckoutContext) 
     c.db.select().from(notifications).where(eq(notifications.checkoutId, id)).orderBy(asc(notifications.createdAt)),
     c.db.select().from(refunds).where(eq(refunds.checkoutId, id)).orderBy(asc(refunds.createdAt)),
   ]);
-  const refunded = refundRows.filter((r) => r.statusGroup !== "failed").reduce((s, r) => s + toMinor(r.amount, checkout.currency), 0n);
+  // What is left to refund of one payment: the paying one, or a duplicate the payer sent twice.
+  const refundableOf = (attemptId: string) =>
+    fromMinor(
+      toMinor(checkout.amount, checkout.currency) -
+        refundRows.filter((r) => r.attemptId === attemptId && r.statusGroup !== "failed").reduce((s, r) => s + toMinor(r.amount, checkout.currency), 0n),
+      checkout.currency,
+    );
+  const paying = attempts.find((a) => a.statusGroup === "completed" && a.duplicateAt === null);
   return {
     checkout: toCheckoutView(checkout),
     notifyUrl: checkout.notifyUrl,
@@ -74,8 +81,11 @@ export async function checkoutDetailForStaff(id: string, ctx?: CheckoutContext) 
     timeline: timeline.map((e) => ({ at: e.createdAt.toISOString(), from: e.fromStatus, to: e.toStatus, providerStatus: e.providerStatus, source: e.source, attemptId: e.attemptId })),
     webhooks: webhooks.map((w) => ({ at: w.receivedAt.toISOString(), type: w.type, signatureValid: w.signatureValid, outcome: w.outcome })),
     notifications: notes.map((n) => ({ event: n.event, url: n.url, attempts: n.attempts, deliveredAt: n.deliveredAt?.toISOString() ?? null, lastStatus: n.lastStatus, lastError: n.lastError })),
-    refunds: refundRows.map((r) => ({ id: r.id, amount: r.amount, status: r.statusGroup ?? "unknown", reason: r.reason, failureReason: r.failureReason, createdAt: r.createdAt.toISOString() })),
-    refundable: checkout.status === "paid" ? fromMinor(toMinor(checkout.amount, checkout.currency) - refunded, checkout.currency) : "0.00",
+    refunds: refundRows.map((r) => ({ id: r.id, attemptId: r.attemptId, amount: r.amount, status: r.statusGroup ?? "unknown", reason: r.reason, failureReason: r.failureReason, createdAt: r.createdAt.toISOString() })),
+    refundable: checkout.status === "paid" && paying ? refundableOf(paying.id) : "0.00",
+    duplicates: attempts
+      .filter((a) => a.duplicateAt !== null)
+      .map((a) => ({ attemptId: a.id, providerPaymentId: a.providerPaymentId, completedAt: (a.completedAt ?? a.updatedAt).toISOString(), refundable: refundableOf(a.id) })),
   };
 }
 

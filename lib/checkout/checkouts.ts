@@ -75,6 +75,7 @@ export function toAttemptView(row: AttemptRow): AttemptView {
     statusGroup: row.statusGroup,
     providerStatus: row.providerStatus,
     abandoned: row.abandonedAt !== null,
+    duplicate: row.duplicateAt !== null,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -24,8 +24,15 @@ export interface CheckoutContext {
   now?: () => Date;
 }
 
-export const webhookUrl = (ctx: CheckoutContext) => `${ctx.config.appUrl}/api/webhooks/pis`;
-export const returnUrl = (ctx: CheckoutContext, checkoutId: string) => `${ctx.config.appUrl}/checkout/${checkoutId}/return`;
+/**
+ * The Webhook-URL and Redirect-URL given to the provider. A payment's attempt id rides along in
+ * their query: the provider hands both back as given (and signs over the Webhook-URL), so its
+ * outcome still finds the attempt when the instance that started it died before writing the
+ * provider's payment id (ADR 13).
+ */
+export const webhookUrl = (ctx: CheckoutContext, attemptId?: string) => `${ctx.config.appUrl}/api/webhooks/pis${attemptQuery(attemptId)}`;
+export const returnUrl = (ctx: CheckoutContext, checkoutId: string, attemptId?: string) => `${ctx.config.appUrl}/checkout/${checkoutId}/return${attemptQuery(attemptId)}`;
+const attemptQuery = (attemptId: string | undefined) => (attemptId ? `?attempt=${encodeURIComponent(attemptId)}` : "");
 /** A link from the provider that the payer may be sent to: only on the provider's own origins. */
 export const isProviderLink = (ctx: CheckoutContext, link: string) => URL.canParse(link) && ctx.config.confirmOrigins.includes(new URL(link).origin);
 export const nowOf = (ctx: CheckoutContext) => (ctx.now ? ctx.now() : new Date());

@@ -10,7 +10,13 @@ import { nowOf, type CheckoutContext } from "./context";
  * The merchant recomputes the HMAC over the raw body, compares in constant time, and refuses a
  * timestamp older than 5 minutes. A delivery succeeds on any 2xx; otherwise it is retried.
  */
-export type NotificationEvent = "checkout.paid" | "checkout.payment_failed" | "checkout.expired" | "refund.completed" | "refund.failed";
+export type NotificationEvent =
+  | "checkout.paid"
+  | "checkout.payment_failed"
+  | "checkout.expired"
+  | "checkout.duplicate_payment"
+  | "refund.completed"
+  | "refund.failed";
 
 // Back-off after each failed delivery; after the last, the notification is given up (visible in
 // the back office). About two days in all, like the provider's own webhooks.

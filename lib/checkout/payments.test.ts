@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testDbKinds } from "../db/testing";
 import { paymentAttempts, statusEvents, webhookEvents } from "../db/schema";
 import { createPisClient } from "../pis";
@@ -107,13 +107,15 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
   });
 
   it("closes the attempt and lets the payer retry when the provider refuses the payment", async () => {
-    const broken = { ...ctx, pis: createPisClient({ baseUrl: "http://127.0.0.1:1/platform", clientId: "x", clientSecret: "y", timeoutMs: 1000 }) };
+    const refused = { ...ctx, pis: createPisClient({ baseUrl: `${inject("sandboxUrl")}/platform`, clientId: "sandbox-client-id", clientSecret: "wrong-secret", timeoutMs: 1000 }) };
     const checkout = await createCheckout(order, ctx);
-    const err = await refusal(startPayment(checkout.id, bankPay("key-down-1"), broken));
+    const err = await refusal(startPayment(checkout.id, bankPay("key-down-1"), refused));
     expect(err).toMatchObject({ status: 502, code: "provider_error" });
     expect(err.title).not.toMatch(/\d{3}/);
     const [attempt] = await attempts(checkout.id);
-    expect(attempt).toMatchObject({ statusGroup: "failed", failureReason: "provider_network" });
+    // A refusal is a definite answer: no payment exists, so the attempt has failed.
+    expect(attempt).toMatchObject({ statusGroup: "failed" });
+    expect(attempt!.failureReason).toMatch(/^provider_401/);
     expect((await startPayment(checkout.id, bankPay("key-down-2"), ctx)).confirmLink).toBeTruthy();
   });
 

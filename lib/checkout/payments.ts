@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
+import { isUniqueViolation } from "../db/raw";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, moveCheckout } from "./apply-status";
@@ -7,6 +8,7 @@ import { defaultContext, loadCheckout } from "./checkouts";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank } from "./errors";
 import { bankIdInput, newAttemptId } from "./ids";
+import { toMinor } from "./money";
 import { pollUntil } from "./poll";
 import { findBank, projectInfo, redirectPreferredFor } from "./project";
 import { accessTokenOf, assertPayable, completeLinking, type linkReturnQuery, markLinkRevoked, markLinkUsed, SavedAccountEndedError, savedAccountForPayment } from "./saved-accounts";
@@ -105,7 +107,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       amount: checkout.amount,
       currencyCode: checkout.currency,
       description: checkout.description,
-      endToEndId: checkout.reference.slice(0, 33),
+      endToEndId: endToEndIdOf(checkout),
       creditorName: checkout.creditorName,
       creditorIban: checkout.creditorIban,
       email: checkout.email ?? undefined,
@@ -115,8 +117,8 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       countryCode: bankId ? undefined : input.country,
       accessToken,
       lang: input.lang,
-      redirectUrl: returnUrl(c, checkoutId),
-      webhookUrl: webhookUrl(c),
+      redirectUrl: returnUrl(c, checkoutId, attemptId),
+      webhookUrl: webhookUrl(c, attemptId),
     });
     const confirmLink = res.confirmLink;
     if (!confirmLink || !isProviderLink(c, confirmLink)) {
@@ -124,26 +126,101 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       await failAttempt(c, attemptId, "untrusted_confirm_link");
       throw new CheckoutError(502, "provider_error", "The payment service gave an unexpected answer. Please try again.");
     }
-    await c.db
-      .update(paymentAttempts)
-      .set({ providerPaymentId: res.id, confirmLink, updatedAt: new Date() })
-      .where(eq(paymentAttempts.id, attemptId));
-    await applyProviderStatus(c, { attemptId }, res.status, "initiation");
+    // The provider's payment id and its first status in one write: no crash can leave one without the other.
+    await applyProviderStatus(c, { attemptId, bind: { providerPaymentId: res.id, confirmLink } }, res.status, "initiation");
     if (link) await markLinkUsed(c, link.id);
     return { attemptId, confirmLink };
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
+    if (err.outcomeUnknown) {
+      // The provider may have made the payment without us hearing of it. The payer never got its
+      // confirmLink, so the attempt steps aside (the payer may pay again) but is not failed: if it
+      // completes after all, its webhook finds it by the attempt id in the Webhook-URL.
+      await closeUnknownInitiation(c, attemptId);
+      throw new CheckoutError(502, "provider_error", "We could not reach the payment service. Please try again.");
+    }
     if (link && err.httpStatus === 401) {
       // A token refreshed moments ago and still refused: the payer withdrew the consent at the bank.
       await failAttempt(c, attemptId, "saved_account_refused");
       await markLinkRevoked(c, link.id);
       savedAccountEnded(new SavedAccountEndedError("revoked"));
     }
-    // The payer never received a confirmLink, so no money can move on this attempt: closing it as
-    // failed is safe even when the provider's answer was lost, and lets the payer try again.
+    // The provider answered with a refusal: no payment exists, so the attempt has failed.
     await failAttempt(c, attemptId, err.kind === "http" ? `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}` : `provider_${err.kind}`);
-    throw new CheckoutError(502, "provider_error",
-      err.outcomeUnknown ? "We could not reach the payment service. Please try again." : "The payment service could not start this payment. Please try again.");
+    throw new CheckoutError(502, "provider_error", "The payment service could not start this payment. Please try again.");
+  }
+}
+
+/** The landing page's query as the provider sends the payer back (provider-api.md 8); all untrusted. */
+export const returnQuery = z.object({
+  attempt: z.string().regex(/^pa_[0-9a-f-]{36}$/).optional(),
+  paymentId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional(),
+});
+
+/** What the provider keeps of our order on the payment (provider-api.md 4.2: at most 33 characters). */
+const endToEndIdOf = (checkout: { reference: string }) => checkout.reference.slice(0, 33);
+
+/**
+ * Steps an attempt aside whose initiation has no known outcome (the provider's answer was lost, or
+ * the instance making it died): the checkout is open again so the payer can retry, and the attempt
+ * waits, unfailed, for the provider's word on it. Only an attempt without a provider payment id;
+ * one with an id is only ever settled by the provider.
+ */
+export async function closeUnknownInitiation(ctx: CheckoutContext, attemptId: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const [found] = await tx.select({ checkoutId: paymentAttempts.checkoutId }).from(paymentAttempts).where(eq(paymentAttempts.id, attemptId));
+    if (!found) return false;
+    const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, found.checkoutId)).for("update");
+    const [attempt] = await tx.select().from(paymentAttempts).where(eq(paymentAttempts.id, attemptId)).for("update");
+    if (!checkout || !attempt || attempt.providerPaymentId !== null || attempt.statusGroup !== null || attempt.abandonedAt !== null) return false;
+    await tx
+      .update(paymentAttempts)
+      .set({ abandonedAt: new Date(), failureReason: "initiation_unknown", updatedAt: new Date() })
+      .where(eq(paymentAttempts.id, attemptId));
+    await moveCheckout(tx, checkout, "open", "system", attemptId);
+    return true;
+  });
+}
+
+/**
+ * The payer is back on our landing page with the provider's payment id in the query, for an
+ * attempt whose initiation we never finished recording. The query is the payer's to change, so
+ * the payment is read from the provider and adopted only if it is this checkout's order.
+ */
+export async function adoptReturnedPayment(ctx: CheckoutContext, checkoutId: string, attemptId: string, providerPaymentId: string): Promise<boolean> {
+  const [attempt] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.checkoutId, checkoutId)));
+  if (!attempt || attempt.providerPaymentId !== null) return false;
+  const checkout = await loadCheckout(ctx, checkoutId);
+  if (!checkout) return false;
+  let payment;
+  try {
+    payment = await ctx.pis.payments.get(providerPaymentId);
+  } catch (err) {
+    if (err instanceof PisError) return false;
+    throw err;
+  }
+  const method = payment.bankPaymentMethod;
+  const ours =
+    sameAmount(payment.amount, checkout.amount, checkout.currency) &&
+    payment.currencyCode === checkout.currency &&
+    (method === undefined || method === null || (method.endToEndId === endToEndIdOf(checkout) && method.creditorAccount?.iban === checkout.creditorIban));
+  if (!ours) return false;
+  const outcome = await applyProviderStatus(ctx, { attemptId, bind: { providerPaymentId } }, payment.status, "landing").catch((err: unknown) => {
+    // The payment is already another attempt's: nothing to adopt.
+    if (isUniqueViolation(err)) return "unknown_attempt" as const;
+    throw err;
+  });
+  return outcome === "applied";
+}
+
+function sameAmount(a: string | number, b: string, currency: string): boolean {
+  try {
+    return toMinor(String(a), currency) === toMinor(b, currency);
+  } catch {
+    return false;
   }
 }
 
@@ -171,13 +248,17 @@ export async function abandonPayment(checkoutId: string, ctx?: CheckoutContext):
     throw new CheckoutError(503, "provider_error", "We could not check your payment with the bank. Please try again.");
   }
   await applyProviderStatus(c, { attemptId: attempt.id }, status, "payer");
-  if (status.group !== "started") {
-    throw new CheckoutError(409, "payment_authorised", "Your bank already has this payment.", "Wait for its result instead of paying again.");
-  }
+  const authorised = () => new CheckoutError(409, "payment_authorised", "Your bank already has this payment.", "Wait for its result instead of paying again.");
+  if (status.group !== "started") throw authorised();
   await c.db.transaction(async (tx) => {
-    await tx.update(paymentAttempts).set({ abandonedAt: new Date(), updatedAt: new Date() }).where(eq(paymentAttempts.id, attempt.id));
+    // Checked again under the locks (checkout, then attempt): a webhook may have moved the payment
+    // since the provider was asked, and the payer must not be let to pay twice.
     const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
-    if (row) await moveCheckout(tx, row, "open", "payer", attempt.id);
+    const [fresh] = await tx.select().from(paymentAttempts).where(eq(paymentAttempts.id, attempt.id)).for("update");
+    if (!row || !fresh || fresh.abandonedAt !== null) return;
+    if (fresh.statusGroup !== "started") throw authorised();
+    await tx.update(paymentAttempts).set({ abandonedAt: new Date(), updatedAt: new Date() }).where(eq(paymentAttempts.id, attempt.id));
+    await moveCheckout(tx, row, "open", "payer", attempt.id);
   });
   return { abandoned: true };
 }
@@ -228,8 +309,8 @@ async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartP
   const row = running(attempt)
     ? await pollUntil(() => findByKey(ctx, attempt.checkoutId, attempt.attemptKey), (r) => !running(r), SAME_KEY_WAIT_MS)
     : attempt;
-  if (row?.confirmLink && row.statusGroup !== "failed") return { attemptId: row.id, confirmLink: row.confirmLink };
-  if (row?.statusGroup === "failed") {
+  if (row?.confirmLink && row.statusGroup !== "failed" && row.abandonedAt === null) return { attemptId: row.id, confirmLink: row.confirmLink };
+  if (row?.statusGroup === "failed" || row?.abandonedAt) {
     throw new CheckoutError(409, "attempt_failed", "This payment attempt did not go through. Please try again.");
   }
   throw new CheckoutError(409, "payment_in_progress", "Your payment is still being started. Please wait a moment.");
@@ -238,12 +319,4 @@ async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartP
 export async function failAttempt(ctx: CheckoutContext, attemptId: string, reason: string) {
   await ctx.db.update(paymentAttempts).set({ failureReason: reason, updatedAt: new Date() }).where(eq(paymentAttempts.id, attemptId));
   await applyProviderStatus(ctx, { attemptId }, { group: "failed", code: null, kind: "bank", errorCodes: [] }, "initiation");
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  // Postgres and PGlite both report SQLSTATE 23505; drizzle may wrap the driver error as `cause`.
-  for (let e: unknown = err; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }

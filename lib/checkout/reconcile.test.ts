@@ -27,13 +27,14 @@ describe.each(testDbKinds())("expiry and reconciliation (%s)", (kind) => {
     expect((await getCheckoutStatus(inFlight.id, ctx)).status).toBe("processing");
   });
 
-  it("closes an attempt whose provider call never returned, so the payer can try again", async () => {
+  it("steps aside an attempt whose provider call never returned, unfailed, so the payer can try again", async () => {
     const checkout = await createCheckout(order(), ctx);
     const id = newAttemptId();
     await ctx.db.insert(paymentAttempts).values({ id, checkoutId: checkout.id, attemptKey: "key-crashed-1", method: "bank", createdAt: new Date(Date.now() - 3 * 60_000) });
     expect(await closeStuckInitiations(ctx)).toBeGreaterThanOrEqual(1);
     const [row] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id));
-    expect(row).toMatchObject({ statusGroup: "failed", failureReason: "initiation_timeout" });
+    expect(row).toMatchObject({ statusGroup: null, failureReason: "initiation_unknown" });
+    expect(row!.abandonedAt).not.toBeNull();
     await expect(startPayment(checkout.id, { method: "bank", termsAccepted: false, attemptKey: "key-after-crash" }, ctx)).resolves.toHaveProperty("confirmLink");
   });
 
@@ -46,7 +47,7 @@ describe.each(testDbKinds())("expiry and reconciliation (%s)", (kind) => {
     expect((await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id)))[0]?.statusGroup).toBeNull();
     const later = { ...ctx, now: () => new Date(Date.now() + 15_000) };
     expect(await closeStuckInitiations(later)).toBeGreaterThanOrEqual(1);
-    expect((await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id)))[0]?.failureReason).toBe("initiation_timeout");
+    expect((await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id)))[0]?.failureReason).toBe("initiation_unknown");
   });
 
   it("learns a payment's outcome from the provider when neither webhook nor payer came back", async () => {
@@ -61,9 +62,23 @@ describe.each(testDbKinds())("expiry and reconciliation (%s)", (kind) => {
     expect(history.at(-1)).toMatchObject({ toStatus: "paid", source: "reconciliation" });
   });
 
-  it("asks less often as a payment ages, and stops a day after the link's seven days", () => {
+  it("asks less often as a payment ages, and past the link's seven days still once a day until the provider settles it", () => {
     expect(nextCheckDelay(60_000)).toBe(30_000);
     expect(nextCheckDelay(2 * 3600_000)).toBe(15 * 60_000);
-    expect(nextCheckDelay(9 * 24 * 3600_000)).toBeNull();
+    expect(nextCheckDelay(9 * 24 * 3600_000)).toBe(24 * 3600_000);
+    expect(nextCheckDelay(90 * 24 * 3600_000)).toBe(24 * 3600_000);
+  });
+
+  it("settles a checkout still processing after the link expired, from the provider", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startPayment(checkout.id, { method: "bank", bankId: "LHV_EE_SAND", termsAccepted: true, attemptKey: `key-old-${checkout.id.slice(3, 20)}` }, ctx);
+    const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
+    // Nine days old and still started at the provider when asked.
+    await ctx.db.update(paymentAttempts).set({ createdAt: new Date(Date.now() - 9 * 24 * 3600_000) }).where(eq(paymentAttempts.id, attempt!.id));
+    await refreshAttempts(ctx);
+    // The provider settles it later; a day on, we ask again and learn it.
+    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "CANC" });
+    expect(await refreshAttempts({ ...ctx, now: () => new Date(Date.now() + 25 * 3600_000) })).toBeGreaterThanOrEqual(1);
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("failed");
   });
 });

@@ -1,11 +1,13 @@
-import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { rowsOf } from "../db/raw";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus } from "./apply-status";
 import { expireIfDue, loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
 import { deliverDueNotifications } from "./notifications";
-import { failAttempt } from "./payments";
+import { closeUnknownInitiation } from "./payments";
+import { reconcileRefunds } from "./refunds";
 import { endLapsedLinks } from "./saved-accounts";
 
 /**
@@ -20,13 +22,14 @@ export const RECONCILE_AFTER_MS = 30_000;
 const HOUR = 60 * MINUTE;
 
 /** How long to wait before asking the provider again about an attempt of this age. */
-export function nextCheckDelay(ageMs: number): number | null {
+export function nextCheckDelay(ageMs: number): number {
   if (ageMs < 5 * MINUTE) return 30_000;
   if (ageMs < HOUR) return 2 * MINUTE;
   if (ageMs < 24 * HOUR) return 15 * MINUTE;
-  // The confirmLink lives 7 days; a day past that the provider has settled it one way or the other.
   if (ageMs < 8 * 24 * HOUR) return HOUR;
-  return null;
+  // Past the confirmLink's 7 days the provider settles it; until it says so, ask once a day. An
+  // attempt is never given up on locally: only the provider knows whether money moved.
+  return 24 * HOUR;
 }
 
 /** Open or failed checkouts past their expiry become expired. One in flight is left to its attempt. */
@@ -44,37 +47,59 @@ export async function expireCheckouts(ctx: CheckoutContext): Promise<number> {
   return n;
 }
 
-/** Attempts whose provider call never returned (a crash, a lost process) are closed so the payer can retry. */
+/**
+ * Attempts whose initiation never recorded an answer (the instance died, the answer was lost) step
+ * aside so the payer can retry, once no live request can still be waiting on the provider. They
+ * are not failed: a late webhook or return still settles them (closeUnknownInitiation).
+ */
 export async function closeStuckInitiations(ctx: CheckoutContext): Promise<number> {
   const stuck = await ctx.db
     .select({ id: paymentAttempts.id })
     .from(paymentAttempts)
-    .where(and(isNull(paymentAttempts.statusGroup), lte(paymentAttempts.createdAt, new Date(nowOf(ctx).getTime() - initiationTimeoutMs(ctx)))))
-    .limit(200);
-  for (const { id } of stuck) await failAttempt(ctx, id, "initiation_timeout");
-  return stuck.length;
-}
-
-/** Asks the provider about attempts still in flight, backing off as they age. */
-export async function refreshAttempts(ctx: CheckoutContext): Promise<number> {
-  const now = nowOf(ctx);
-  const due = await ctx.db
-    .select()
-    .from(paymentAttempts)
     .where(
       and(
-        inArray(paymentAttempts.statusGroup, ["started", "pending"]),
-        // A payer still at the bank is followed by the landing page and the webhook; reconciliation
-        // is for the ones nobody else is watching.
-        lte(paymentAttempts.createdAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
-        or(isNull(paymentAttempts.nextCheckAt), lte(paymentAttempts.nextCheckAt, now)),
+        isNull(paymentAttempts.statusGroup),
+        isNull(paymentAttempts.providerPaymentId),
+        isNull(paymentAttempts.abandonedAt),
+        lte(paymentAttempts.createdAt, new Date(nowOf(ctx).getTime() - initiationTimeoutMs(ctx))),
       ),
     )
-    .limit(100);
+    .limit(200);
+  let closed = 0;
+  for (const { id } of stuck) if (await closeUnknownInitiation(ctx, id)) closed++;
+  return closed;
+}
+
+/** How long a claimed check belongs to the instance that claimed it; another takes over after. */
+const CHECK_LEASE_MS = 60_000;
+
+/**
+ * Asks the provider about attempts not final yet, backing off as they age. Each instance claims
+ * its batch with SKIP LOCKED and a lease (next_check_at moved ahead), so instances share the work
+ * and a claim left by a dead one comes back after the lease.
+ */
+export async function refreshAttempts(ctx: CheckoutContext): Promise<number> {
+  const now = nowOf(ctx);
+  const due = await ctx.db.execute<{ id: string }>(sql`
+    update ${paymentAttempts} set next_check_at = ${new Date(now.getTime() + CHECK_LEASE_MS)}
+    where id in (
+      select id from ${paymentAttempts}
+      where provider_payment_id is not null
+        and (status_group is null or status_group in ('started', 'pending'))
+        -- A payer still at the bank is followed by the landing page and the webhook.
+        and created_at <= ${new Date(now.getTime() - RECONCILE_AFTER_MS)}
+        and (next_check_at is null or next_check_at <= ${now})
+      order by next_check_at nulls first
+      limit 100
+      for update skip locked
+    )
+    returning id`);
+  const ids = rowsOf<{ id: string }>(due).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  const attempts = await ctx.db.select().from(paymentAttempts).where(inArray(paymentAttempts.id, ids));
   let applied = 0;
-  for (const attempt of due) {
+  for (const attempt of attempts) {
     if (!attempt.providerPaymentId) continue;
-    const delay = nextCheckDelay(now.getTime() - attempt.createdAt.getTime());
     try {
       const status = await ctx.pis.payments.status(attempt.providerPaymentId);
       if ((await applyProviderStatus(ctx, { attemptId: attempt.id }, status, "reconciliation")) === "applied") applied++;
@@ -83,7 +108,7 @@ export async function refreshAttempts(ctx: CheckoutContext): Promise<number> {
     }
     await ctx.db
       .update(paymentAttempts)
-      .set({ checkedAt: now, nextCheckAt: new Date(now.getTime() + (delay ?? 100 * 365 * 24 * HOUR)) })
+      .set({ checkedAt: now, nextCheckAt: new Date(now.getTime() + nextCheckDelay(now.getTime() - attempt.createdAt.getTime())) })
       .where(eq(paymentAttempts.id, attempt.id));
   }
   return applied;
@@ -94,6 +119,7 @@ export async function reconcile(ctx: CheckoutContext) {
     expired: await expireCheckouts(ctx),
     closed: await closeStuckInitiations(ctx),
     refreshed: await refreshAttempts(ctx),
+    refunds: await reconcileRefunds(ctx),
     notified: await deliverDueNotifications(ctx),
     linksEnded: await endLapsedLinks(ctx),
   };

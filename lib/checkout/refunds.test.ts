@@ -6,7 +6,8 @@ import { createCheckout, getCheckoutStatus } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { startPayment } from "./payments";
-import { createRefund, listRefunds } from "./refunds";
+import { PisError } from "../pis";
+import { createRefund, listRefunds, reconcileRefunds } from "./refunds";
 import { forceProviderStatus, signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 
@@ -64,5 +65,62 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     const w = signedWebhook({ id: String(refundsAtProvider[0]!.id), paymentId, statusGroup: "completed", type: "PAYMENT_REFUND" });
     expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({ httpStatus: 200, outcome: "applied" });
     expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("completed");
+  });
+
+  it("a refund sent twice with one Idempotency-Key, even at once and written \"10\" and \"10.00\", refunds once", async () => {
+    const { checkout, paymentId } = await paidCheckout("30.00");
+    const [a, b] = await Promise.all([
+      createRefund(checkout.id, { amount: "10" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" }),
+      createRefund(checkout.id, { amount: "10.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" }),
+    ]);
+    expect(a.id).toBe(b.id);
+    expect(a.amount).toBe("10.00");
+    expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
+    const again = await createRefund(checkout.id, { amount: "10.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" });
+    expect(again.id).toBe(a.id);
+    expect(await refusal(createRefund(checkout.id, { amount: "5.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" }))).toMatchObject({
+      status: 422,
+      code: "idempotency_key_reused",
+    });
+    expect(await listRefunds(checkout.id, ctx)).toHaveLength(1);
+  });
+
+  /** A refund whose provider answer is lost: the call may or may not have been made. */
+  function answerLost(made: boolean): CheckoutContext {
+    const lost = () => new PisError({ kind: "timeout", operation: "initiatePaymentRefund" });
+    return {
+      ...ctx,
+      pis: {
+        ...ctx.pis,
+        refunds: {
+          ...ctx.pis.refunds,
+          create: async (paymentId, input) => {
+            if (made) await ctx.pis.refunds.create(paymentId, input);
+            throw lost();
+          },
+        },
+      },
+    };
+  }
+  const later = () => ({ ...ctx, now: () => new Date(Date.now() + 5 * 60_000) });
+
+  it("a refund whose answer was lost is found in the provider's refund list, not left unknown", async () => {
+    const { checkout } = await paidCheckout("20.00");
+    await refusal(createRefund(checkout.id, { amount: "20.00" }, "staff", answerLost(true)));
+    expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("unknown");
+    // Still counted: nothing more can be refunded meanwhile.
+    expect(await refusal(createRefund(checkout.id, { amount: "1.00" }, "staff", ctx))).toMatchObject({ code: "refund_exceeds_payment" });
+    expect(await reconcileRefunds(later())).toBeGreaterThanOrEqual(1);
+    expect((await listRefunds(checkout.id, ctx))[0]!.status).toMatch(/started|pending|completed/);
+  });
+
+  it("a refund the provider never made is marked failed after the answer window, and its amount can be refunded again", async () => {
+    const { checkout, paymentId } = await paidCheckout("20.00");
+    await refusal(createRefund(checkout.id, { amount: "20.00" }, "staff", answerLost(false)));
+    expect(await reconcileRefunds(ctx)).toBe(0);
+    await reconcileRefunds(later());
+    expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("failed");
+    await createRefund(checkout.id, { amount: "20.00" }, "staff", ctx);
+    expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
   });
 });

@@ -40,6 +40,8 @@ export interface AttemptView {
   providerStatus: string | null;
   /** The payer left it unauthorised to pay another way (it may still complete at the bank). */
   abandoned: boolean;
+  /** Completed after another attempt had already paid the checkout: money to give back (ADR 13). */
+  duplicate: boolean;
   createdAt: string;
 }
 

@@ -31,12 +31,14 @@ export interface WebhookResult {
  * Takes one provider webhook as received. Every delivery is stored for audit, valid or not. An
  * unknown payment is answered 404 so the provider retries rather than the event being lost.
  */
-export async function receivePisWebhook(rawBody: string, headers: Headers, ctx?: CheckoutContext): Promise<WebhookResult> {
+export async function receivePisWebhook(rawBody: string, headers: Headers, ctx?: CheckoutContext, query: URLSearchParams = new URLSearchParams()): Promise<WebhookResult> {
   const c = ctx ?? (await defaultContext());
+  // The provider signs over the exact Webhook-URL we gave it, our attempt id included (ADR 13).
+  const attemptId = query.get("attempt") ?? undefined;
   const verdict = verifyWebhook({
     rawBody,
     headers,
-    url: webhookUrl(c),
+    url: webhookUrl(c, attemptId),
     secret: c.config.webhookSecret,
     now: nowOf(c).getTime(),
   });
@@ -49,7 +51,12 @@ export async function receivePisWebhook(rawBody: string, headers: Headers, ctx?:
   } else if (verdict.event.type === "PAYMENT") {
     type = "PAYMENT";
     paymentId = verdict.event.paymentId;
-    const applied = await applyProviderStatus(c, { providerPaymentId: verdict.event.paymentId }, await withDetails(c, verdict.event.paymentId, verdict.event.status), "webhook");
+    const status = await withDetails(c, verdict.event.paymentId, verdict.event.status);
+    let applied = await applyProviderStatus(c, { providerPaymentId: verdict.event.paymentId }, status, "webhook");
+    // A payment whose initiation we never finished recording: its Webhook-URL names the attempt.
+    if (applied === "unknown_attempt" && attemptId) {
+      applied = await applyProviderStatus(c, { attemptId, bind: { providerPaymentId: verdict.event.paymentId } }, status, "webhook");
+    }
     result = applied === "unknown_attempt" ? { httpStatus: 404, outcome: "unknown_payment" } : { httpStatus: 200, outcome: applied };
   } else {
     type = "PAYMENT_REFUND";

@@ -54,7 +54,7 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
   if (!/^[\w-]{1,64}$/.test(checkoutId)) notFound();
   const detail = await checkoutDetailForStaff(checkoutId);
   if (!detail) notFound();
-  const { checkout, attempts, timeline, webhooks, notifications, refunds, refundable } = detail;
+  const { checkout, attempts, timeline, webhooks, notifications, refunds, refundable, duplicates } = detail;
   const names = await bankNames(attempts.map((a) => a.bankId));
   const money = (amount: string) => formatMoney(amount, checkout.currency);
   const refundsMoving = refunds.some((r) => r.status === "started" || r.status === "pending");
@@ -100,6 +100,26 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
           <dd className={styles.code}>{checkout.returnUrl}</dd>
         </dl>
       </Section>
+
+      {duplicates.length > 0 && (
+        <Section id="duplicates" title="Duplicate payments">
+          <p className="alert alert-error">
+            The payer paid this order {duplicates.length + 1} times: the bank completed {duplicates.length === 1 ? "a payment" : "payments"} after another had
+            already paid it. The merchant was notified (<span className={styles.code}>checkout.duplicate_payment</span>). Give the money back:
+          </p>
+          {duplicates.map((d) => (
+            <RefundForm
+              key={d.attemptId}
+              checkoutId={checkout.id}
+              attemptId={d.attemptId}
+              title={`Duplicate payment ${d.providerPaymentId ?? d.attemptId}, completed ${formatDateTime(d.completedAt, true)}`}
+              refundable={d.refundable}
+              refundableText={money(d.refundable)}
+              currency={checkout.currency}
+            />
+          ))}
+        </Section>
+      )}
 
       <Section id="refunds" title="Refunds">
         <DataTable
@@ -153,7 +173,7 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
         <DataTable
           caption="Payment attempts, oldest first"
           empty="The payer has not started a payment yet."
-          head={["Started", "Method", "Bank", "Provider payment id", "Status group", "Provider status", "Failure reason", "Abandoned"]}
+          head={["Started", "Method", "Bank", "Provider payment id", "Status group", "Provider status", "Failure reason", "Abandoned", "Duplicate"]}
           rows={attempts.map((a) => ({
             key: a.id,
             cells: [
@@ -165,6 +185,7 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
               <Code key="p" value={a.providerStatus} />,
               <Code key="f" value={[a.failureReason, ...a.errorCodes].filter(Boolean).join(", ")} />,
               a.abandoned ? "Yes" : "No",
+              a.duplicate ? <strong key="d">Yes, refund it</strong> : "No",
             ],
           }))}
         />

@@ -5,6 +5,19 @@ import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
 import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
 import { messages, pickMessages } from "@/lib/i18n";
+import { defaultContext } from "@/lib/checkout/checkouts";
+import { adoptReturnedPayment, returnQuery } from "@/lib/checkout/payments";
+
+/**
+ * The provider's payment id in the query names the payment of an attempt whose initiation we may
+ * never have finished recording (an instance died); it is checked with the provider before use.
+ */
+async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps) {
+  const [{ checkoutId }, query] = await Promise.all([params, searchParams]);
+  const parsed = returnQuery.safeParse(query);
+  if (!parsed.success || !parsed.data.attempt || !parsed.data.paymentId) return;
+  await adoptReturnedPayment(await defaultContext(), checkoutId, parsed.data.attempt, parsed.data.paymentId);
+}
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +33,7 @@ export async function generateMetadata(props: CheckoutRouteProps): Promise<Metad
  * cookie set by the switcher, the checkout's locale or the browser's languages decide).
  */
 export default async function ReturnPage(props: CheckoutRouteProps) {
+  await adoptFromReturn(props);
   const { data } = await loadCheckoutPage(props);
   if (!data) notFound();
   const { checkout, locale } = data;

@@ -8,8 +8,9 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const POST = route({ params, body: createRefundInput, bearer: () => env().merchantApiKey }, ({ params, body }) =>
-  createRefund(params.checkoutId, body, "merchant-api"),
+// An Idempotency-Key makes a retried refund request return the first refund (README "Refunds").
+export const POST = route({ params, body: createRefundInput, bearer: () => env().merchantApiKey }, ({ req, params, body }) =>
+  createRefund(params.checkoutId, body, "merchant-api", undefined, { idempotencyKey: req.headers.get("idempotency-key") ?? undefined }),
 );
 
 export const GET = route({ params, bearer: () => env().merchantApiKey }, async ({ params }) => ({ refunds: await listRefunds(params.checkoutId) }));

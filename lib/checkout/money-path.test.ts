@@ -1,0 +1,172 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkouts, notifications, paymentAttempts } from "../db/schema";
+import { testDbKinds } from "../db/testing";
+import { createPisClient, type InitiatedPayment } from "../pis";
+import { createCheckout, getCheckoutDetail, getCheckoutStatus } from "./checkouts";
+import { webhookUrl, type CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
+import { abandonPayment, adoptReturnedPayment, startPayment } from "./payments";
+import { closeStuckInitiations, refreshAttempts } from "./reconcile";
+import { createRefund } from "./refunds";
+import { forceProviderStatus, signedWebhook, testContext } from "./test-context";
+import { receivePisWebhook } from "./webhooks";
+
+/**
+ * The money path when instances die and messages race (issue 15, ADR 13): a payment the provider
+ * completed is never recorded as failed, and a checkout never has two paid attempts unflagged.
+ */
+describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) => {
+  let ctx: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  const order = () => ({ amount: "25.00", currency: "EUR", description: "m", reference: `m-${Math.random().toString(36).slice(2)}`, returnUrl: "https://shop.test/r", notifyUrl: "https://shop.test/notify" });
+  const bankPay = (attemptKey: string) => ({ method: "bank" as const, bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey });
+  const attemptsOf = async (checkoutId: string) => ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkoutId));
+  const statusOf = async (checkoutId: string) => (await ctx.db.select().from(checkouts).where(eq(checkouts.id, checkoutId)))[0]!.status;
+  const later = (ms: number) => ({ ...ctx, now: () => new Date(Date.now() + ms) });
+
+  /** The provider completes a payment and tells us, exactly as it signs it (over the URL we gave). */
+  async function completeAtProvider(paymentId: string, attemptId?: string) {
+    await forceProviderStatus(paymentId, { bankStatus: "ACSC" });
+    const w = signedWebhook({ id: paymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" }, { url: webhookUrl(ctx, attemptId) });
+    return receivePisWebhook(w.raw, w.headers, ctx, new URLSearchParams(attemptId ? { attempt: attemptId } : {}));
+  }
+
+  /**
+   * A payment start whose instance is killed after the provider made the payment and before we
+   * wrote its answer down: the provider call is real, the write never happens.
+   */
+  async function startAndDieAfterProvider(checkoutId: string, attemptKey: string) {
+    let made: InitiatedPayment | undefined;
+    const dying: CheckoutContext = {
+      ...ctx,
+      pis: {
+        ...ctx.pis,
+        payments: {
+          ...ctx.pis.payments,
+          initiate: async (input) => {
+            made = await ctx.pis.payments.initiate(input);
+            throw new Error("instance killed");
+          },
+        },
+      },
+    };
+    await expect(startPayment(checkoutId, bankPay(attemptKey), dying)).rejects.toThrow("instance killed");
+    const [attempt] = await attemptsOf(checkoutId);
+    return { attemptId: attempt!.id, payment: made! };
+  }
+
+  it("never fails an attempt that holds a provider payment id; the provider's completion still pays the checkout", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startPayment(checkout.id, bankPay("key-held-id-1"), ctx);
+    const [attempt] = await attemptsOf(checkout.id);
+    // As an earlier version could leave it: the provider's id written, its status not yet.
+    await ctx.db.update(paymentAttempts).set({ statusGroup: null, providerStatus: null, createdAt: new Date(Date.now() - 10 * 60_000) }).where(eq(paymentAttempts.id, attempt!.id));
+    await closeStuckInitiations(later(60_000));
+    expect((await attemptsOf(checkout.id))[0]).toMatchObject({ statusGroup: null, failureReason: null, abandonedAt: null });
+    // Reconciliation asks the provider about it, like any attempt in flight.
+    await refreshAttempts(later(60_000));
+    expect((await attemptsOf(checkout.id))[0]?.statusGroup).toBe("started");
+    expect(await completeAtProvider(attempt!.providerPaymentId!)).toEqual({ httpStatus: 200, outcome: "applied" });
+    expect(await statusOf(checkout.id)).toBe("paid");
+  });
+
+  it("an instance killed between the provider's answer and our write: the attempt steps aside unfailed, and the webhook still pays it", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const { attemptId, payment } = await startAndDieAfterProvider(checkout.id, "key-killed-1");
+    expect(await statusOf(checkout.id)).toBe("processing");
+    expect(await closeStuckInitiations(later(5 * 60_000))).toBeGreaterThanOrEqual(1);
+    const [closed] = await attemptsOf(checkout.id);
+    expect(closed).toMatchObject({ statusGroup: null, failureReason: "initiation_unknown" });
+    expect(closed!.abandonedAt).not.toBeNull();
+    // The payer may pay again meanwhile...
+    expect(await statusOf(checkout.id)).toBe("open");
+    // ...but the payer had in fact reached the bank: the webhook names the attempt in its URL.
+    expect(await completeAtProvider(payment.id, attemptId)).toEqual({ httpStatus: 200, outcome: "applied" });
+    expect(await statusOf(checkout.id)).toBe("paid");
+    expect((await attemptsOf(checkout.id))[0]).toMatchObject({ providerPaymentId: payment.id, statusGroup: "completed" });
+  });
+
+  it("the payer's return finds the attempt of a killed start, checking the payment with the provider first", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const { attemptId, payment } = await startAndDieAfterProvider(checkout.id, "key-killed-2");
+    await forceProviderStatus(payment.id, { bankStatus: "ACSC" });
+    // Another order's payment in the query is not adopted: the query is the payer's to change.
+    const other = await createCheckout({ ...order(), amount: "1.00" }, ctx);
+    await startPayment(other.id, bankPay("key-other-1"), ctx);
+    const [otherAttempt] = await attemptsOf(other.id);
+    expect(await adoptReturnedPayment(ctx, checkout.id, attemptId, otherAttempt!.providerPaymentId!)).toBe(false);
+    expect((await attemptsOf(checkout.id))[0]?.providerPaymentId).toBeNull();
+
+    expect(await adoptReturnedPayment(ctx, checkout.id, attemptId, payment.id)).toBe(true);
+    expect(await statusOf(checkout.id)).toBe("paid");
+  });
+
+  it("a provider that does not answer leaves the attempt unknown, not failed, and the payer can pay again", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const down = { ...ctx, pis: createPisClient({ baseUrl: "http://127.0.0.1:1/platform", clientId: "x", clientSecret: "y", timeoutMs: 1000 }) };
+    await expect(startPayment(checkout.id, bankPay("key-down-a"), down)).rejects.toMatchObject({ status: 502, code: "provider_error" });
+    const [attempt] = await attemptsOf(checkout.id);
+    expect(attempt).toMatchObject({ statusGroup: null, failureReason: "initiation_unknown" });
+    expect(await statusOf(checkout.id)).toBe("open");
+    expect((await startPayment(checkout.id, bankPay("key-down-b"), ctx)).confirmLink).toBeTruthy();
+  });
+
+  it("a second payment the provider completes is flagged as a duplicate, reported to the merchant, and refundable", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startPayment(checkout.id, bankPay("key-dup-first"), ctx);
+    const [first] = await attemptsOf(checkout.id);
+    // Back from the bank unauthorised, the payer pays another way; the first tab stays open.
+    await abandonPayment(checkout.id, ctx);
+    await startPayment(checkout.id, bankPay("key-dup-second"), ctx);
+    const second = (await attemptsOf(checkout.id)).find((a) => a.id !== first!.id)!;
+    await completeAtProvider(second.providerPaymentId!);
+    expect(await statusOf(checkout.id)).toBe("paid");
+    // The forgotten tab is approved too: the money moved twice.
+    expect(await completeAtProvider(first!.providerPaymentId!)).toEqual({ httpStatus: 200, outcome: "applied" });
+
+    const detail = await getCheckoutDetail(checkout.id, ctx);
+    expect(detail.status).toBe("paid");
+    expect(detail.attempts.find((a) => a.id === first!.id)).toMatchObject({ statusGroup: "completed", duplicate: true });
+    expect(detail.attempts.find((a) => a.id === second.id)).toMatchObject({ statusGroup: "completed", duplicate: false });
+    const sent = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
+    expect(sent.map((n) => n.event).sort()).toEqual(["checkout.duplicate_payment", "checkout.paid"]);
+    expect(JSON.parse(sent.find((n) => n.event === "checkout.duplicate_payment")!.payload)).toMatchObject({ attemptId: first!.id });
+
+    // One click refunds the duplicate in full, and leaves the paying attempt's amount refundable.
+    const refund = await createRefund(checkout.id, { amount: "25.00", attemptId: first!.id }, "staff", ctx);
+    expect(refund).toMatchObject({ amount: "25.00", attemptId: first!.id });
+    await expect(createRefund(checkout.id, { amount: "25.00" }, "staff", ctx)).resolves.toMatchObject({ attemptId: second.id });
+  });
+
+  it("abandoning a payment the bank has meanwhile accepted is refused, so the payer cannot pay twice", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startPayment(checkout.id, bankPay("key-ab-race-1"), ctx);
+    const [attempt] = await attemptsOf(checkout.id);
+    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
+    const err = await abandonPayment(checkout.id, ctx).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckoutError);
+    expect(err).toMatchObject({ code: "payment_authorised" });
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
+  });
+
+  it("a webhook and a new payment start on one checkout at once never deadlock", async () => {
+    for (let i = 0; i < 12; i++) {
+      const checkout = await createCheckout(order(), ctx);
+      await startPayment(checkout.id, bankPay(`key-lock-a-${i}`), ctx);
+      const [a] = await attemptsOf(checkout.id);
+      const failed = signedWebhook({ id: a!.providerPaymentId, bankStatus: "CANC", statusGroup: "failed", type: "PAYMENT" });
+      const results = await Promise.allSettled([
+        receivePisWebhook(failed.raw, failed.headers, ctx),
+        startPayment(checkout.id, bankPay(`key-lock-b-${i}`), ctx),
+      ]);
+      for (const r of results) {
+        // A refusal (still in flight) is a fine answer; a database error is not.
+        if (r.status === "rejected") expect(r.reason).toBeInstanceOf(CheckoutError);
+      }
+    }
+  });
+});
