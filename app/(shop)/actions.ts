@@ -6,6 +6,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CheckoutFormState } from "@/components/shop/Shop";
 import { centsToDecimal } from "@/components/ui/money";
+import { appContext } from "@/lib/checkout/app-context";
 import { createCheckout } from "@/lib/checkout/checkouts";
 import { env } from "@/lib/env";
 import { CATALOGUE, CURRENCY, MAX_QUANTITY, findProduct } from "./catalogue";
@@ -47,7 +48,7 @@ export async function startCheckout(_previous: CheckoutFormState, formData: Form
       reference: `order-${randomBytes(5).toString("hex")}`,
       returnUrl: `${env().appUrl}/`,
       customerId: await demoCustomerId(),
-    });
+    }, await appContext());
     checkoutId = checkout.id;
   } catch (error) {
     console.error("demo shop: could not create a checkout", error instanceof Error ? error.message : error);

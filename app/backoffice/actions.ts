@@ -8,6 +8,7 @@ import type { LoginState, RefundState } from "@/components/backoffice/action-sta
 import { describeRefundError } from "@/components/backoffice/refund-errors";
 import { requireStaff } from "@/components/backoffice/require-staff";
 import { formatMoney } from "@/components/ui/money";
+import { appContext } from "@/lib/checkout/app-context";
 import { CheckoutError } from "@/lib/checkout/errors";
 import { createRefund } from "@/lib/checkout/refunds";
 import { env } from "@/lib/env";
@@ -76,7 +77,7 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
   const { checkoutId, amount, reason, attemptId, refundKey } = parsed.data;
   let message: string;
   try {
-    const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", undefined, { idempotencyKey: `backoffice-${refundKey}` });
+    const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", await appContext(), { idempotencyKey: `backoffice-${refundKey}` });
     // The same refund key answers with the refund it first made, which may have been refused.
     if (refund.status === "failed") return { ok: false, error: "The payment service refused this refund. See the refunds list.", values };
     message = `Refund of ${formatMoney(refund.amount, refund.currency)} started`;

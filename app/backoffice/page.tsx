@@ -7,6 +7,7 @@ import { PaymentsChart } from "@/components/backoffice/PaymentsChart";
 import { requireStaff } from "@/components/backoffice/require-staff";
 import { StaffFrame } from "@/components/backoffice/StaffFrame";
 import styles from "@/components/backoffice/backoffice.module.css";
+import { appContext } from "@/lib/checkout/app-context";
 import { listCheckoutsForStaff, paymentStats } from "@/lib/checkout/backoffice";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,8 @@ export const metadata: Metadata = { title: "Checkouts", robots: { index: false, 
 export default async function BackofficeHomePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireStaff();
   const { filter, problems } = parseFilter(await searchParams);
-  const [listing, stats] = await Promise.all([listCheckoutsForStaff(filter), paymentStats(30)]);
+  const ctx = await appContext();
+  const [listing, stats] = await Promise.all([listCheckoutsForStaff(filter, ctx), paymentStats(30, ctx)]);
 
   // The bank filter offers the banks seen lately, and always the one being filtered on.
   const seenBanks = new Set<string>(stats.byBank.map((b) => b.bankId).filter((id): id is string => !!id));

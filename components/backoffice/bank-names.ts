@@ -1,5 +1,5 @@
 import "server-only";
-import { defaultContext } from "@/lib/checkout/checkouts";
+import { appContext } from "@/lib/checkout/app-context";
 import { withinMs } from "@/lib/checkout/poll";
 import { findBank } from "@/lib/checkout/project";
 
@@ -13,7 +13,7 @@ export async function bankNames(ids: Iterable<string | null>): Promise<Map<strin
   const unique = [...new Set([...ids].filter((id): id is string => !!id))];
   const names = new Map<string, string>();
   if (unique.length === 0) return names;
-  const ctx = await defaultContext();
+  const ctx = await appContext();
   await Promise.all(
     unique.map(async (id) => {
       const bank = await withinMs(findBank(ctx, id).catch(() => null), LOOKUP_TIMEOUT_MS);

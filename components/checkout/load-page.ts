@@ -1,6 +1,7 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
+import { appContext } from "@/lib/checkout/app-context";
 import { getCheckoutPageData } from "@/lib/checkout/page-data";
 import { PAYER_HANDLE_COOKIE } from "@/lib/checkout/saved-accounts";
 import { LANG_COOKIE, requestedLocale } from "@/lib/i18n";
@@ -14,7 +15,7 @@ export interface CheckoutRouteProps {
 
 /** One computation per request, shared by a checkout page and its metadata. */
 const load = cache(async (checkoutId: string, lang: string | undefined, payerHandle: string | undefined) =>
-  getCheckoutPageData(checkoutId, { headers: await headers(), lang, payerHandle }),
+  getCheckoutPageData(checkoutId, { headers: await headers(), lang, payerHandle }, await appContext()),
 );
 
 /**

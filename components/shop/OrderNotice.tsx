@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { appContext } from "@/lib/checkout/app-context";
 import { getCheckout } from "@/lib/checkout/checkouts";
 import type { CheckoutView } from "@/lib/checkout/types";
 
@@ -9,7 +10,7 @@ import type { CheckoutView } from "@/lib/checkout/types";
 export async function OrderNotice({ checkoutId }: { checkoutId: string }) {
   let checkout: CheckoutView | null = null;
   try {
-    checkout = await getCheckout(checkoutId);
+    checkout = await getCheckout(checkoutId, await appContext());
   } catch {
     checkout = null;
   }

@@ -8,6 +8,7 @@ import { startWorker } from "./reconcile";
 const PROVIDER_HOSTED_ORIGINS = ["https://psd2.kevin.eu", "https://psd2-sandbox.kevin.eu"];
 
 let cached: Promise<CheckoutContext> | undefined;
+let stopWorker: (() => void) | undefined;
 
 /** The context of this server process, built from the validated settings. */
 export function appContext(): Promise<CheckoutContext> {
@@ -35,13 +36,20 @@ export function appContext(): Promise<CheckoutContext> {
         tokenKeys: e.tokenKeys,
       },
     };
-    // Expiry, reconciliation and merchant notifications run inside the app process: embedded
-    // PGlite can only be opened by one process, and a long-running `next start` is the host.
-    if (process.env.NEXT_PHASE !== "phase-production-build") startWorker(ctx, e.workerIntervalMs);
     return ctx;
   })().catch((err) => {
     cached = undefined;
     throw err;
   });
   return cached;
+}
+
+/**
+ * Starts this instance's background work (expiry, reconciliation, refund checks, notifications),
+ * once per server: called from instrumentation.ts `register()`. Every instance runs it; the work
+ * is claimed row by row in the database (ADR 13), and embedded PGlite serves one instance.
+ */
+export async function startBackgroundWork(): Promise<void> {
+  const ctx = await appContext();
+  stopWorker ??= startWorker(ctx, env().workerIntervalMs);
 }

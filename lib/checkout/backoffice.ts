@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
-import { defaultContext, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
+import { loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { fromMinor, toMinor } from "./money";
 import { CHECKOUT_STATUSES } from "./types";
@@ -19,8 +19,7 @@ export type CheckoutFilter = z.infer<typeof checkoutFilter>;
 
 const PAGE_SIZE = 25;
 
-export async function listCheckoutsForStaff(filter: CheckoutFilter, ctx?: CheckoutContext) {
-  const c = ctx ?? (await defaultContext());
+export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutContext) {
   const where: SQL[] = [];
   if (filter.status) where.push(eq(checkouts.status, filter.status));
   if (filter.from) where.push(gte(checkouts.createdAt, new Date(`${filter.from}T00:00:00Z`)));
@@ -54,8 +53,7 @@ export async function listCheckoutsForStaff(filter: CheckoutFilter, ctx?: Checko
 }
 
 /** Everything staff need about one checkout: attempts, the status timeline with sources, webhooks, notifications, refunds. */
-export async function checkoutDetailForStaff(id: string, ctx?: CheckoutContext) {
-  const c = ctx ?? (await defaultContext());
+export async function checkoutDetailForStaff(id: string, c: CheckoutContext) {
   const checkout = await loadCheckout(c, id);
   if (!checkout) return null;
   const attempts = await c.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, id)).orderBy(asc(paymentAttempts.createdAt));
@@ -90,8 +88,7 @@ export async function checkoutDetailForStaff(id: string, ctx?: CheckoutContext) 
 }
 
 /** Payments of the last `days` days by day and status, and by bank, for the dashboard chart. */
-export async function paymentStats(days = 30, ctx?: CheckoutContext) {
-  const c = ctx ?? (await defaultContext());
+export async function paymentStats(days = 30, c: CheckoutContext) {
   const since = new Date(Date.now() - days * 24 * 3600_000);
   const day = sql<string>`to_char(${checkouts.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
   const byDay = await c.db

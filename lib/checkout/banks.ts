@@ -1,7 +1,6 @@
 import { PisError } from "../pis";
 import { toBankViews } from "./bank-directory";
 import { cachedPerClient } from "./cache";
-import { defaultContext } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import type { BanksResponse } from "./types";
@@ -12,8 +11,7 @@ const loadBanks = cachedPerClient(10 * 60 * 1000, (ctx, country: string) => ctx.
  * The banks the payer may choose from in one country. The list changes rarely and every payer
  * asks for it, so it is cached per process; a stale copy is served if the provider is down.
  */
-export async function listBanks(country: string, ctx?: CheckoutContext): Promise<BanksResponse> {
-  const c = ctx ?? (await defaultContext());
+export async function listBanks(country: string, c: CheckoutContext): Promise<BanksResponse> {
   try {
     return { country, banks: toBankViews(await loadBanks(c, country), country) };
   } catch (err) {

@@ -84,8 +84,7 @@ export function toAttemptView(row: AttemptRow): AttemptView {
  * Creates a checkout. With an idempotency key, a repeated request (a merchant retrying after a
  * timeout) returns the checkout the first one made; the same key with another body is refused.
  */
-export async function createCheckout(input: CreateCheckoutInput, ctx?: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<CheckoutView> {
-  const c = ctx ?? (await defaultContext());
+export async function createCheckout(input: CreateCheckoutInput, c: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<CheckoutView> {
   const v = parseCreateInput(input);
   if (opts.idempotencyKey !== undefined) return createIdempotently(c, v, opts.idempotencyKey);
   return insertCheckout(c, c.db, v);
@@ -164,8 +163,7 @@ async function createIdempotently(c: CheckoutContext, v: z.infer<typeof createCh
   }
 }
 
-export async function getCheckout(id: string, ctx?: CheckoutContext): Promise<CheckoutView | null> {
-  const c = ctx ?? (await defaultContext());
+export async function getCheckout(id: string, c: CheckoutContext): Promise<CheckoutView | null> {
   const row = await loadCheckout(c, id);
   return row ? toCheckoutView(row) : null;
 }
@@ -190,8 +188,7 @@ export async function latestAttempt(ctx: CheckoutContext, checkoutId: string): P
  * The status the landing page shows. While the latest attempt is not final, asks the provider
  * first: the redirect's query string is never trusted, and the webhook may not have come yet.
  */
-export async function getCheckoutStatus(id: string, ctx?: CheckoutContext): Promise<CheckoutStatusView> {
-  const c = ctx ?? (await defaultContext());
+export async function getCheckoutStatus(id: string, c: CheckoutContext): Promise<CheckoutStatusView> {
   let checkout = await loadCheckout(c, id);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
 
@@ -252,15 +249,8 @@ export function failureReasonOf(a: Pick<AttemptRow, "errorCodes" | "providerStat
   return "unknown";
 }
 
-export async function defaultContext(): Promise<CheckoutContext> {
-  // Imported lazily so tests that pass their own context never read the process settings.
-  const { appContext } = await import("./app-context");
-  return appContext();
-}
-
 /** The merchant's view: the checkout with all its attempts, newest first. */
-export async function getCheckoutDetail(id: string, ctx?: CheckoutContext) {
-  const c = ctx ?? (await defaultContext());
+export async function getCheckoutDetail(id: string, c: CheckoutContext) {
   const checkout = await loadCheckout(c, id);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
   const attempts = await c.db

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { defaultContext, expireIfDue, latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
+import { expireIfDue, latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { findBank, projectInfo, providerCountries } from "./project";
 import { hashHandle, savedAccountView } from "./saved-accounts";
@@ -69,9 +69,8 @@ export function payerPsu(headers: Headers, payerHandle: string) {
 export async function getCheckoutPageData(
   checkoutId: string,
   request: { headers: Headers; lang?: string | null; payerHandle?: string },
-  ctx?: CheckoutContext,
+  c: CheckoutContext,
 ): Promise<CheckoutPageData | null> {
-  const c = ctx ?? (await defaultContext());
   const found = await loadCheckout(c, checkoutId);
   if (!found) return null;
   const checkout = await expireIfDue(c, found);

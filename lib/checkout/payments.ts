@@ -4,7 +4,7 @@ import { isUniqueViolation } from "../db/raw";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, moveCheckout } from "./apply-status";
-import { defaultContext, loadCheckout } from "./checkouts";
+import { loadCheckout } from "./checkouts";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank } from "./errors";
 import { bankIdInput, newAttemptId } from "./ids";
@@ -43,8 +43,7 @@ const SAME_KEY_WAIT_MS = 15_000;
  * retry after a lost response) return the same attempt instead of a second payment. `payerHandle`
  * is the browser's handle (cookie), needed only to pay from a saved account.
  */
-export async function startPayment(checkoutId: string, input: StartPaymentInput, ctx?: CheckoutContext, payerHandle?: string): Promise<StartPaymentResponse> {
-  const c = ctx ?? (await defaultContext());
+export async function startPayment(checkoutId: string, input: StartPaymentInput, c: CheckoutContext, payerHandle?: string): Promise<StartPaymentResponse> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
 
@@ -229,8 +228,7 @@ function sameAmount(a: string | number, b: string, currency: string): boolean {
  * only while the provider still reports the payment as merely started; the old payment is kept
  * (not failed), so if the payer does authorise it later in a forgotten tab, the money is seen.
  */
-export async function abandonPayment(checkoutId: string, ctx?: CheckoutContext): Promise<{ abandoned: true }> {
-  const c = ctx ?? (await defaultContext());
+export async function abandonPayment(checkoutId: string, c: CheckoutContext): Promise<{ abandoned: true }> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
   const [attempt] = await c.db
@@ -268,8 +266,7 @@ export async function abandonPayment(checkoutId: string, ctx?: CheckoutContext):
  * new saved account (the Pay click that started the linking), or back to the checkout page with
  * the outcome when the linking failed or this browser is not the one that started it.
  */
-export async function continueAfterLinking(checkoutId: string, query: z.infer<typeof linkReturnQuery>, payerHandle: string | undefined, ctx?: CheckoutContext): Promise<string> {
-  const c = ctx ?? (await defaultContext());
+export async function continueAfterLinking(checkoutId: string, query: z.infer<typeof linkReturnQuery>, payerHandle: string | undefined, c: CheckoutContext): Promise<string> {
   const page = (saved: string) => `${c.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}?saved=${saved}${query.lang ? `&lang=${query.lang}` : ""}`;
   const { outcome, ownBrowser } = await completeLinking(checkoutId, query, payerHandle, c);
   if (outcome !== "linked") return page(outcome);

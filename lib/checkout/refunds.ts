@@ -5,7 +5,7 @@ import { isUniqueViolation, rowsOf } from "../db/raw";
 import { checkouts, paymentAttempts, refunds } from "../db/schema";
 import { PisError, type Refund } from "../pis";
 import type { Tx } from "./apply-status";
-import { defaultContext, loadCheckout } from "./checkouts";
+import { loadCheckout } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { amountProblem, fromMinor, normaliseAmount, toMinor } from "./money";
@@ -74,8 +74,7 @@ export function validateIdempotencyKey(key: string): string {
  * form's own key) a repeated request returns the first refund instead of refunding twice; the key
  * covers the normalised amount, so "10" and "10.00" are the same request.
  */
-export async function createRefund(checkoutId: string, input: CreateRefundInput, by: string, ctx?: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<RefundView> {
-  const c = ctx ?? (await defaultContext());
+export async function createRefund(checkoutId: string, input: CreateRefundInput, by: string, c: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<RefundView> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
   const problem = amountProblem(input.amount, checkout.currency);
@@ -169,8 +168,7 @@ async function refundedAttempt(c: CheckoutContext, checkoutId: string, attemptId
   return attempt;
 }
 
-export async function listRefunds(checkoutId: string, ctx?: CheckoutContext): Promise<RefundView[]> {
-  const c = ctx ?? (await defaultContext());
+export async function listRefunds(checkoutId: string, c: CheckoutContext): Promise<RefundView[]> {
   if (!(await loadCheckout(c, checkoutId))) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
   const rows = await c.db.select().from(refunds).where(eq(refunds.checkoutId, checkoutId)).orderBy(asc(refunds.createdAt));
   return rows.map(toView);

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, lte } from "drizzle-orm";
 import { z } from "zod";
 import { accountLinks, checkouts, type AccountLinkStatus } from "../db/schema";
 import { PisError, type AccountPsu, type Balance } from "../pis";
-import { defaultContext, loadCheckout } from "./checkouts";
+import { loadCheckout } from "./checkouts";
 import { isProviderLink, nowOf, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank } from "./errors";
 import { bankIdInput, newLinkId } from "./ids";
@@ -193,8 +193,7 @@ function linkScopes(projectScopes: string[]): string[] {
  * Starts linking the payer's account at the chosen bank (POST /auth). Returns where to send the
  * payer, and the browser handle to keep (a new one when the browser had none).
  */
-export async function startLinking(checkoutId: string, input: StartLinkingInput, payerHandle: string | undefined, ctx?: CheckoutContext) {
-  const c = ctx ?? (await defaultContext());
+export async function startLinking(checkoutId: string, input: StartLinkingInput, payerHandle: string | undefined, c: CheckoutContext) {
   const checkout = await loadCheckout(c, checkoutId);
   assertPayable(c, checkout);
   if (!input.termsAccepted) throw termsRequired();
@@ -251,9 +250,8 @@ export async function completeLinking(
   checkoutId: string,
   query: z.infer<typeof linkReturnQuery>,
   payerHandle: string | undefined,
-  ctx?: CheckoutContext,
+  c: CheckoutContext,
 ): Promise<{ outcome: LinkOutcome; ownBrowser: boolean }> {
-  const c = ctx ?? (await defaultContext());
   const [row] = query.requestId ? await c.db.select().from(accountLinks).where(and(eq(accountLinks.id, query.requestId), eq(accountLinks.checkoutId, checkoutId))) : [];
   if (!row) return { outcome: "failed", ownBrowser: false };
   const ownBrowser = validHandle(payerHandle) && hashHandle(payerHandle) === row.handleHash;
@@ -377,8 +375,7 @@ async function accountInfo(ctx: CheckoutContext, link: LinkRow, accessToken: str
 }
 
 /** The payer's "Forget this account": the link ends and its tokens are wiped at once. */
-export async function forgetSavedAccount(checkoutId: string, payerHandle: string | undefined, ctx?: CheckoutContext): Promise<{ forgotten: boolean }> {
-  const c = ctx ?? (await defaultContext());
+export async function forgetSavedAccount(checkoutId: string, payerHandle: string | undefined, c: CheckoutContext): Promise<{ forgotten: boolean }> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
   if (!checkout.customerId || !validHandle(payerHandle)) return { forgotten: false };

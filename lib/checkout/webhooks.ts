@@ -1,7 +1,6 @@
 import { webhookEvents } from "../db/schema";
 import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
 import { applyProviderStatus } from "./apply-status";
-import { defaultContext } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
 import { applyRefundStatus } from "./refunds";
 
@@ -31,8 +30,7 @@ export interface WebhookResult {
  * Takes one provider webhook as received. Every delivery is stored for audit, valid or not. An
  * unknown payment is answered 404 so the provider retries rather than the event being lost.
  */
-export async function receivePisWebhook(rawBody: string, headers: Headers, ctx?: CheckoutContext, query: URLSearchParams = new URLSearchParams()): Promise<WebhookResult> {
-  const c = ctx ?? (await defaultContext());
+export async function receivePisWebhook(rawBody: string, headers: Headers, c: CheckoutContext, query: URLSearchParams = new URLSearchParams()): Promise<WebhookResult> {
   // The provider signs over the exact Webhook-URL we gave it, our attempt id included (ADR 13).
   const attemptId = query.get("attempt") ?? undefined;
   const verdict = verifyWebhook({

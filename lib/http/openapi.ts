@@ -53,7 +53,7 @@ export function openApiDocument(serverUrl: string) {
         get: { summary: "Current status, refreshed from the provider while not final", parameters: [idParam], responses: { "200": { description: "The status" }, "404": problem } },
       },
       "/api/checkouts/{checkoutId}/refunds": {
-        post: { summary: "Refund all or part of a paid checkout", security: merchant, parameters: [idParam], requestBody: { required: true, content: json(createRefundInput) }, responses: { "200": { description: "The refund" }, "400": problem, "401": problem, "409": problem, "422": problem, "502": problem } },
+        post: { summary: "Refund all or part of a paid checkout, or a duplicate payment of it (attemptId)", security: merchant, parameters: [idParam, { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description: "A retry with the same key and request returns the first refund; the same key with another request is refused 422 idempotency_key_reused." }], requestBody: { required: true, content: json(createRefundInput) }, responses: { "200": { description: "The refund" }, "400": problem, "401": problem, "409": problem, "422": problem, "502": problem } },
         get: { summary: "Refunds of a checkout", security: merchant, parameters: [idParam], responses: { "200": { description: "The refunds" }, "401": problem, "404": problem } },
       },
       "/api/banks": {

@@ -1,5 +1,7 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { appContext } from "../checkout/app-context";
+import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { env } from "../env";
 import { json, problem } from "./problem";
@@ -19,6 +21,8 @@ interface RouteSpec<P, Q, B> {
 
 interface RouteInput<P, Q, B> {
   req: Request;
+  /** The application's context (database, provider client, settings): the one place routes get it. */
+  ctx: CheckoutContext;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -60,7 +64,7 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
         }
         body = parse(spec.body, body, "body");
       }
-      const result = await handler({ req, params, query, body } as RouteInput<P, Q, B>);
+      const result = await handler({ req, ctx: await appContext(), params, query, body } as RouteInput<P, Q, B>);
       return result instanceof Response ? result : json(result);
     } catch (err) {
       if (err instanceof InvalidInput) {

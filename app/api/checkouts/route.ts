@@ -6,8 +6,8 @@ import { env } from "@/lib/env";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ body: createCheckoutInput, bearer: () => env().merchantApiKey }, async ({ body, req }) => {
+export const POST = route({ body: createCheckoutInput, bearer: () => env().merchantApiKey }, async ({ body, req, ctx }) => {
   const idempotencyKey = req.headers.get("idempotency-key") ?? undefined;
-  const checkout = await createCheckout(body, undefined, { idempotencyKey });
+  const checkout = await createCheckout(body, ctx, { idempotencyKey });
   return json({ id: checkout.id, url: `${env().appUrl}/checkout/${checkout.id}`, status: checkout.status, expiresAt: checkout.expiresAt }, 200);
 });

@@ -8,6 +8,7 @@ import { PageFrame } from "@/components/checkout/PageFrame";
 import { shopLink } from "@/components/checkout/links";
 import { PhoneQr } from "@/components/checkout/PhoneQr";
 import { formatMoney } from "@/components/ui/money";
+import { appContext } from "@/lib/checkout/app-context";
 import { listBanks } from "@/lib/checkout/banks";
 import type { BanksResponse, CheckoutPageData } from "@/lib/checkout/types";
 import { env } from "@/lib/env";
@@ -41,7 +42,7 @@ function stateOf(data: CheckoutPageData): PageState {
 
 async function banksFor(country: string): Promise<BanksResponse | null> {
   try {
-    return await listBanks(country);
+    return await listBanks(country, await appContext());
   } catch {
     return null; // the picker fetches them itself, with a retry
   }

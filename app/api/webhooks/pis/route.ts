@@ -6,7 +6,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // The raw body is read here, not parsed by the wrapper: the signature covers the exact bytes.
-export const POST = route({}, async ({ req }) => {
-  const result = await receivePisWebhook(await req.text(), req.headers, undefined, new URL(req.url).searchParams);
+export const POST = route({}, async ({ req, ctx }) => {
+  const result = await receivePisWebhook(await req.text(), req.headers, ctx, new URL(req.url).searchParams);
   return json({ outcome: result.outcome }, result.httpStatus);
 });

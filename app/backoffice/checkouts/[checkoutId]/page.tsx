@@ -12,6 +12,7 @@ import { StaffFrame } from "@/components/backoffice/StaffFrame";
 import { StatusBadge } from "@/components/backoffice/StatusBadge";
 import styles from "@/components/backoffice/backoffice.module.css";
 import { formatMoney } from "@/components/ui/money";
+import { appContext } from "@/lib/checkout/app-context";
 import { checkoutDetailForStaff } from "@/lib/checkout/backoffice";
 import { REFUND_CURRENCIES } from "@/lib/checkout/refunds";
 import type { CheckoutStatus } from "@/lib/checkout/types";
@@ -52,7 +53,7 @@ export default async function CheckoutDetailPage({ params }: { params: Promise<{
   await requireStaff();
   const { checkoutId } = await params;
   if (!/^[\w-]{1,64}$/.test(checkoutId)) notFound();
-  const detail = await checkoutDetailForStaff(checkoutId);
+  const detail = await checkoutDetailForStaff(checkoutId, await appContext());
   if (!detail) notFound();
   const { checkout, attempts, timeline, webhooks, notifications, refunds, refundable, duplicates } = detail;
   const names = await bankNames(attempts.map((a) => a.bankId));

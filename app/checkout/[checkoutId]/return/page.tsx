@@ -5,7 +5,7 @@ import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
 import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
 import { messages, pickMessages } from "@/lib/i18n";
-import { defaultContext } from "@/lib/checkout/checkouts";
+import { appContext } from "@/lib/checkout/app-context";
 import { adoptReturnedPayment, returnQuery } from "@/lib/checkout/payments";
 
 /**
@@ -16,7 +16,7 @@ async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps) {
   const [{ checkoutId }, query] = await Promise.all([params, searchParams]);
   const parsed = returnQuery.safeParse(query);
   if (!parsed.success || !parsed.data.attempt || !parsed.data.paymentId) return;
-  await adoptReturnedPayment(await defaultContext(), checkoutId, parsed.data.attempt, parsed.data.paymentId);
+  await adoptReturnedPayment(await appContext(), checkoutId, parsed.data.attempt, parsed.data.paymentId);
 }
 
 export const dynamic = "force-dynamic";

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 const params = z.object({ checkoutId: z.string().max(64) });
 
 /** The provider's redirect after account linking: on to the payment, or back to the checkout. */
-export const GET = route({ params, query: linkReturnQuery }, async ({ params, query, req }) => {
-  const next = await continueAfterLinking(params.checkoutId, query, readPayerHandle(req));
+export const GET = route({ params, query: linkReturnQuery }, async ({ params, query, req, ctx }) => {
+  const next = await continueAfterLinking(params.checkoutId, query, readPayerHandle(req), ctx);
   return new Response(null, { status: 303, headers: { Location: next, "Cache-Control": "no-store" } });
 });

@@ -12,11 +12,11 @@ export const dynamic = "force-dynamic";
 const params = z.object({ checkoutId: z.string().max(64) });
 
 /** Save the payer's bank account while paying: answers where to send the payer to link it. */
-export const POST = route({ params, body: startLinkingInput }, async ({ params, body, req }) => {
+export const POST = route({ params, body: startLinkingInput }, async ({ params, body, req, ctx }) => {
   limitPaymentStart(params.checkoutId, req.headers);
-  const { authorizationLink, handle } = await startLinking(params.checkoutId, body, readPayerHandle(req));
+  const { authorizationLink, handle } = await startLinking(params.checkoutId, body, readPayerHandle(req), ctx);
   return json({ authorizationLink }, 200, { "Set-Cookie": payerHandleCookie(handle, env().appUrl) });
 });
 
 /** "Forget this account". */
-export const DELETE = route({ params }, ({ params, req }) => forgetSavedAccount(params.checkoutId, readPayerHandle(req)));
+export const DELETE = route({ params }, ({ params, req, ctx }) => forgetSavedAccount(params.checkoutId, readPayerHandle(req), ctx));

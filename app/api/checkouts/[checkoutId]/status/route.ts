@@ -7,4 +7,4 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const GET = route({ params }, ({ params }) => getCheckoutStatus(params.checkoutId));
+export const GET = route({ params }, ({ params, ctx }) => getCheckoutStatus(params.checkoutId, ctx));

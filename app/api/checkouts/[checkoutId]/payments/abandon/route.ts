@@ -7,4 +7,4 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const POST = route({ params }, ({ params }) => abandonPayment(params.checkoutId));
+export const POST = route({ params }, ({ params, ctx }) => abandonPayment(params.checkoutId, ctx));

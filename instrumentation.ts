@@ -1,0 +1,10 @@
+/**
+ * Next.js calls `register()` once when a server instance starts: the one place that builds the
+ * application context and starts its background work (lib/checkout/app-context.ts). Not during
+ * `next build`, and not in the Edge runtime, which has no database.
+ */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  const { startBackgroundWork } = await import("./lib/checkout/app-context");
+  await startBackgroundWork();
+}
