@@ -1,0 +1,57 @@
+import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe";
+import { createCheckout, decideAtBank, MERCHANT_KEY, payWithBank } from "./journey";
+
+/*
+ * The payer leaves a bank tab open, pays the order another way, then approves the forgotten tab
+ * too: the money moved twice. The second payment is shown as a duplicate and given back in one
+ * click from the back office (issue 15, ADR 13).
+ */
+test("a payment approved in a forgotten tab after the order was paid is flagged and refunded in one click", async ({ browser, request }, testInfo) => {
+  testInfo.setTimeout(120_000);
+  const reference = `dup-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+
+  // First tab: at the bank, left open without deciding.
+  const forgotten = await context.newPage();
+  await forgotten.goto(`/checkout/${checkoutId}`);
+  await payWithBank(forgotten);
+
+  // Second tab: the payer gives that payment up, pays again and approves.
+  const abandon = await request.post(`/api/checkouts/${checkoutId}/payments/abandon`);
+  expect(abandon.status()).toBe(200);
+  const payer = await context.newPage();
+  await payer.goto(`/checkout/${checkoutId}`);
+  await payWithBank(payer);
+  await decideAtBank(payer, "Approve");
+  await expect(payer.getByRole("heading", { name: "Payment received" })).toBeVisible();
+
+  // The forgotten tab is approved as well; the order stays paid once.
+  await decideAtBank(forgotten, "Approve");
+  await expect(forgotten.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await expect
+    .poll(async () => {
+      const res = await request.get(`/api/checkouts/${checkoutId}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } });
+      const body = (await res.json()) as { status: string; attempts: { duplicate: boolean; statusGroup: string }[] };
+      return [body.status, body.attempts.filter((a) => a.statusGroup === "completed").map((a) => a.duplicate).sort()];
+    })
+    .toEqual(["paid", [false, true]]);
+
+  const staff = await context.newPage();
+  await staff.goto("/backoffice/login");
+  await staff.getByLabel("Password", { exact: true }).fill("dev-backoffice");
+  await staff.getByRole("button", { name: "Sign in" }).click();
+  await expect(staff).toHaveURL(/\/backoffice$/);
+  await staff.goto(`/backoffice/checkouts/${checkoutId}`);
+  const duplicates = staff.getByRole("region", { name: "Duplicate payments" });
+  await expect(duplicates).toContainText("The payer paid this order 2 times");
+  await expectNoAxeViolations(staff);
+  await duplicates.getByRole("button", { name: "Refund" }).click();
+  await expect(duplicates.getByRole("status", { name: "Refund result" })).toContainText("Refund of €24.90 started");
+  // The refund is the duplicate's: the paying payment can still be refunded in full.
+  const refunds = staff.getByRole("table", { name: "Refunds of this checkout" });
+  await expect(refunds.getByRole("row")).toHaveCount(2);
+  await expect(staff.getByRole("region", { name: "Refunds", exact: true })).toContainText("Refundable: €24.90");
+  await context.close();
+});
