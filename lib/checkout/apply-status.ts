@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, ne } from "drizzle-orm";
+import { and, desc, eq, isNull, ne, type SQL } from "drizzle-orm";
 import type { NormalisedStatus } from "../pis";
 import { checkouts, paymentAttempts, statusEvents, type StatusSource } from "../db/schema";
 import type { CheckoutContext } from "./context";
@@ -8,6 +8,7 @@ import type { CheckoutStatus } from "./types";
 
 export type Tx = Parameters<Parameters<CheckoutContext["db"]["transaction"]>[0]>[0];
 type CheckoutRow = typeof checkouts.$inferSelect;
+type AttemptRow = typeof paymentAttempts.$inferSelect;
 
 export type ApplyOutcome = "applied" | "unchanged" | "unknown_attempt";
 
@@ -36,13 +37,9 @@ export async function applyProviderStatus(
   source: StatusSource,
 ): Promise<ApplyOutcome> {
   return ctx.db.transaction(async (tx) => {
-    const where =
-      "attemptId" in target ? eq(paymentAttempts.id, target.attemptId) : eq(paymentAttempts.providerPaymentId, target.providerPaymentId);
-    const [found] = await tx.select({ id: paymentAttempts.id, checkoutId: paymentAttempts.checkoutId }).from(paymentAttempts).where(where);
-    if (!found) return "unknown_attempt";
-    const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, found.checkoutId)).for("update");
-    const [attempt] = await tx.select().from(paymentAttempts).where(eq(paymentAttempts.id, found.id)).for("update");
-    if (!checkout || !attempt) throw new Error(`attempt ${found.id} has no checkout`);
+    const locked = await lockAttempt(tx, "attemptId" in target ? eq(paymentAttempts.id, target.attemptId) : eq(paymentAttempts.providerPaymentId, target.providerPaymentId));
+    if (!locked) return "unknown_attempt";
+    const { checkout, attempt } = locked;
 
     const bind = "attemptId" in target ? target.bind : undefined;
     if (bind) {
@@ -92,6 +89,19 @@ export async function applyProviderStatus(
     if (!moved) await recordAttemptChange(tx, checkout, attempt.id, status.code, source);
     return "applied";
   });
+}
+
+/**
+ * Locks one attempt and its checkout in the house order, the checkout row first, then the
+ * attempt row, so that no two transactions on one checkout can wait on each other (ADR 13).
+ */
+export async function lockAttempt(tx: Tx, where: SQL): Promise<{ checkout: CheckoutRow; attempt: AttemptRow } | undefined> {
+  const [found] = await tx.select({ id: paymentAttempts.id, checkoutId: paymentAttempts.checkoutId }).from(paymentAttempts).where(where);
+  if (!found) return undefined;
+  const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, found.checkoutId)).for("update");
+  const [attempt] = await tx.select().from(paymentAttempts).where(eq(paymentAttempts.id, found.id)).for("update");
+  if (!checkout || !attempt) throw new Error(`attempt ${found.id} has no checkout`);
+  return { checkout, attempt };
 }
 
 async function paidByAnother(tx: Tx, checkoutId: string, attemptId: string): Promise<boolean> {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
-import { applyProviderStatus, moveCheckout } from "./apply-status";
+import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { loadCheckout } from "./checkouts";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank } from "./errors";
@@ -167,10 +167,7 @@ const endToEndIdOf = (checkout: { reference: string }) => checkout.reference.sli
  */
 export async function closeUnknownInitiation(ctx: CheckoutContext, attemptId: string): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
-    const [found] = await tx.select({ checkoutId: paymentAttempts.checkoutId }).from(paymentAttempts).where(eq(paymentAttempts.id, attemptId));
-    if (!found) return false;
-    const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, found.checkoutId)).for("update");
-    const [attempt] = await tx.select().from(paymentAttempts).where(eq(paymentAttempts.id, attemptId)).for("update");
+    const { checkout, attempt } = (await lockAttempt(tx, eq(paymentAttempts.id, attemptId))) ?? {};
     if (!checkout || !attempt || attempt.providerPaymentId !== null || attempt.statusGroup !== null || attempt.abandonedAt !== null) return false;
     await tx
       .update(paymentAttempts)
@@ -251,8 +248,7 @@ export async function abandonPayment(checkoutId: string, c: CheckoutContext): Pr
   await c.db.transaction(async (tx) => {
     // Checked again under the locks (checkout, then attempt): a webhook may have moved the payment
     // since the provider was asked, and the payer must not be let to pay twice.
-    const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
-    const [fresh] = await tx.select().from(paymentAttempts).where(eq(paymentAttempts.id, attempt.id)).for("update");
+    const { checkout: row, attempt: fresh } = (await lockAttempt(tx, eq(paymentAttempts.id, attempt.id))) ?? {};
     if (!row || !fresh || fresh.abandonedAt !== null) return;
     if (fresh.statusGroup !== "started") throw authorised();
     await tx.update(paymentAttempts).set({ abandonedAt: new Date(), updatedAt: new Date() }).where(eq(paymentAttempts.id, attempt.id));
