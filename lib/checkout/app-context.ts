@@ -2,13 +2,14 @@ import { getDb } from "../db";
 import { env } from "../env";
 import { createPisClient } from "../pis";
 import type { CheckoutContext } from "./context";
+import { startOutbox } from "./notifications";
 import { startWorker } from "./reconcile";
 
 // Hosted-page hosts of the real provider (provider-api.md section 1); its API host differs.
 const PROVIDER_HOSTED_ORIGINS = ["https://psd2.kevin.eu", "https://psd2-sandbox.kevin.eu"];
 
 let cached: Promise<CheckoutContext> | undefined;
-let stopWorker: (() => void) | undefined;
+let stopBackground: (() => void) | undefined;
 
 /** The context of this server process, built from the validated settings. */
 export function appContext(): Promise<CheckoutContext> {
@@ -45,11 +46,16 @@ export function appContext(): Promise<CheckoutContext> {
 }
 
 /**
- * Starts this instance's background work (expiry, reconciliation, refund checks, notifications),
+ * Starts this instance's background work (expiry, reconciliation, refund checks; the outbox),
  * once per server: called from instrumentation.ts `register()`. Every instance runs it; the work
  * is claimed row by row in the database (ADR 13), and embedded PGlite serves one instance.
  */
 export async function startBackgroundWork(): Promise<void> {
   const ctx = await appContext();
-  stopWorker ??= startWorker(ctx, env().workerIntervalMs);
+  if (stopBackground) return;
+  const interval = env().workerIntervalMs;
+  // The outbox runs on its own, every second at most: notifications must not wait behind a
+  // reconciliation pass that is asking a slow provider about a hundred payments.
+  const stops = [startWorker(ctx, interval), startOutbox(ctx, { pollMs: Math.min(1000, interval) })];
+  stopBackground = () => stops.forEach((stop) => stop());
 }

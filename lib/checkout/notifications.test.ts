@@ -7,29 +7,33 @@ import { notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import { createCheckout } from "./checkouts";
 import type { CheckoutContext } from "./context";
-import { deliverDueNotifications } from "./notifications";
+import { deliverDueNotifications, enqueueNotification, startOutbox } from "./notifications";
 import { startPayment } from "./payments";
 import { signedWebhook, testContext, TEST_NOTIFY_SECRET } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 
-interface Received { body: string; signature: string; event: string }
+interface Received { body: string; signature: string; event: string; deliveryId: string }
 
 describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
   let ctx: CheckoutContext;
   let close: () => Promise<void>;
+  let sibling: () => Promise<{ ctx: CheckoutContext; close: () => Promise<void> }>;
+  let held: Promise<number> = Promise.resolve(200);
   let merchant: Server;
   let notifyUrl: string;
   let answer = 200;
   const received: Received[] = [];
 
   beforeAll(async () => {
-    ({ ctx, close } = await testContext(kind));
+    ({ ctx, close, sibling } = await testContext(kind));
     merchant = createServer((req, res) => {
       let body = "";
       req.on("data", (d) => (body += d));
       req.on("end", () => {
-        received.push({ body, signature: String(req.headers["checkout-signature"]), event: String(req.headers["checkout-event"]) });
-        res.writeHead(answer).end();
+        const got = { body, signature: String(req.headers["checkout-signature"]), event: String(req.headers["checkout-event"]), deliveryId: String(req.headers["checkout-delivery-id"]) };
+        // /held: the answer waits until the test lets it go (a slow merchant), then is recorded.
+        if (req.url === "/held") void held.then((status) => (received.push(got), res.writeHead(status).end()));
+        else (received.push(got), res.writeHead(answer).end());
       });
     });
     await new Promise<void>((r) => merchant.listen(0, "127.0.0.1", r));
@@ -79,6 +83,91 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     answer = 200;
     const later = { ...ctx, now: () => new Date(Date.now() + 60_000) };
     expect(await deliverDueNotifications(later)).toBe(1);
-    expect(received.filter((r) => JSON.parse(r.body).checkout.id === checkout.id)).toHaveLength(2);
+    const sent = received.filter((r) => JSON.parse(r.body).checkout.id === checkout.id);
+    expect(sent).toHaveLength(2);
+    // A retry is the same notification: same body, same id to drop repeats by.
+    expect(sent[1]!.body).toBe(sent[0]!.body);
+    expect(sent[1]!.deliveryId).toBe(sent[0]!.deliveryId);
+    expect(JSON.parse(sent[0]!.body).id).toBe(sent[0]!.deliveryId);
   });
+
+  /** Queues `count` notifications for a new checkout, as a status change would (no provider). */
+  async function queue(count: number, url = notifyUrl) {
+    const checkout = await createCheckout({ amount: "5.00", currency: "EUR", description: "q", reference: `q-${Math.random()}`, returnUrl: "http://localhost/r", notifyUrl: url }, ctx);
+    for (let i = 0; i < count; i++) await ctx.db.transaction((tx) => enqueueNotification(tx, { ...checkout, notifyUrl: url }, "checkout.paid"));
+    return checkout;
+  }
+  const idsReceivedFor = (checkoutId: string) => received.filter((r) => JSON.parse(r.body).checkout.id === checkoutId).map((r) => r.deliveryId);
+
+  it("two instances delivering at once send each notification once", async () => {
+    answer = 200;
+    const checkout = await queue(12);
+    const other = await sibling();
+    try {
+      const [a, b] = await Promise.all([deliverDueNotifications(ctx), deliverDueNotifications(other.ctx)]);
+      expect(a + b).toBe(12);
+    } finally {
+      await other.close();
+    }
+    const ids = idsReceivedFor(checkout.id);
+    expect(ids).toHaveLength(12);
+    expect(new Set(ids).size).toBe(12);
+  });
+
+  it("a slow merchant holds up only its own notification", async () => {
+    answer = 200;
+    let release!: (status: number) => void;
+    held = new Promise((r) => (release = r));
+    const slow = await queue(1, notifyUrl.replace("/notify", "/held"));
+    const stop = startOutbox(ctx, { pollMs: 20, concurrency: 2, timeoutMs: 30_000 });
+    try {
+      await waitFor(async () => (await pending(slow.id))[0]!.lockedUntil !== null);
+      // Queued after the slow one, and all delivered while it still hangs.
+      const fast = await queue(5);
+      await waitFor(async () => idsReceivedFor(fast.id).length === 5);
+      expect(idsReceivedFor(slow.id)).toHaveLength(0);
+      release(200);
+      await waitFor(async () => (await pending(slow.id))[0]!.deliveredAt !== null);
+    } finally {
+      stop();
+      release(200);
+    }
+  });
+
+  it("a notification whose deliverer died is sent by another instance once the lease passes, and the late result of the first does not overwrite it", async () => {
+    answer = 200;
+    let release!: (status: number) => void;
+    held = new Promise((r) => (release = r));
+    const checkout = await queue(1, notifyUrl.replace("/notify", "/held"));
+    // The first instance claims it and hangs (as if dying mid-request).
+    const first = deliverDueNotifications(ctx, { timeoutMs: 60_000 });
+    await waitFor(async () => (await pending(checkout.id))[0]!.lockedUntil !== null);
+    expect(await deliverDueNotifications(ctx)).toBe(0); // leased: nobody else sends it meanwhile
+
+    // Past the lease, another instance takes it over; the merchant answers it.
+    const other = await sibling();
+    try {
+      const later = { ...other.ctx, now: () => new Date(Date.now() + 5 * 60_000) };
+      await later.db.update(notifications).set({ url: notifyUrl }).where(eq(notifications.checkoutId, checkout.id));
+      expect(await deliverDueNotifications(later)).toBe(1);
+    } finally {
+      await other.close();
+    }
+    // The first instance's request finally fails: its result no longer counts.
+    release(500);
+    expect(await first).toBe(0);
+    const [row] = await pending(checkout.id);
+    expect(row!.deliveredAt).not.toBeNull();
+    expect(row!.attempts).toBe(1);
+  });
+
+  const pending = (checkoutId: string) => ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkoutId));
 });
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000) {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

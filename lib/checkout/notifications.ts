@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { rowsOf } from "../db/raw";
 import { notifications } from "../db/schema";
 import type { Tx } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
@@ -45,54 +46,132 @@ export async function enqueueNotification(
   await tx.insert(notifications).values({ id, checkoutId: checkout.id, event, url: checkout.notifyUrl, payload });
 }
 
-/** Delivers the notifications that are due; returns how many were delivered. */
-export async function deliverDueNotifications(ctx: CheckoutContext, opts: { limit?: number; timeoutMs?: number } = {}): Promise<number> {
+/** A notification claimed by this instance until `lease` (its `locked_until`). */
+interface Claimed {
+  id: string;
+  event: string;
+  url: string;
+  payload: string;
+  attempts: number;
+  lease: Date;
+}
+
+export interface OutboxOptions {
+  /** Each delivery's own time limit: a slow notifyUrl holds up nothing but itself. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+// Room, past the delivery's own timeout, to write its result before another instance may take
+// the notification over.
+const LEASE_MARGIN_MS = 30_000;
+
+/**
+ * Claims up to `limit` due notifications for this instance. Several instances claim at once
+ * without waiting on or sending each other's rows (SKIP LOCKED); a claim is a lease, so the rows
+ * of an instance that dies mid-delivery are due again once it passes.
+ */
+async function claimDue(ctx: CheckoutContext, limit: number, timeoutMs: number): Promise<Claimed[]> {
+  if (limit <= 0) return [];
   const now = nowOf(ctx);
-  const due = await ctx.db
-    .select()
-    .from(notifications)
-    .where(and(isNull(notifications.deliveredAt), lte(notifications.nextAttemptAt, now)))
-    .orderBy(asc(notifications.nextAttemptAt))
-    .limit(opts.limit ?? 50);
-  let delivered = 0;
-  for (const n of due) {
-    const timestamp = String(Date.now());
-    let status: number | null = null;
-    let error: string | null = null;
-    try {
-      const res = await fetch(n.url, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "User-Agent": "bank-checkout-notifier/1",
-          "Checkout-Event": n.event,
-          "Checkout-Delivery-Id": n.id,
-          "Checkout-Signature": signNotification(ctx.config.notifySecret, timestamp, n.payload),
-        },
-        body: n.payload,
-        redirect: "manual",
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
-      });
-      status = res.status;
-      await res.body?.cancel();
-    } catch (err) {
-      error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    }
-    const ok = status !== null && status >= 200 && status < 300;
-    const attempts = n.attempts + 1;
-    const delay = RETRY_DELAYS_MS[attempts - 1];
-    await ctx.db
-      .update(notifications)
-      .set({
-        attempts,
-        lastStatus: status,
-        lastError: ok ? null : (error ?? `HTTP ${status}`) + (delay === undefined ? " (gave up)" : ""),
-        deliveredAt: ok ? new Date() : null,
-        // Given up: parked far in the future rather than deleted, so the back office can show it.
-        nextAttemptAt: ok ? n.nextAttemptAt : new Date(now.getTime() + (delay ?? 100 * 365 * 24 * 3600_000)),
-      })
-      .where(eq(notifications.id, n.id));
-    if (ok) delivered++;
+  const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
+  const result = await ctx.db.execute(sql`
+    update notifications set locked_until = ${lease}
+    where id in (
+      select id from notifications
+      where delivered_at is null and next_attempt_at <= ${now} and (locked_until is null or locked_until <= ${now})
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    returning id, event, url, payload, attempts`);
+  return rowsOf<Omit<Claimed, "lease">>(result).map((r) => ({ ...r, lease }));
+}
+
+/** One delivery: POST, then record the result, unless the lease was lost to another instance. */
+async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): Promise<boolean> {
+  const timestamp = String(Date.now());
+  let status: number | null = null;
+  let error: string | null = null;
+  try {
+    const res = await fetch(n.url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": "bank-checkout-notifier/1",
+        "Checkout-Event": n.event,
+        // The same on every retry of this notification (it is also the body's `id`).
+        "Checkout-Delivery-Id": n.id,
+        "Checkout-Signature": signNotification(ctx.config.notifySecret, timestamp, n.payload),
+      },
+      body: n.payload,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = res.status;
+    await res.body?.cancel();
+  } catch (err) {
+    error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   }
-  return delivered;
+  const ok = status !== null && status >= 200 && status < 300;
+  const attempts = n.attempts + 1;
+  const delay = RETRY_DELAYS_MS[attempts - 1];
+  const now = nowOf(ctx);
+  // Written only while our lease stands: once another instance has taken the row over, its
+  // result is the one that counts.
+  await ctx.db
+    .update(notifications)
+    .set({
+      attempts,
+      lastStatus: status,
+      lastError: ok ? null : (error ?? `HTTP ${status}`) + (delay === undefined ? " (gave up)" : ""),
+      deliveredAt: ok ? now : null,
+      lockedUntil: null,
+      // Given up: parked far in the future rather than deleted, so the back office can show it.
+      ...(ok ? {} : { nextAttemptAt: new Date(now.getTime() + (delay ?? 100 * 365 * 24 * 3600_000)) }),
+    })
+    .where(and(eq(notifications.id, n.id), eq(notifications.lockedUntil, n.lease)));
+  return ok;
+}
+
+/**
+ * Delivers up to `limit` due notifications at once and waits for them; returns how many were
+ * delivered. For tests and one-off runs; the server runs `startOutbox`.
+ */
+export async function deliverDueNotifications(ctx: CheckoutContext, opts: OutboxOptions & { limit?: number } = {}): Promise<number> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const claimed = await claimDue(ctx, opts.limit ?? 50, timeoutMs);
+  const results = await Promise.all(claimed.map((n) => deliverOne(ctx, n, timeoutMs)));
+  return results.filter(Boolean).length;
+}
+
+/**
+ * This instance's outbox: every `pollMs` it claims as many due notifications as it has free lanes
+ * (`concurrency`) and sends each on its own, so a slow merchant occupies one lane for at most
+ * its timeout while the rest flow. Returns a stop function.
+ */
+export function startOutbox(ctx: CheckoutContext, opts: OutboxOptions & { pollMs?: number; concurrency?: number } = {}): () => void {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const concurrency = opts.concurrency ?? 8;
+  let inFlight = 0;
+  let claiming = false;
+  const tick = async () => {
+    if (claiming || inFlight >= concurrency) return;
+    claiming = true;
+    try {
+      for (const n of await claimDue(ctx, concurrency - inFlight, timeoutMs)) {
+        inFlight++;
+        deliverOne(ctx, n, timeoutMs)
+          .catch((err) => console.error("notification delivery failed", n.id, err))
+          .finally(() => inFlight--);
+      }
+    } catch (err) {
+      console.error("notification claim failed", err);
+    } finally {
+      claiming = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), opts.pollMs ?? 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }

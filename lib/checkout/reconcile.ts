@@ -5,7 +5,6 @@ import { PisError } from "../pis";
 import { applyProviderStatus } from "./apply-status";
 import { expireIfDue, loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
-import { deliverDueNotifications } from "./notifications";
 import { closeUnknownInitiation } from "./payments";
 import { reconcileRefunds } from "./refunds";
 import { endLapsedLinks } from "./saved-accounts";
@@ -120,7 +119,6 @@ export async function reconcile(ctx: CheckoutContext) {
     closed: await closeStuckInitiations(ctx),
     refreshed: await refreshAttempts(ctx),
     refunds: await reconcileRefunds(ctx),
-    notified: await deliverDueNotifications(ctx),
     linksEnded: await endLapsedLinks(ctx),
   };
 }

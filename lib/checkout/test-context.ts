@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import { openDb } from "../db/client";
 import { openTestDb, type DbKind } from "../db/testing";
 import { createPisClient, webhookSignature } from "../pis";
 import type { CheckoutContext } from "./context";
@@ -27,7 +28,16 @@ export async function testContext(kind: DbKind, over: Partial<CheckoutContext> =
     },
     ...over,
   };
-  return { ctx, close: handle.close };
+  /**
+   * The same database as a second app instance sees it: its own connection pool on Postgres; on
+   * PGlite, which serves one instance, the same handle (concurrent calls still interleave).
+   */
+  const sibling = async (): Promise<{ ctx: CheckoutContext; close: () => Promise<void> }> => {
+    if (!handle.url) return { ctx: { ...ctx }, close: async () => {} };
+    const other = await openDb({ databaseUrl: handle.url });
+    return { ctx: { ...ctx, db: other.db }, close: other.close };
+  };
+  return { ctx, close: handle.close, sibling };
 }
 
 /** A webhook exactly as the provider signs it, for our endpoint. */

@@ -178,7 +178,8 @@ export const notifications = pgTable(
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("notifications_due_idx").on(t.nextAttemptAt), index("notifications_checkout_idx").on(t.checkoutId)],
+  // Pending rows only: delivered ones pile up for ever and must not slow the outbox's claim.
+  (t) => [index("notifications_pending_idx").on(t.nextAttemptAt).where(sql`${t.deliveredAt} is null`), index("notifications_checkout_idx").on(t.checkoutId)],
 );
 
 /**

@@ -12,12 +12,13 @@ export function testDbKinds(): DbKind[] {
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on the
  * throwaway Postgres server (dropped on close), so files running in parallel never share rows.
  */
-export async function openTestDb(kind: DbKind): Promise<DbHandle> {
+export async function openTestDb(kind: DbKind): Promise<DbHandle & { url?: string }> {
   if (kind === "pglite") return openDb({ pgliteDir: "memory://" });
   const { url, drop } = await createTestPostgresDatabase();
   const handle = await openDb({ databaseUrl: url });
   return {
     ...handle,
+    url,
     close: async () => {
       await handle.close();
       await drop();

@@ -1,0 +1,2 @@
+DROP INDEX "notifications_due_idx";--> statement-breakpoint
+CREATE INDEX "notifications_pending_idx" ON "notifications" USING btree ("next_attempt_at") WHERE "notifications"."delivered_at" is null;
