@@ -43,6 +43,7 @@ test("a payment approved in a forgotten tab after the order was paid is flagged 
   await staff.getByLabel("Password", { exact: true }).fill("dev-backoffice");
   await staff.getByRole("button", { name: "Sign in" }).click();
   await expect(staff).toHaveURL(/\/backoffice$/);
+  await expect(staff.getByRole("row", { name: new RegExp(reference) })).toContainText("Paid twice");
   await staff.goto(`/backoffice/checkouts/${checkoutId}`);
   const duplicates = staff.getByRole("region", { name: "Duplicate payments" });
   await expect(duplicates).toContainText("The payer paid this order 2 times");

@@ -62,6 +62,7 @@ export function CheckoutTable({ listing, filter, bankNames }: CheckoutTableProps
                   <td className={styles.num}>{formatMoney(c.amount, c.currency)}</td>
                   <td>
                     <StatusBadge status={c.status} />
+                    {c.paidTwice && <strong className={styles.paidTwice}>Paid twice: refund one</strong>}
                   </td>
                   <td>{c.bankId ? (bankNames.get(c.bankId) ?? c.bankId) : <span className="muted">None</span>}</td>
                   <td className={styles.num}>{c.attempts}</td>

@@ -45,7 +45,8 @@ export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutC
   return {
     items: page.map((row) => {
       const latest = attempts.find((a) => a.checkoutId === row.id);
-      return { ...toCheckoutView(row), bankId: latest?.bankId ?? null, attempts: attempts.filter((a) => a.checkoutId === row.id).length };
+      const own = attempts.filter((a) => a.checkoutId === row.id);
+      return { ...toCheckoutView(row), bankId: latest?.bankId ?? null, attempts: own.length, paidTwice: own.some((a) => a.duplicateAt !== null) };
     }),
     page: filter.page,
     hasMore: rows.length > PAGE_SIZE,
