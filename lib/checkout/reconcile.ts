@@ -69,18 +69,32 @@ export async function closeStuckInitiations(ctx: CheckoutContext): Promise<numbe
   return closed;
 }
 
-/** How long a claimed check belongs to the instance that claimed it; another takes over after. */
-const CHECK_LEASE_MS = 60_000;
+// Attempts asked about at once; each call has the client's own timeout, so a slow or absent
+// provider holds a pass for about one timeout per batch, not one per attempt.
+const CHECK_BATCH = 16;
+// Passes per tick are bounded too, so expiry and refunds get their turn under a large backlog.
+const MAX_BATCHES_PER_PASS = 12;
 
 /**
  * Asks the provider about attempts not final yet, backing off as they age. Each instance claims
- * its batch with SKIP LOCKED and a lease (next_check_at moved ahead), so instances share the work
- * and a claim left by a dead one comes back after the lease.
+ * a batch with SKIP LOCKED and a lease (next_check_at moved past the calls' timeout), so
+ * instances share the work and a claim left by a dead one comes back after the lease.
  */
 export async function refreshAttempts(ctx: CheckoutContext): Promise<number> {
+  let applied = 0;
+  for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch++) {
+    const attempts = await claimChecks(ctx);
+    if (attempts.length === 0) break;
+    const results = await Promise.all(attempts.map((a) => refreshAttempt(ctx, a)));
+    applied += results.filter(Boolean).length;
+  }
+  return applied;
+}
+
+async function claimChecks(ctx: CheckoutContext) {
   const now = nowOf(ctx);
-  const due = await ctx.db.execute<{ id: string }>(sql`
-    update ${paymentAttempts} set next_check_at = ${new Date(now.getTime() + CHECK_LEASE_MS)}
+  const due = await ctx.db.execute(sql`
+    update ${paymentAttempts} set next_check_at = ${new Date(now.getTime() + ctx.config.pisTimeoutMs + 30_000)}
     where id in (
       select id from ${paymentAttempts}
       where provider_payment_id is not null
@@ -89,27 +103,27 @@ export async function refreshAttempts(ctx: CheckoutContext): Promise<number> {
         and created_at <= ${new Date(now.getTime() - RECONCILE_AFTER_MS)}
         and (next_check_at is null or next_check_at <= ${now})
       order by next_check_at nulls first
-      limit 100
+      limit ${CHECK_BATCH}
       for update skip locked
     )
     returning id`);
   const ids = rowsOf<{ id: string }>(due).map((r) => r.id);
-  if (ids.length === 0) return 0;
-  const attempts = await ctx.db.select().from(paymentAttempts).where(inArray(paymentAttempts.id, ids));
-  let applied = 0;
-  for (const attempt of attempts) {
-    if (!attempt.providerPaymentId) continue;
-    try {
-      const status = await ctx.pis.payments.status(attempt.providerPaymentId);
-      if ((await applyProviderStatus(ctx, { attemptId: attempt.id }, status, "reconciliation")) === "applied") applied++;
-    } catch (err) {
-      if (!(err instanceof PisError)) throw err;
-    }
-    await ctx.db
-      .update(paymentAttempts)
-      .set({ checkedAt: now, nextCheckAt: new Date(now.getTime() + nextCheckDelay(now.getTime() - attempt.createdAt.getTime())) })
-      .where(eq(paymentAttempts.id, attempt.id));
+  return ids.length === 0 ? [] : ctx.db.select().from(paymentAttempts).where(inArray(paymentAttempts.id, ids));
+}
+
+async function refreshAttempt(ctx: CheckoutContext, attempt: typeof paymentAttempts.$inferSelect): Promise<boolean> {
+  let applied = false;
+  try {
+    const status = await ctx.pis.payments.status(attempt.providerPaymentId!);
+    applied = (await applyProviderStatus(ctx, { attemptId: attempt.id }, status, "reconciliation")) === "applied";
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
   }
+  const now = nowOf(ctx);
+  await ctx.db
+    .update(paymentAttempts)
+    .set({ checkedAt: now, nextCheckAt: new Date(now.getTime() + nextCheckDelay(now.getTime() - attempt.createdAt.getTime())) })
+    .where(eq(paymentAttempts.id, attempt.id));
   return applied;
 }
 
