@@ -7,6 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { openDb } from "../lib/db/client";
+import { lockPgliteDir } from "../lib/db/pglite-lock";
 import { EnvError, loadEnv } from "../lib/env";
 import { processesFor, type ProcessSpec } from "./start-plan";
 
@@ -71,7 +72,17 @@ function buildIsStale(): boolean {
 }
 
 async function main() {
-  const db = await openDb({ databaseUrl: settings.databaseUrl, pgliteDir: settings.pgliteDir });
+  if (!settings.databaseUrl && settings.pgliteDir !== "memory://") {
+    // Held for this process's life and handed to `next start` (its child), so a second
+    // `npm start` in this folder stops here, before it builds or touches the database.
+    try {
+      await lockPgliteDir(settings.pgliteDir, { port: settings.port });
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(1);
+    }
+  }
+  const db = await openDb({ databaseUrl: settings.databaseUrl, pgliteDir: settings.pgliteDir, port: settings.port });
   await db.close();
   console.log(`database ready (${db.kind === "postgres" ? "Postgres" : `embedded PGlite in ${settings.pgliteDir}`})`);
 

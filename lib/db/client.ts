@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { lockPgliteDir } from "./pglite-lock";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -17,7 +18,7 @@ const migrationsFolder = () => path.join(process.cwd(), "lib/db/migrations");
  * Opens the database and brings its schema up to date. Postgres when a URL is given; otherwise
  * embedded PGlite, on disk under `pgliteDir` or in memory when that is "memory://".
  */
-export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string }): Promise<DbHandle> {
+export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string; port?: number }): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const { Pool } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
@@ -43,13 +44,22 @@ export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string })
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const dir = opts.pgliteDir ?? ".data/pglite";
   let client: InstanceType<typeof PGlite>;
+  let unlock = () => {};
   if (dir === "memory://") {
     client = new PGlite();
   } else {
+    // Before anything touches the directory: a second process on it would destroy it.
+    unlock = await lockPgliteDir(dir, { port: opts.port });
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
   }
-  const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder: migrationsFolder() });
-  return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
+  try {
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder: migrationsFolder() });
+    return { db: db as unknown as Db, kind: "pglite", close: () => client.close().finally(unlock) };
+  } catch (err) {
+    await client.close().catch(() => {});
+    unlock();
+    throw err;
+  }
 }
