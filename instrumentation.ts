@@ -5,6 +5,8 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  const { stampPeerAddress } = await import("./lib/http/client-address");
+  await stampPeerAddress();
   const { startBackgroundWork } = await import("./lib/checkout/app-context");
   await startBackgroundWork();
 }

@@ -53,6 +53,7 @@ const rawSchema = z.object({
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PAYMENTS_PER_IP: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(10),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   CREDITOR_NAME: optionalString,
   CREDITOR_IBAN: z.preprocess(
     (v) => (typeof v === "string" && v !== "" ? v.replace(/\s+/g, "").toUpperCase() : undefined),
@@ -132,6 +133,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     tokenKeys: parseTokenKeys(pick("TOKEN_ENCRYPTION_KEYS")),
     checkoutTtlMs: raw.CHECKOUT_TTL_MINUTES * 60 * 1000,
     workerIntervalMs: raw.WORKER_INTERVAL_MS,
+    trustedProxyHops: raw.TRUSTED_PROXY_HOPS,
     rateLimits: {
       paymentsPerCheckoutPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_CHECKOUT,
       paymentsPerIpPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_IP,

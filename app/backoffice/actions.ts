@@ -12,7 +12,8 @@ import { appContext } from "@/lib/checkout/app-context";
 import { CheckoutError } from "@/lib/checkout/errors";
 import { createRefund } from "@/lib/checkout/refunds";
 import { env } from "@/lib/env";
-import { clientIp, limiters } from "@/lib/http/rate-limit";
+import { clientIp } from "@/lib/http/client-address";
+import { hit, limits, peek } from "@/lib/http/rate-limit";
 import { SESSION_COOKIE, issueSession, passwordMatches, sessionCookieOptions } from "@/lib/http/staff-session";
 
 /*
@@ -23,13 +24,14 @@ import { SESSION_COOKIE, issueSession, passwordMatches, sessionCookieOptions } f
 
 export async function login(_previous: LoginState, formData: FormData): Promise<LoginState> {
   // Failed logins per client address (ADR 10): guessing stops, a colleague who typed well does not.
-  const ip = clientIp(await headers());
-  const failures = limiters().loginFailuresPerIp;
-  const verdict = failures.check(ip);
+  const key = `login:ip:${clientIp(await headers())}`;
+  const rule = limits().loginFailuresPerIp;
+  const { db } = await appContext();
+  const verdict = await peek(db, key, rule);
   if (!verdict.ok) return { error: `Too many wrong passwords. Try again in ${Math.ceil(verdict.retryAfterSeconds / 60)} min.` };
   const password = formData.get("password");
   if (typeof password !== "string" || password === "" || !passwordMatches(password, env().backofficePassword)) {
-    failures.record(ip);
+    await hit(db, key, rule);
     return { error: "Wrong password" };
   }
   (await cookies()).set(SESSION_COOKIE, issueSession(env().backofficePassword), sessionCookieOptions(env().appUrl));

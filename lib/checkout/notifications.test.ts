@@ -32,8 +32,12 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
       req.on("end", () => {
         const got = { body, signature: String(req.headers["checkout-signature"]), event: String(req.headers["checkout-event"]), deliveryId: String(req.headers["checkout-delivery-id"]) };
         // /held: the answer waits until the test lets it go (a slow merchant), then is recorded.
-        if (req.url === "/held") void held.then((status) => (received.push(got), res.writeHead(status).end()));
-        else (received.push(got), res.writeHead(answer).end());
+        const answerWith = (status: number) => {
+          received.push(got);
+          res.writeHead(status).end();
+        };
+        if (req.url === "/held") void held.then(answerWith);
+        else answerWith(answer);
       });
     });
     await new Promise<void>((r) => merchant.listen(0, "127.0.0.1", r));

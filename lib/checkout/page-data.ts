@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { clientIp } from "../http/client-address";
 import { expireIfDue, latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { findBank, projectInfo, providerCountries } from "./project";
@@ -54,8 +55,8 @@ export function chooseCountry(opts: { hint?: string | null; headers: Headers; co
  * from the browser handle's hash: stable per browser, and not the handle itself.
  */
 export function payerPsu(headers: Headers, payerHandle: string) {
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  const ip = forwarded && isIP(forwarded) ? forwarded : "127.0.0.1";
+  const address = clientIp(headers);
+  const ip = isIP(address) ? address : "127.0.0.1";
   return {
     ipAddress: ip,
     ipPort: /^\d{1,5}$/.test(headers.get("x-forwarded-port") ?? "") ? (headers.get("x-forwarded-port") as string) : "443",

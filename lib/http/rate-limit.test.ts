@@ -1,51 +1,48 @@
-import { describe, expect, it } from "vitest";
-import { RateLimitedError, RateLimiter, clientIp } from "./rate-limit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb, type DbHandle } from "../db/client";
+import { openTestDb, testDbKinds } from "../db/testing";
+import { hit, peek, RateLimitedError } from "./rate-limit";
 import { route } from "./route";
 
-describe("RateLimiter", () => {
-  it("allows the limit within the window, then refuses with the wait until the oldest hit expires", () => {
-    let t = 1_000_000;
-    const limiter = new RateLimiter({ limit: 3, windowMs: 60_000 }, () => t);
-    expect([1, 2, 3].map(() => limiter.hit("a").ok)).toEqual([true, true, true]);
-    t += 20_000;
-    expect(limiter.hit("a")).toEqual({ ok: false, retryAfterSeconds: 40 });
-    expect(limiter.hit("b").ok).toBe(true); // keys are independent
-    t += 40_001;
-    expect(limiter.hit("a").ok).toBe(true);
+describe.each(testDbKinds())("shared rate limits (%s)", (kind) => {
+  let handle: DbHandle & { url?: string };
+  // A second instance: its own pool on the same Postgres (on PGlite, which serves one instance, the same handle).
+  let other: DbHandle;
+  beforeAll(async () => {
+    handle = await openTestDb(kind);
+    other = handle.url ? await openDb({ databaseUrl: handle.url }) : handle;
+  });
+  afterAll(async () => {
+    if (other !== handle) await other.close();
+    await handle.close();
+  });
+  const rule = { limit: 3, windowMs: 60_000 };
+  const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
+
+  it("allows the limit within the window across instances, then refuses until the window ends", async () => {
+    const key = `k-${Math.random()}`;
+    expect((await hit(handle.db, key, rule, at(0))).ok).toBe(true);
+    expect((await hit(other.db, key, rule, at(1000))).ok).toBe(true);
+    expect((await hit(handle.db, key, rule, at(2000))).ok).toBe(true);
+    expect(await hit(other.db, key, rule, at(20_000))).toEqual({ ok: false, retryAfterSeconds: 40 });
+    expect((await hit(handle.db, `${key}-b`, rule, at(20_000))).ok).toBe(true); // keys are independent
+    expect((await hit(other.db, key, rule, at(60_000))).ok).toBe(true); // a new window
   });
 
-  it("does not count refused hits, so a client hammering it is let in once the window passes", () => {
-    let t = 0;
-    const limiter = new RateLimiter({ limit: 1, windowMs: 1000 }, () => t);
-    limiter.hit("k");
-    for (let i = 0; i < 50; i += 1) expect(limiter.hit("k").ok).toBe(false);
-    t = 1001;
-    expect(limiter.hit("k").ok).toBe(true);
+  it("lets exactly the limit through when many hits arrive at once from two instances", async () => {
+    const key = `burst-${Math.random()}`;
+    const burst = { limit: 10, windowMs: 60_000 };
+    const verdicts = await Promise.all(Array.from({ length: 50 }, (_, i) => hit((i % 2 ? other : handle).db, key, burst)));
+    expect(verdicts.filter((v) => v.ok)).toHaveLength(10);
   });
 
-  it("check() does not count; record() does", () => {
-    const limiter = new RateLimiter({ limit: 1, windowMs: 1000 }, () => 0);
-    expect(limiter.check("k").ok).toBe(true);
-    expect(limiter.check("k").ok).toBe(true);
-    limiter.record("k");
-    expect(limiter.check("k").ok).toBe(false);
-  });
-
-  it("keeps at most maxKeys keys, forgetting the least recently used", () => {
-    const limiter = new RateLimiter({ limit: 1, windowMs: 60_000 }, () => 0, 2);
-    limiter.hit("a");
-    limiter.hit("b");
-    limiter.hit("c");
-    expect(limiter.check("a").ok).toBe(true);
-    expect(limiter.check("c").ok).toBe(false);
-  });
-});
-
-describe("clientIp", () => {
-  it("takes the last X-Forwarded-For entry (the one the nearest proxy appended)", () => {
-    expect(clientIp(new Headers({ "x-forwarded-for": "6.6.6.6, 10.0.0.1 , 203.0.113.9" }))).toBe("203.0.113.9");
-    expect(clientIp(new Headers({ "x-real-ip": "198.51.100.1" }))).toBe("198.51.100.1");
-    expect(clientIp(new Headers())).toBe("unknown");
+  it("peek() says whether one more hit would pass, without counting", async () => {
+    const key = `peek-${Math.random()}`;
+    const one = { limit: 1, windowMs: 60_000 };
+    expect((await peek(handle.db, key, one)).ok).toBe(true);
+    expect((await peek(handle.db, key, one)).ok).toBe(true);
+    await hit(handle.db, key, one);
+    expect((await peek(other.db, key, one)).ok).toBe(false);
   });
 });
 

@@ -1,11 +1,14 @@
-/**
- * In-memory, per-process rate limits (docs/adr/0010-security-headers.md, "Rate limits"). A sliding
- * log per key: exact, and small at these limits. Several app processes each count on their own, so
- * the effective limit is the limit times the number of processes; that is the accepted trade-off
- * for needing no shared store.
- */
-
+import { sql } from "drizzle-orm";
+import type { Db } from "../db";
+import { rowsOf } from "../db/raw";
 import { env } from "../env";
+import { clientIp } from "./client-address";
+
+/**
+ * Rate limits shared by every instance through the database (ADR 14): a fixed window per key,
+ * counted with one atomic upsert, so instances never disagree and nothing lives in one process's
+ * memory. Refused hits count too: a client hammering a limit stays refused until its window ends.
+ */
 
 export interface Limit {
   /** At most this many hits... */
@@ -16,56 +19,8 @@ export interface Limit {
 
 export interface Verdict {
   ok: boolean;
-  /** Whole seconds until the next hit would be allowed (0 when ok). */
+  /** Whole seconds until the window ends (0 when ok). */
   retryAfterSeconds: number;
-}
-
-export class RateLimiter {
-  private readonly hits = new Map<string, number[]>();
-
-  constructor(
-    private readonly rule: Limit,
-    private readonly now: () => number = Date.now,
-    private readonly maxKeys = 100_000,
-  ) {}
-
-  /** Counts a hit for `key` when it is allowed; a refused hit is not counted. */
-  hit(key: string): Verdict {
-    const verdict = this.check(key);
-    if (verdict.ok) this.record(key);
-    return verdict;
-  }
-
-  check(key: string): Verdict {
-    const t = this.now();
-    const recent = this.recent(key, t);
-    if (recent.length < this.rule.limit) return { ok: true, retryAfterSeconds: 0 };
-    const oldest = recent[recent.length - this.rule.limit] as number;
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.rule.windowMs - t) / 1000)) };
-  }
-
-  record(key: string): void {
-    const t = this.now();
-    const recent = this.recent(key, t);
-    recent.push(t);
-    this.hits.delete(key); // re-insert: the Map's order is then least recently used first
-    this.hits.set(key, recent);
-    if (this.hits.size > this.maxKeys) {
-      const first = this.hits.keys().next().value;
-      if (first !== undefined) this.hits.delete(first);
-    }
-  }
-
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-
-  private recent(key: string, t: number): number[] {
-    const list = (this.hits.get(key) ?? []).filter((at) => at > t - this.rule.windowMs);
-    if (list.length === 0) this.hits.delete(key);
-    else this.hits.set(key, list);
-    return list;
-  }
 }
 
 /** Thrown by a route to be answered 429 problem+json `rate_limited` with Retry-After (lib/http/route.ts). */
@@ -75,45 +30,50 @@ export class RateLimitedError extends Error {
   }
 }
 
-/**
- * The client's address as the nearest proxy saw it: the last X-Forwarded-For entry. `next start`
- * adds the socket's address only when the header is missing, so behind a reverse proxy that
- * appends (any production set-up) the last entry cannot be forged by the client; exposed
- * directly, the header is the client's own and the per-checkout limit is what still holds.
- */
-export function clientIp(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).at(-1);
-  return last || headers.get("x-real-ip") || "unknown";
+function verdict(rule: Limit, row: { hits: number; expires_at: Date | string } | undefined, now: Date): Verdict {
+  if (!row || row.hits <= rule.limit) return { ok: true, retryAfterSeconds: 0 };
+  const left = new Date(row.expires_at).getTime() - now.getTime();
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
+}
+
+/** Counts one hit on `key` and says whether it is within the limit. */
+export async function hit(db: Db, key: string, rule: Limit, now = new Date()): Promise<Verdict> {
+  const ends = new Date(now.getTime() + rule.windowMs);
+  const result = await db.execute(sql`
+    insert into rate_limits (key, window_started_at, hits, expires_at) values (${key}, ${now}, 1, ${ends})
+    on conflict (key) do update set
+      hits = case when rate_limits.expires_at <= ${now} then 1 else rate_limits.hits + 1 end,
+      window_started_at = case when rate_limits.expires_at <= ${now} then ${now} else rate_limits.window_started_at end,
+      expires_at = case when rate_limits.expires_at <= ${now} then ${ends} else rate_limits.expires_at end
+    returning hits, expires_at`);
+  // Windows that ended are swept now and then, by whichever request comes by.
+  if (Math.random() < 0.01) await db.execute(sql`delete from rate_limits where expires_at < ${now}`);
+  return verdict(rule, rowsOf<{ hits: number; expires_at: Date }>(result)[0], now);
+}
+
+/** Whether `key` is within the limit now, without counting a hit. */
+export async function peek(db: Db, key: string, rule: Limit, now = new Date()): Promise<Verdict> {
+  const result = await db.execute(sql`select hits + 1 as hits, expires_at from rate_limits where key = ${key} and expires_at > ${now}`);
+  return verdict(rule, rowsOf<{ hits: number; expires_at: Date }>(result)[0], now);
 }
 
 const MINUTE = 60_000;
 
-interface Limiters {
-  paymentsPerCheckout: RateLimiter;
-  paymentsPerIp: RateLimiter;
-  loginFailuresPerIp: RateLimiter;
-}
-
-const holder = globalThis as { __rateLimiters?: Limiters };
-
-/** The app's limiters, one set per process. */
-export function limiters(): Limiters {
-  const limits = env().rateLimits;
-  holder.__rateLimiters ??= {
-    paymentsPerCheckout: new RateLimiter({ limit: limits.paymentsPerCheckoutPerMinute, windowMs: MINUTE }),
-    paymentsPerIp: new RateLimiter({ limit: limits.paymentsPerIpPerMinute, windowMs: MINUTE }),
-    loginFailuresPerIp: new RateLimiter({ limit: limits.loginFailuresPerIpPer15Minutes, windowMs: 15 * MINUTE }),
+export function limits() {
+  const l = env().rateLimits;
+  return {
+    paymentsPerCheckout: { limit: l.paymentsPerCheckoutPerMinute, windowMs: MINUTE },
+    paymentsPerIp: { limit: l.paymentsPerIpPerMinute, windowMs: MINUTE },
+    loginFailuresPerIp: { limit: l.loginFailuresPerIpPer15Minutes, windowMs: 15 * MINUTE },
   };
-  return holder.__rateLimiters;
 }
 
 /** Payment start: per checkout and per client address; throws RateLimitedError. */
-export function limitPaymentStart(checkoutId: string, headers: Headers): void {
-  const { paymentsPerCheckout, paymentsPerIp } = limiters();
-  const byCheckout = paymentsPerCheckout.check(checkoutId);
-  const byIp = paymentsPerIp.check(clientIp(headers));
+export async function limitPaymentStart(db: Db, checkoutId: string, headers: Headers): Promise<void> {
+  const rules = limits();
+  const [byCheckout, byIp] = await Promise.all([
+    hit(db, `pay:checkout:${checkoutId}`, rules.paymentsPerCheckout),
+    hit(db, `pay:ip:${clientIp(headers)}`, rules.paymentsPerIp),
+  ]);
   if (!byCheckout.ok || !byIp.ok) throw new RateLimitedError(Math.max(byCheckout.retryAfterSeconds, byIp.retryAfterSeconds));
-  paymentsPerCheckout.record(checkoutId);
-  paymentsPerIp.record(clientIp(headers));
 }

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const POST = route({ params, body: startPaymentInput }, ({ params, body, req, ctx }) => {
-  limitPaymentStart(params.checkoutId, req.headers);
+export const POST = route({ params, body: startPaymentInput }, async ({ params, body, req, ctx }) => {
+  await limitPaymentStart(ctx.db, params.checkoutId, req.headers);
   return startPayment(params.checkoutId, body, ctx, readPayerHandle(req));
 });

@@ -13,7 +13,7 @@ const params = z.object({ checkoutId: z.string().max(64) });
 
 /** Save the payer's bank account while paying: answers where to send the payer to link it. */
 export const POST = route({ params, body: startLinkingInput }, async ({ params, body, req, ctx }) => {
-  limitPaymentStart(params.checkoutId, req.headers);
+  await limitPaymentStart(ctx.db, params.checkoutId, req.headers);
   const { authorizationLink, handle } = await startLinking(params.checkoutId, body, readPayerHandle(req), ctx);
   return json({ authorizationLink }, 200, { "Set-Cookie": payerHandleCookie(handle, env().appUrl) });
 });
