@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { paymentAttempts } from "../db/schema";
+import { notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import { createCheckout, getCheckoutStatus } from "./checkouts";
 import type { CheckoutContext } from "./context";
@@ -24,8 +24,8 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
   afterAll(() => close());
 
   /** A checkout paid for real at the sandbox: the payer approved, the landing page saw it. */
-  async function paidCheckout(amount = "30.00", currency = "EUR") {
-    const checkout = await createCheckout({ amount, currency, description: "Refund test", reference: `rf-${Math.random()}`, returnUrl: "http://localhost/r" }, ctx);
+  async function paidCheckout(amount = "30.00", currency = "EUR", notifyUrl?: string) {
+    const checkout = await createCheckout({ amount, currency, description: "Refund test", reference: `rf-${Math.random()}`, returnUrl: "http://localhost/r", notifyUrl }, ctx);
     await startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `key-${checkout.id.slice(3, 20)}` }, ctx);
     const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
     await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
@@ -114,12 +114,16 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect((await listRefunds(checkout.id, ctx))[0]!.status).toMatch(/started|pending|completed/);
   });
 
-  it("a refund the provider never made is marked failed after the answer window, and its amount can be refunded again", async () => {
-    const { checkout, paymentId } = await paidCheckout("20.00");
+  it("a refund the provider never made is marked failed after the answer window, the merchant is told, and its amount can be refunded again", async () => {
+    const { checkout, paymentId } = await paidCheckout("20.00", "EUR", "https://shop.example/hook");
     await refusal(createRefund(checkout.id, { amount: "20.00" }, "staff", answerLost(false)));
     expect(await reconcileRefunds(ctx)).toBe(0);
     await reconcileRefunds(later());
-    expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("failed");
+    const [failed] = await listRefunds(checkout.id, ctx);
+    expect(failed!.status).toBe("failed");
+    // The merchant, whose request got no answer, learns the outcome instead of waiting forever.
+    const told = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
+    expect(told.filter((n) => n.event === "refund.failed").map((n) => JSON.parse(n.payload).refund.id)).toEqual([failed!.id]);
     await createRefund(checkout.id, { amount: "20.00" }, "staff", ctx);
     expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
   });

@@ -259,11 +259,17 @@ async function settleRefund(ctx: CheckoutContext, refund: RefundRow, paymentId: 
     const taken = new Set(held.map((h) => h.id));
     const match = listed.find((l) => !taken.has(l.id) && toMinor(String(l.amount), refund.currency) === toMinor(refund.amount, refund.currency));
     if (!match) {
-      // Never made at the provider: the amount is free again.
-      await ctx.db
-        .update(refunds)
-        .set({ statusGroup: "failed", failureReason: "not_created_at_provider", updatedAt: new Date() })
-        .where(and(eq(refunds.id, refund.id), isNull(refunds.providerRefundId)));
+      // Never made at the provider: the amount is free again, and the merchant, whose request may
+      // have got no answer, is told.
+      await ctx.db.transaction(async (tx) => {
+        const [failed] = await tx
+          .update(refunds)
+          .set({ statusGroup: "failed", failureReason: "not_created_at_provider", updatedAt: new Date() })
+          .where(and(eq(refunds.id, refund.id), isNull(refunds.providerRefundId), isNull(refunds.statusGroup)))
+          .returning({ id: refunds.id });
+        const [checkout] = failed ? await tx.select().from(checkouts).where(eq(checkouts.id, refund.checkoutId)) : [];
+        if (checkout) await enqueueNotification(tx, checkout, "refund.failed", { refund: { id: refund.id, amount: refund.amount, currency: refund.currency } });
+      });
       return true;
     }
     await ctx.db

@@ -1,0 +1,117 @@
+/**
+ * The load balancer in front of the instances, and the public APP_URL: round robin over the live
+ * ones, X-Forwarded-For appended. A connection refused (the instance is dead) moves on to the next
+ * instance, as a load balancer's health check would; a request cut off because its instance was
+ * killed mid-request answers 502 and is counted apart from the app's own answers.
+ *
+ * Provider webhooks (the sandbox posts them to APP_URL) get the network's treatment: some are
+ * dropped, sent twice to two instances, or held back so that later ones overtake them.
+ */
+import { request, createServer, type IncomingMessage, type Server } from "node:http";
+import type { Rng } from "./rng";
+
+export interface Upstream {
+  port: number;
+  /** Bumped on every kill: a request that began under an older generation was cut off by it. */
+  generation: number;
+  alive: boolean;
+}
+
+export interface ProxyLog {
+  /** Answers of the app itself (not counting those cut off by a kill). */
+  answers: { path: string; status: number; at: number; body?: string }[];
+  /** Requests lost with their instance (kill -9 while in flight). */
+  cutOff: number;
+  webhooks: { dropped: number; duplicated: number; delayed: number; forwarded: number };
+}
+
+export function startProxy(port: number, upstreams: Upstream[], rng: Rng): Promise<{ server: Server; log: ProxyLog }> {
+  const log: ProxyLog = { answers: [], cutOff: 0, webhooks: { dropped: 0, duplicated: 0, delayed: 0, forwarded: 0 } };
+  let next = 0;
+  const pick = (): Upstream[] => {
+    const start = next++ % upstreams.length;
+    return [...upstreams.slice(start), ...upstreams.slice(0, start)].filter((u) => u.alive);
+  };
+
+  /** Forwards one buffered request; tries the next instance when one refuses the connection. */
+  async function forward(req: IncomingMessage, body: Buffer, order: Upstream[]): Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }> {
+    for (const u of order) {
+      const generation = u.generation;
+      try {
+        return await new Promise((resolve, reject) => {
+          const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
+          const out = request(
+            // Uncompressed answers, so the log can quote an error's body.
+            { port: u.port, host: "127.0.0.1", method: req.method, path: req.url, headers: { ...req.headers, "accept-encoding": "identity", "x-forwarded-for": forwarded } },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on("data", (c: Buffer) => chunks.push(c));
+              res.on("end", () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+              res.on("error", reject);
+            },
+          );
+          out.on("error", reject);
+          out.end(body);
+        });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ECONNREFUSED" && u.generation === generation) continue;
+        if (u.generation !== generation || !u.alive) {
+          log.cutOff++;
+          return { status: 502, headers: {}, body: Buffer.from("cut off by kill") };
+        }
+        if ((err as NodeJS.ErrnoException).code === "ECONNREFUSED") continue; // killed meanwhile
+        throw err;
+      }
+    }
+    return { status: 503, headers: {}, body: Buffer.from("no live instance") };
+  }
+
+  function record(path: string, status: number, body: Buffer) {
+    log.answers.push({ path, status, at: Date.now(), ...(status >= 500 && { body: body.toString("utf8").slice(0, 300) }) });
+  }
+
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    const path = (req.url ?? "/").split("?")[0]!;
+
+    if (req.method === "POST" && path === "/api/webhooks/pis") {
+      const roll = rng.next();
+      const fate = roll < 0.1 ? "drop" : roll < 0.25 ? "delay" : roll < 0.4 ? "twice" : "once";
+      // The sandbox hears "delivered" at once in every case; what the app receives differs.
+      res.writeHead(200).end();
+      const sendTo = async (order: Upstream[]) => {
+        const r = await forward(req, body, order).catch(() => ({ status: 502, body: Buffer.alloc(0) }));
+        if (r.body.toString() !== "cut off by kill") record(path, r.status, r.body);
+        log.webhooks.forwarded++;
+      };
+      if (fate === "drop") {
+        log.webhooks.dropped++;
+      } else if (fate === "twice") {
+        log.webhooks.duplicated++;
+        const order = pick();
+        await Promise.all([sendTo(order), sendTo([...order.slice(1), ...order.slice(0, 1)])]);
+      } else {
+        if (fate === "delay") {
+          log.webhooks.delayed++;
+          await new Promise((r) => setTimeout(r, 1000 + rng.next() * 2000));
+        }
+        await sendTo(pick());
+      }
+      return;
+    }
+
+    try {
+      const r = await forward(req, body, pick());
+      if (r.body.toString() !== "cut off by kill") record(path, r.status, r.body);
+      const headers = { ...r.headers };
+      delete headers["transfer-encoding"];
+      delete headers["content-length"];
+      res.writeHead(r.status, headers).end(r.body);
+    } catch (err) {
+      res.writeHead(502).end(String(err));
+    }
+  });
+  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve({ server, log })));
+}
