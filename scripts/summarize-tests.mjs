@@ -11,8 +11,9 @@
 //                    numTodoTests (+ numFailedTestSuites / success for files that failed to load)
 //   playwright.json  Playwright's JSON reporter: stats.expected, unexpected, flaky, skipped
 //                    (+ errors[] for failures outside tests: webServer, globalSetup)
+//   chaos.json       npm run chaos (scripts/chaos/run.ts): passed, failed (one per check)
 // A runner whose report is missing or unreadable counts as 1 failed test: it was supposed to run.
-// SUMMARY_RUNNERS (default "vitest,playwright") says which runners were supposed to run.
+// SUMMARY_RUNNERS (default "vitest,playwright,chaos") says which runners were supposed to run.
 //
 // Usage: node scripts/summarize-tests.mjs [--quiet]
 //   Without --quiet a short per-runner breakdown comes first (worded so that it never looks like
@@ -25,7 +26,7 @@ import { fileURLToPath } from "node:url";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const reportDir = path.resolve(repoRoot, process.env.TEST_REPORT_DIR || ".ci-out");
 const quiet = process.argv.includes("--quiet");
-const wanted = (process.env.SUMMARY_RUNNERS ?? "vitest,playwright")
+const wanted = (process.env.SUMMARY_RUNNERS ?? "vitest,playwright,chaos")
   .split(",")
   .map((s) => s.trim())
   .filter(Boolean);
@@ -88,9 +89,16 @@ function fromPlaywright(r) {
   return { passed, failed, skipped, note };
 }
 
+function fromChaos(r) {
+  if (!Array.isArray(r.tests)) throw new Error("no tests array");
+  const failed = r.tests.filter((t) => !t.ok).length;
+  return { passed: r.tests.length - failed, failed, skipped: 0, note: `seed ${r.seed}` };
+}
+
 const runners = {
   vitest: { file: "vitest.json", parse: fromVitest },
   playwright: { file: "playwright.json", parse: fromPlaywright },
+  chaos: { file: "chaos.json", parse: fromChaos },
 };
 
 const total = { passed: 0, failed: 0, skipped: 0 };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole check, as CI runs it. Brings what it needs (Debian's Chromium, a throwaway
-# Postgres 15 server), then lint, typecheck, unit tests, build, e2e tests, and a closing line
+# Postgres 15 server), then lint, typecheck, unit tests, build, e2e tests, the chaos run (three
+# instances of the build on the throwaway Postgres, docs/chaos.md), and a closing line
 # `N passed, N failed[, N skipped]` built from the runners' JSON reports in .ci-out/.
 #
 # Every step runs even when an earlier one failed, so one run shows everything and the test counts
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 export NEXT_TELEMETRY_DISABLED=1
 OUT=.ci-out
-TOTAL_STEPS=8
+TOTAL_STEPS=9
 
 # ---------------------------------------------------------------------------------------------
 # Bookkeeping
@@ -106,6 +107,7 @@ step "chromium" bash scripts/ensure-chromium.sh || CHROMIUM_OK=0
 if [ "$CHROMIUM_OK" = 1 ]; then /usr/bin/chromium --version 2>/dev/null || true; fi
 
 # 2. Throwaway Postgres for the tests that run against a real server.
+PG_OK=1
 start_pg() {
   local url
   PG_STATE=$(mktemp /tmp/pg-throwaway-state.XXXXXX) || return 1
@@ -113,7 +115,7 @@ start_pg() {
   export TEST_DATABASE_URL="$url"
   echo "TEST_DATABASE_URL=$TEST_DATABASE_URL"
 }
-step "postgres" start_pg
+step "postgres" start_pg || PG_OK=0
 
 # 3-4. Static checks.
 step "lint" npm run --silent lint
@@ -136,10 +138,19 @@ else
   step "e2e tests" npx --no-install playwright test --config e2e/playwright.config.ts
 fi
 
+# 8. Chaos: the build as deployed, three instances on the throwaway Postgres, kills and an outage.
+if [ "$BUILD_OK" = 0 ]; then
+  skip_step "chaos" "the build failed"
+elif [ "$PG_OK" = 0 ]; then
+  skip_step "chaos" "no Postgres"
+else
+  step "chaos" npm run --silent chaos
+fi
+
 # The throwaway server is no longer needed; stop it before the summary.
 cleanup
 
-# 8. Summary: a table of the steps, then the closing line (last line of the output).
+# 9. Summary: a table of the steps, then the closing line (last line of the output).
 STEP_NO=$((STEP_NO + 1))
 echo
 echo "================================================================================"
