@@ -9,6 +9,9 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "components/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
+    // Code that reaches the application context (the route wrapper) gets an in-memory database: the
+    // developer's .data/pglite is locked to one process (ADR 15), and tests run in parallel workers.
+    env: { PGLITE_DIR: "memory://" },
     globalSetup: ["scripts/vitest.global-setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
