@@ -158,6 +158,13 @@ describe("the embedded database directory is locked to one process", () => {
     await b.close();
   });
 
+  it("opens a directory whose parent does not exist yet (the first npm start of a fresh clone)", async () => {
+    const nested = path.join(dir, "not-yet", "pglite");
+    const a = await openDb({ pgliteDir: nested });
+    expect(existsSync(`${nested}.lock`)).toBe(true);
+    await a.close();
+  });
+
   it("needs no lock for an in-memory database", async () => {
     const [a, b] = await Promise.all([openDb({ pgliteDir: "memory://" }), openDb({ pgliteDir: "memory://" })]);
     await Promise.all([a.close(), b.close()]);

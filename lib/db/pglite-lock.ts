@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
 /**
  * One process at a time on an embedded database directory (PGlite has no lock of its own, and two
@@ -96,6 +97,7 @@ function removeStale(file: string, stale: LockFile) {
  */
 export async function lockPgliteDir(dir: string, opts: { port?: number }): Promise<() => void> {
   const file = `${dir}.lock`;
+  mkdirSync(path.dirname(file), { recursive: true }); // .data/ of a fresh clone
   const me: Holder = { pid: process.pid, since: startTimeOf(process.pid) };
   for (let tries = 0; tries < 50; tries++) {
     const current = read(file);
