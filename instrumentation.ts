@@ -8,12 +8,5 @@ export async function register() {
   const { stampPeerAddress } = await import("./lib/http/client-address");
   await stampPeerAddress();
   const { startBackgroundWork } = await import("./lib/checkout/app-context");
-  try {
-    await startBackgroundWork();
-  } catch (err) {
-    // An instance that cannot reach its database (or finds the embedded one in use) stops with
-    // one line rather than serving errors; a supervisor or load balancer brings up another.
-    console.error(`start-up failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  }
+  await startBackgroundWork(); // exits the process with one line when the database cannot be opened
 }

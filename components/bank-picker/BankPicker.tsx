@@ -3,7 +3,7 @@
 import { useDeferredValue, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from "react";
 import type { BankView } from "@/lib/checkout/types";
 import { format, type MessagesFor } from "@/lib/i18n/format";
-import type { BanksState } from "./use-banks";
+import type { BanksState } from "./use-banks-query";
 import { filterBanks, lastUsedFirst } from "./filter";
 
 export type PickerMessages = MessagesFor<"picker." | "common.tryAgain">;

@@ -1,9 +1,11 @@
 "use client";
 
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { CheckoutStatusView, PaymentMethod } from "@/lib/checkout/types";
 import { format, type MessagesFor } from "@/lib/i18n/format";
-import { ApiError, requestJson } from "@/components/ui/api";
+import { ApiError, fetchJson } from "@/components/query/fetch-json";
+import { checkoutStatusQuery } from "@/components/query/queries";
 
 export type AttemptMessages = MessagesFor<"attempt." | "payError." | "common.tryAgain">;
 
@@ -27,14 +29,32 @@ const POLL_MS = 3_000;
 
 type Shown = "waiting" | "pending" | "paid" | "failed";
 
+/** What a status read means for the panel: stay (waiting, pending, paid) or leave it. */
+function nextOf(view: CheckoutStatusView): Shown | "expired" | "abandoned" {
+  if (view.status === "paid") return "paid";
+  if (view.status === "expired" || view.status === "cancelled") return "expired";
+  const group = view.attempt?.statusGroup;
+  if (view.status === "failed" || group === "failed") return "failed";
+  if (view.status === "open" && (!view.attempt || view.attempt.abandoned)) return "abandoned";
+  return group === "pending" ? "pending" : "waiting";
+}
+
+/** Why "Choose another way" did not work, for the payer. */
+function abandonNote(error: unknown, t: AttemptMessages): { text: string; retry: boolean } {
+  const code = error instanceof ApiError ? error.code : null;
+  if (code === "payment_authorised") return { text: t["attempt.authorised"], retry: false };
+  if (code === "payment_in_progress") return { text: t["payError.inProgress"], retry: true };
+  if (error instanceof ApiError && error.status === 0) return { text: t["payError.network"], retry: true };
+  if (code === "provider_error") return { text: t["payError.providerError"], retry: true };
+  return { text: t["payError.generic"], retry: true };
+}
+
 /**
  * What the payer sees when they come back (Back button, reload) while a payment is in flight:
  * the attempt and its live status, a link to the status page, and a way to stop it and pay
  * otherwise, but never a fresh Pay button that could start a second payment.
  */
 export function AttemptPanel({ checkoutId, amountText, attempt, statusHref, messages: t, onOver }: AttemptPanelProps) {
-  const [shown, setShown] = useState<Shown>(attempt.statusGroup === "pending" ? "pending" : "waiting");
-  const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<{ text: string; retry: boolean } | null>(null);
   const noteRef = useRef<HTMLDivElement>(null);
   const onOverRef = useRef(onOver);
@@ -48,58 +68,31 @@ export function AttemptPanel({ checkoutId, amountText, attempt, statusHref, mess
   }, [note]);
 
   // Follow the attempt while the page is open: a late approval or failure shows up here.
+  const { data: view } = useQuery({ ...checkoutStatusQuery(checkoutId), refetchInterval: POLL_MS });
+  const next = view ? nextOf(view) : null;
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const controller = new AbortController();
-    async function poll() {
-      try {
-        const view = await requestJson<CheckoutStatusView>(`/api/checkouts/${encodeURIComponent(checkoutId)}/status`, { signal: controller.signal });
-        if (view.status === "paid") return setShown("paid");
-        if (view.status === "expired" || view.status === "cancelled") return window.location.reload();
-        const group = view.attempt?.statusGroup;
-        if (view.status === "failed" || group === "failed") return onOverRef.current("failed");
-        if (view.status === "open" && (!view.attempt || view.attempt.abandoned)) return onOverRef.current("abandoned");
-        setShown(group === "pending" ? "pending" : "waiting");
-      } catch {
-        if (controller.signal.aborted) return;
-      }
-      timer = setTimeout(() => void poll(), POLL_MS);
-    }
-    timer = setTimeout(() => void poll(), POLL_MS);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [checkoutId]);
+    if (next === "expired") window.location.reload();
+    else if (next === "failed" || next === "abandoned") onOverRef.current(next);
+  }, [next]);
+  const polled: Shown = next === "paid" ? "paid" : next === "pending" ? "pending" : next === "waiting" ? "waiting" : attempt.statusGroup === "pending" ? "pending" : "waiting";
 
-  async function chooseAnother() {
-    if (busy) return;
-    setBusy(true);
-    setNote(null);
-    try {
-      await requestJson<{ abandoned: true }>(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments/abandon`, { method: "POST" });
-      onOver("abandoned");
-    } catch (error) {
-      setBusy(false);
-      const code = error instanceof ApiError ? error.code : null;
-      if (code === "payment_authorised") {
-        setShown((s) => (s === "paid" ? s : "pending"));
-        setNote({ text: t["attempt.authorised"], retry: false });
-      } else if (code === "payment_in_progress") {
-        setNote({ text: t["payError.inProgress"], retry: true });
-      } else if (error instanceof ApiError && error.status === 0) {
-        setNote({ text: t["payError.network"], retry: true });
-      } else if (code === "provider_error") {
-        setNote({ text: t["payError.providerError"], retry: true });
-      } else {
-        setNote({ text: t["payError.generic"], retry: true });
-      }
-    }
-  }
+  const abandon = useMutation({
+    mutationFn: () => fetchJson<{ abandoned: true }>(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments/abandon`, { method: "POST" }),
+    onMutate: () => setNote(null),
+    onSuccess: () => onOver("abandoned"),
+    onError: (error) => setNote(abandonNote(error, t)),
+  });
+  // The bank authorised it meanwhile: nothing to stop any more.
+  const authorised = note?.text === t["attempt.authorised"];
+  const shown: Shown = polled === "paid" ? "paid" : authorised ? "pending" : polled;
+  const busy = abandon.isPending;
+  const chooseAnother = () => {
+    if (!busy) abandon.mutate();
+  };
 
   const body = attempt.bankName ? format(t["attempt.body"], { amount: amountText, bank: attempt.bankName }) : format(t["attempt.bodyNoBank"], { amount: amountText });
   const stateText = t[`attempt.state.${shown}`];
-  const canStop = shown !== "paid" && note?.text !== t["attempt.authorised"];
+  const canStop = shown !== "paid" && !authorised;
 
   return (
     <section className="attempt" aria-labelledby="attempt-heading">

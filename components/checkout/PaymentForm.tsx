@@ -1,49 +1,22 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import type { BanksResponse, Locale, PaymentMethod, StartPaymentRequest, StartPaymentResponse } from "@/lib/checkout/types";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { format, templateParts, type MessagesFor } from "@/lib/i18n/format";
-import { BankPicker, type BankPickerHandle } from "@/components/bank-picker/BankPicker";
-import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
-import { useBanks } from "@/components/bank-picker/use-banks";
-import { ApiError, requestJson } from "@/components/ui/api";
-import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
-import { explain, linkToFollow, type PayErrorKey } from "./pay-request";
+import { BankPicker } from "@/components/bank-picker/BankPicker";
+import type { FieldErrorKey } from "./payment-form-schema";
+import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
 export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "picker." | "common." | "saved.">;
 
-/** here: bank chosen on this page; hosted: bank chosen on the provider's page; card; hybrid. */
-export type Choice = "here" | "hosted" | "card" | "hybrid";
-type Problem = "bank" | "terms";
-
-export interface PaymentFormProps {
-  checkoutId: string;
-  locale: Locale;
+export interface PaymentFormProps extends PaymentFormOptions {
   /** The amount as the page shows it ("€24.90"), formatted on the server. */
   amountText: string;
   payee: string;
-  methods: { bank: boolean; card: boolean; hybrid: boolean };
-  countries: { code: string; name: string }[];
-  defaultCountry: string;
-  /** The default country's banks, loaded with the page. */
-  initialBanks: BanksResponse | null;
-  /** The stored attempt key belongs to an attempt that is over: the first Pay starts a new one. */
-  startNewAttempt: boolean;
   termsUrl: string;
   privacyUrl: string;
-  /** The shop named its customer and the provider allows linking: offer "Remember this bank account". */
-  offerSave: boolean;
-  /** Bank to start with, e.g. the saved account's bank when it must be saved again. */
-  initialBankId?: string;
-  /** Start with "Remember this bank account" ticked (the payer had one saved). */
-  rememberByDefault?: boolean;
   /** A notice above the form (a failed or stopped attempt), focused when it appears after a change. */
   notice: { text: string; tone: "warning" | "info"; focus: boolean } | null;
   messages: FormMessages;
-}
-
-function methodOf(choice: Choice): PaymentMethod {
-  return choice === "card" ? "card" : choice === "hybrid" ? "hybrid" : "bank";
 }
 
 export function TermsLabel({ template, terms, privacy }: { template: string; terms: ReactNode; privacy: ReactNode }) {
@@ -56,129 +29,35 @@ export function TermsLabel({ template, terms, privacy }: { template: string; ter
   );
 }
 
+/** The payment form's view; its state and actions are usePaymentForm's. */
 export function PaymentForm(props: PaymentFormProps) {
-  const { checkoutId, locale, amountText, payee, methods, countries, defaultCountry, initialBanks, termsUrl, privacyUrl, notice, offerSave, messages: t } = props;
-
-  const choices: Choice[] = [
-    ...(methods.bank ? (["here", "hosted"] as const) : []),
-    ...(methods.card ? (["card"] as const) : []),
-    ...(methods.hybrid ? (["hybrid"] as const) : []),
-  ];
-  if (choices.length === 0) choices.push("here");
-
-  const [choice, setChoice] = useState<Choice>(choices[0] ?? "here");
-  const [country, setCountry] = useState(countries.some((c) => c.code === defaultCountry) ? defaultCountry : (countries[0]?.code ?? defaultCountry));
-  const [bankId, setBankId] = useState(props.initialBankId ?? "");
-  const [terms, setTerms] = useState(false);
-  const [remember, setRemember] = useState(props.rememberByDefault ?? false);
-  const [submitted, setSubmitted] = useState(false);
-  const [leaving, setLeaving] = useState(false);
-  const [payError, setPayError] = useState<{ key: PayErrorKey; retry: boolean } | null>(null);
-
-  const inFlight = useRef(false);
-  const newAttemptPending = useRef(props.startNewAttempt);
-  const pickerRef = useRef<BankPickerHandle>(null);
-  const termsRef = useRef<HTMLInputElement>(null);
+  const { amountText, payee, methods, countries, termsUrl, privacyUrl, notice, messages: t } = props;
+  const { bankRef, ...f } = usePaymentForm(props);
+  const { choice, country } = f.values;
+  const { errors, isSubmitted } = f.form.formState;
   const payErrorRef = useRef<HTMLDivElement>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
   const uid = useId();
 
-  const banksState = useBanks(country, initialBanks);
-  const lastUsedId = useLastUsedBank(country);
-  const banks = banksState.status === "ready" ? banksState.banks : [];
-  const chosenBank = banks.find((b) => b.id === bankId) ?? null;
-  const countryName = countries.find((c) => c.code === country)?.name ?? country;
-
   const here = choice === "here";
-  // Saving needs a bank chosen here (linking starts at that bank) that allows it.
-  const canSave = here && offerSave && chosenBank?.linkable !== false;
-  const saving = canSave && remember && chosenBank !== null;
-  const problems: Problem[] = here ? [...(chosenBank ? [] : (["bank"] as const)), ...(terms ? [] : (["terms"] as const))] : [];
-  const showProblems = submitted && problems.length > 0;
-  const bankInvalid = showProblems && problems.includes("bank");
-  const termsInvalid = showProblems && problems.includes("terms");
+  const countryName = countries.find((c) => c.code === country)?.name ?? country;
+  const bankError = errors.bankId?.message as FieldErrorKey | undefined;
+  const termsError = errors.terms?.message as FieldErrorKey | undefined;
+  const problems = [...(bankError ? [{ field: "bankId" as const, href: "#bank-list", text: t[bankError] }] : []), ...(termsError ? [{ field: "terms" as const, href: "#terms", text: t[termsError] }] : [])];
 
   useEffect(() => {
-    if (payError) payErrorRef.current?.focus();
-  }, [payError]);
+    if (f.payError) payErrorRef.current?.focus();
+  }, [f.payError]);
 
   useEffect(() => {
     if (notice?.focus) noticeRef.current?.focus();
   }, [notice]);
 
-  function focusProblem(problem: Problem) {
-    if (problem === "bank") pickerRef.current?.focus();
-    else termsRef.current?.focus();
-  }
-
-  async function pay() {
-    if (inFlight.current) return;
-    setPayError(null);
-    if (problems.length > 0) {
-      setSubmitted(true);
-      focusProblem(problems[0] as Problem);
-      return;
-    }
-    inFlight.current = true;
-    setLeaving(true);
-
-    if (saving && chosenBank) {
-      await leaveFor(`/api/checkouts/${encodeURIComponent(checkoutId)}/saved-account`, { bankId: chosenBank.id, termsAccepted: terms, lang: locale }, "authorizationLink");
-      return;
-    }
-    const body: StartPaymentRequest = {
-      method: methodOf(choice),
-      ...(here && chosenBank ? { bankId: chosenBank.id } : {}),
-      ...(choice === "hosted" || choice === "hybrid" ? { country } : {}),
-      termsAccepted: here ? terms : false,
-      attemptKey: attemptKeyFor(checkoutId, newAttemptPending),
-      lang: locale,
-    };
-
-    await leaveFor(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments`, body, "confirmLink");
-  }
-
-  /** Posts the start request and sends the whole page to the link it answers with. */
-  async function leaveFor(url: string, body: object, linkField: "confirmLink" | "authorizationLink") {
-    try {
-      const response = await requestJson<Partial<StartPaymentResponse & { authorizationLink: string }>>(url, {
-        method: "POST",
-        body: JSON.stringify(body),
-      });
-      const link = linkToFollow(response[linkField]);
-      if (here && chosenBank) rememberBank(country, chosenBank.id);
-      // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
-      window.location.assign(link);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "terms_required") {
-        inFlight.current = false;
-        setLeaving(false);
-        setTerms(false);
-        setSubmitted(true);
-        termsRef.current?.focus();
-        return;
-      }
-      // Saving turned out impossible: the next Pay pays without it.
-      if (error instanceof ApiError && error.code === "saving_unavailable") setRemember(false);
-      const what = explain(error);
-      if (what.newKey) clearAttemptKey(checkoutId);
-      if (what.reload) {
-        // The server's page shows what is going on (an attempt in flight, paid, expired).
-        setPayError({ key: what.key, retry: false });
-        window.location.reload();
-        return;
-      }
-      inFlight.current = false;
-      setLeaving(false);
-      setPayError({ key: what.key, retry: what.retry });
-    }
-  }
-
-  const missingKey = problems.length === 2 ? "pay.missing.both" : problems[0] === "bank" ? "pay.missing.bank" : problems[0] === "terms" ? "pay.missing.terms" : null;
-  const leavingText = saving ? t["saved.leaving"] : choice === "here" || choice === "hosted" ? t["pay.leaving.bank"] : t["pay.leaving.provider"];
+  const missingKey = f.missing.length === 2 ? "pay.missing.both" : f.missing[0] === "bankId" ? "pay.missing.bank" : f.missing[0] === "terms" ? "pay.missing.terms" : null;
+  const leavingText = f.saving ? t["saved.leaving"] : choice === "here" || choice === "hosted" ? t["pay.leaving.bank"] : t["pay.leaving.provider"];
   const fromText =
     choice === "here"
-      ? (chosenBank?.name ?? t["pay.consent.noBank"])
+      ? (f.chosenBank?.name ?? t["pay.consent.noBank"])
       : choice === "hosted"
         ? t["pay.consent.nextPage"]
         : choice === "card"
@@ -187,37 +66,29 @@ export function PaymentForm(props: PaymentFormProps) {
   const newTabId = `${uid}-new-tab`;
 
   return (
-    <form
-      className="stack payment-form"
-      noValidate
-      aria-labelledby="pay-heading"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void pay();
-      }}
-    >
+    <form className="stack payment-form" noValidate aria-labelledby="pay-heading" onSubmit={(event) => void f.submit(event)}>
       {notice && (
         <p ref={noticeRef} tabIndex={-1} className={`alert small ${notice.tone === "warning" ? "alert-warning" : "alert-info"}`}>
           {notice.text}
         </p>
       )}
 
-      {showProblems && (
+      {isSubmitted && problems.length > 0 && (
         <div className="alert alert-error" role="alert" aria-label={t["errors.label"]}>
           <p>
             <strong>{t["errors.title"]}</strong>
           </p>
           <ul>
-            {problems.map((problem) => (
-              <li key={problem}>
+            {problems.map((p) => (
+              <li key={p.field}>
                 <a
-                  href={problem === "bank" ? "#bank-list" : "#terms"}
+                  href={p.href}
                   onClick={(event) => {
                     event.preventDefault();
-                    focusProblem(problem);
+                    f.focusField(p.field);
                   }}
                 >
-                  {problem === "bank" ? t["errors.bank"] : t["errors.terms"]}
+                  {p.text}
                 </a>
               </li>
             ))}
@@ -225,20 +96,13 @@ export function PaymentForm(props: PaymentFormProps) {
         </div>
       )}
 
-      {choices.length > 1 && (
-        <fieldset>
+      {f.choices.length > 1 && (
+        <fieldset className="method-choice">
           <legend>{t["pay.methodLegend"]}</legend>
           <div className="choice-list">
-            {choices.map((c) => (
+            {f.choices.map((c) => (
               <label key={c} className="choice">
-                <input
-                  type="radio"
-                  name="method"
-                  value={c}
-                  checked={choice === c}
-                  onChange={() => setChoice(c)}
-                  aria-describedby={`method-hint-${c}`}
-                />
+                <input type="radio" {...f.fields.choice} value={c} aria-describedby={`method-hint-${c}`} />
                 <span className="choice-text">
                   <span>{t[`pay.method.${c}`]}</span>
                   <span className="hint" id={`method-hint-${c}`}>
@@ -252,15 +116,14 @@ export function PaymentForm(props: PaymentFormProps) {
       )}
 
       {(choice === "here" || choice === "hosted" || choice === "hybrid") && countries.length > 1 && (
-        <div className="field">
+        <div className="field country-field">
           <label htmlFor="country">{t["pay.country"]}</label>
           <select
             id="country"
             value={country}
-            onChange={(e) => {
-              setCountry(e.target.value);
-              setBankId("");
-            }}
+            onChange={(e) => f.chooseCountry(e.target.value)}
+            onFocus={f.prefetchCountries}
+            onPointerEnter={f.prefetchCountries}
           >
             {countries.map((c) => (
               <option key={c.code} value={c.code}>
@@ -276,19 +139,19 @@ export function PaymentForm(props: PaymentFormProps) {
           <div>
             <BankPicker
               key={country}
-              ref={pickerRef}
-              state={banksState}
+              ref={bankRef}
+              state={f.banks}
               countryName={countryName}
-              value={bankId}
-              onChange={setBankId}
-              lastUsedId={lastUsedId}
-              errorId={bankInvalid ? "bank-error" : undefined}
-              onUseHosted={methods.bank ? () => setChoice("hosted") : undefined}
+              value={f.values.bankId}
+              onChange={f.chooseBank}
+              lastUsedId={f.lastUsedId}
+              errorId={bankError ? "bank-error" : undefined}
+              onUseHosted={methods.bank ? f.chooseHosted : undefined}
               messages={t}
             />
-            {bankInvalid && (
+            {bankError && (
               <p id="bank-error" className="field-error">
-                {t["errors.bank"]}
+                {t[bankError]}
               </p>
             )}
           </div>
@@ -296,13 +159,11 @@ export function PaymentForm(props: PaymentFormProps) {
           <div>
             <div className="checkbox-row">
               <input
-                ref={termsRef}
+                {...f.fields.terms}
                 id="terms"
                 type="checkbox"
-                checked={terms}
-                onChange={(e) => setTerms(e.target.checked)}
-                aria-invalid={termsInvalid ? true : undefined}
-                aria-describedby={termsInvalid ? "terms-error" : undefined}
+                aria-invalid={termsError ? true : undefined}
+                aria-describedby={termsError ? "terms-error" : undefined}
               />
               <label htmlFor="terms">
                 <TermsLabel
@@ -323,17 +184,17 @@ export function PaymentForm(props: PaymentFormProps) {
             <span id={newTabId} hidden>
               {t["common.newTab"]}
             </span>
-            {termsInvalid && (
+            {termsError && (
               <p id="terms-error" className="field-error">
-                {t["errors.terms"]}
+                {t[termsError]}
               </p>
             )}
           </div>
 
-          {canSave && (
+          {f.canSave && (
             <div>
               <div className="checkbox-row">
-                <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} aria-describedby="remember-hint" />
+                <input {...f.fields.remember} id="remember" type="checkbox" aria-describedby="remember-hint" />
                 <label htmlFor="remember">{t["saved.remember"]}</label>
               </div>
               <p className="hint" id="remember-hint">
@@ -358,11 +219,11 @@ export function PaymentForm(props: PaymentFormProps) {
         </dl>
       </section>
 
-      {payError && (
+      {f.payError && (
         <div ref={payErrorRef} tabIndex={-1} className="alert alert-error" role="alert" aria-label={t["payError.label"]}>
-          <p>{t[payError.key]}</p>
-          {payError.retry && (
-            <button type="button" className="btn btn-secondary" onClick={() => void pay()}>
+          <p>{t[f.payError.key]}</p>
+          {f.payError.retry && (
+            <button type="button" className="btn btn-secondary" onClick={f.retry}>
               {t["common.tryAgain"]}
             </button>
           )}
@@ -370,13 +231,8 @@ export function PaymentForm(props: PaymentFormProps) {
       )}
 
       <div>
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={leaving}
-          aria-describedby={missingKey ? "pay-missing" : undefined}
-        >
-          {leaving ? leavingText : format(t["pay.button"], { amount: amountText })}
+        <button type="submit" className="btn btn-primary btn-block" disabled={f.leaving} aria-describedby={missingKey ? "pay-missing" : undefined}>
+          {f.leaving ? leavingText : format(t["pay.button"], { amount: amountText })}
         </button>
         {missingKey && (
           <p id="pay-missing" className="hint pay-missing">
@@ -384,11 +240,9 @@ export function PaymentForm(props: PaymentFormProps) {
           </p>
         )}
         <p className="visually-hidden" role="status">
-          {leaving ? leavingText : ""}
+          {f.leaving ? leavingText : ""}
         </p>
-        <p className="hint">
-          {format(choice === "card" || choice === "hybrid" ? t["pay.afterNote.card"] : t["pay.afterNote"], { amount: amountText, payee })}
-        </p>
+        <p className="hint">{format(choice === "card" || choice === "hybrid" ? t["pay.afterNote.card"] : t["pay.afterNote"], { amount: amountText, payee })}</p>
       </div>
     </form>
   );

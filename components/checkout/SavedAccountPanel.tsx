@@ -1,9 +1,10 @@
 "use client";
 
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Locale, SavedAccountView, StartPaymentRequest, StartPaymentResponse } from "@/lib/checkout/types";
 import { format } from "@/lib/i18n/format";
-import { requestJson } from "@/components/ui/api";
+import { fetchJson } from "@/components/query/fetch-json";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow } from "./pay-request";
 import { TermsLabel, type FormMessages } from "./PaymentForm";
@@ -29,10 +30,9 @@ interface SavedAccountPanelProps {
  * are one click away.
  */
 export function SavedAccountPanel({ checkoutId, locale, amountText, account, startNewAttempt, termsUrl, privacyUrl, messages: t, onPayAnotherWay, onForgotten }: SavedAccountPanelProps) {
-  const [busy, setBusy] = useState<"pay" | "forget" | null>(null);
   const [error, setError] = useState<{ text: string; retry: "pay" | "forget" | null } | null>(null);
+  const [reloading, setReloading] = useState(false);
   const errorRef = useRef<HTMLDivElement>(null);
-  const inFlight = useRef(false);
   const newAttemptPending = useRef(startNewAttempt);
   const id = encodeURIComponent(checkoutId);
 
@@ -40,40 +40,37 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
     if (error) errorRef.current?.focus();
   }, [error]);
 
-  async function pay() {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy("pay");
-    setError(null);
-    const body: StartPaymentRequest = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: attemptKeyFor(checkoutId, newAttemptPending), lang: locale };
-    try {
-      const response = await requestJson<StartPaymentResponse>(`/api/checkouts/${id}/payments`, { method: "POST", body: JSON.stringify(body) });
-      window.location.assign(linkToFollow(response.confirmLink));
-    } catch (err) {
+  // Mutations, never retried by the library: the attempt key makes the payer's own Try again safe.
+  const payment = useMutation({
+    mutationFn: async () => {
+      const body: StartPaymentRequest = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: attemptKeyFor(checkoutId, newAttemptPending), lang: locale };
+      return linkToFollow((await fetchJson<StartPaymentResponse>(`/api/checkouts/${id}/payments`, { method: "POST", body: JSON.stringify(body) })).confirmLink);
+    },
+    onMutate: () => setError(null),
+    onSuccess: (link) => window.location.assign(link),
+    onError: (err) => {
       const what = explain(err);
       if (what.newKey) clearAttemptKey(checkoutId);
       setError({ text: t[what.key], retry: what.retry ? "pay" : null });
-      if (what.reload) return window.location.reload();
-      inFlight.current = false;
-      setBusy(null);
-    }
-  }
-
-  async function forget() {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy("forget");
-    setError(null);
-    try {
-      await requestJson(`/api/checkouts/${id}/saved-account`, { method: "DELETE" });
-      onForgotten();
-    } catch {
-      setError({ text: t["saved.forgetError"], retry: "forget" });
-    } finally {
-      inFlight.current = false;
-      setBusy(null);
-    }
-  }
+      if (what.reload) {
+        setReloading(true);
+        window.location.reload();
+      }
+    },
+  });
+  const forgetting = useMutation({
+    mutationFn: () => fetchJson(`/api/checkouts/${id}/saved-account`, { method: "DELETE" }),
+    onMutate: () => setError(null),
+    onSuccess: () => onForgotten(),
+    onError: () => setError({ text: t["saved.forgetError"], retry: "forget" }),
+  });
+  const busy = payment.isPending || payment.isSuccess || reloading ? "pay" : forgetting.isPending ? "forget" : null;
+  const pay = () => {
+    if (busy === null) payment.mutate();
+  };
+  const forget = () => {
+    if (busy === null) forgetting.mutate();
+  };
 
   const balanceNote = account.covers === true ? t["saved.covers"] : account.covers === false ? format(t["saved.short"], { amount: amountText }) : null;
   const leavingText = busy === "pay" ? t["pay.leaving.bank"] : busy === "forget" ? t["saved.forgetting"] : "";
@@ -100,7 +97,7 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
         <div ref={errorRef} tabIndex={-1} className="alert alert-error" role="alert" aria-label={t["payError.label"]}>
           <p>{error.text}</p>
           {error.retry && (
-            <button type="button" className="btn btn-secondary" onClick={() => void (error.retry === "pay" ? pay() : forget())}>
+            <button type="button" className="btn btn-secondary" onClick={error.retry === "pay" ? pay : forget}>
               {t["common.tryAgain"]}
             </button>
           )}
@@ -108,7 +105,7 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
       )}
 
       <div>
-        <button type="button" className="btn btn-primary btn-block" disabled={busy !== null} onClick={() => void pay()}>
+        <button type="button" className="btn btn-primary btn-block" disabled={busy !== null} onClick={pay}>
           {busy === "pay" ? t["pay.leaving.bank"] : format(t["saved.pay"], { amount: amountText })}
         </button>
         <p className="visually-hidden" role="status">
@@ -134,7 +131,7 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
         <button type="button" className="btn btn-secondary" disabled={busy !== null} onClick={onPayAnotherWay}>
           {t["saved.another"]}
         </button>
-        <button type="button" className="link-button" disabled={busy !== null} onClick={() => void forget()}>
+        <button type="button" className="link-button" disabled={busy !== null} onClick={forget}>
           {t["saved.forget"]}
         </button>
       </div>

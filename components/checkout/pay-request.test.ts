@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/components/ui/api";
+import { ApiError } from "@/components/query/fetch-json";
 import { httpUrl, shopLink } from "./links";
 import { explain, linkToFollow } from "./pay-request";
 

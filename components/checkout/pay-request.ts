@@ -1,4 +1,4 @@
-import { ApiError } from "@/components/ui/api";
+import { ApiError } from "@/components/query/fetch-json";
 import { httpUrl } from "./links";
 import type { FormMessages } from "./PaymentForm";
 

@@ -1,11 +1,12 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { CheckoutStatusView, FailureReason } from "@/lib/checkout/types";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
 import { shopLink } from "@/components/checkout/links";
-import { requestJson } from "@/components/ui/api";
+import { checkoutStatusQuery } from "@/components/query/queries";
 
 export type StatusMessages = MessagesFor<"status." | "common.returnToShop" | "common.tryAgain">;
 
@@ -81,59 +82,52 @@ function Icon({ outcome }: { outcome: Outcome }) {
   );
 }
 
+/** The pause after n answers: 1.5 s, growing by half each time, at most 10 s. */
+export function pollDelayMs(n: number): number {
+  return Math.min(POLL_INTERVAL_MS * 1.5 ** n, POLL_MAX_INTERVAL_MS);
+}
+
 /**
- * The landing page's status: asks the server (which asks the provider while the status is not
- * final) from every 1.5 s, backing off to every 10 s, for up to two minutes, then offers to check
- * again. Never reads the URL.
+ * The landing page's status. The server renders what it knows (having asked the provider, when it
+ * answered in time), so the first paint is usually the outcome itself. While it is not final, the
+ * query asks again, backing off from every 1.5 s to every 10 s, at once when the payer comes back
+ * to the tab (from the bank app, or out of the back/forward cache), paused while the tab is hidden,
+ * for up to two minutes; then "Check again". Never reads the URL.
  */
-export function PaymentStatus({ checkoutId, checkoutHref, messages: t }: { checkoutId: string; checkoutHref: string; messages: StatusMessages }) {
-  const [data, setData] = useState<CheckoutStatusView | null>(null);
-  const [failedToLoad, setFailedToLoad] = useState(false);
+export function PaymentStatus({ checkoutId, checkoutHref, initial, messages: t }: { checkoutId: string; checkoutHref: string; initial: CheckoutStatusView | null; messages: StatusMessages }) {
   const [timedOut, setTimedOut] = useState(false);
   const [round, setRound] = useState(0);
-
-  const outcome = outcomeOf(data, failedToLoad, timedOut);
-  const settled = outcome === "paid" || outcome === "failed" || outcome === "expired" || outcome === "cancelled";
+  const settledView = (view: CheckoutStatusView | undefined) => view !== undefined && (view.final || outcomeOf(view, false, false) === "failed");
+  const query = useQuery({
+    ...checkoutStatusQuery(checkoutId),
+    initialData: initial ?? undefined,
+    enabled: (q) => !timedOut && !settledView(q.state.data),
+    refetchInterval: (q) => pollDelayMs(q.state.dataUpdateCount + q.state.errorUpdateCount),
+  });
+  const data = query.data ?? null;
+  const outcome = outcomeOf(data, query.isError && !query.isFetching, timedOut);
+  const settled = settledView(query.data);
 
   useEffect(() => {
     if (settled || timedOut) return;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stopped = false;
-    let delay = POLL_INTERVAL_MS;
-    async function poll() {
-      try {
-        const view = await requestJson<CheckoutStatusView>(`/api/checkouts/${encodeURIComponent(checkoutId)}/status`, { signal: controller.signal });
-        setData(view);
-        setFailedToLoad(false);
-        if (view.final || outcomeOf(view, false, false) === "failed") return;
-      } catch {
-        if (controller.signal.aborted) return;
-        setFailedToLoad(true);
-      }
-      if (!stopped) timer = setTimeout(() => void poll(), delay);
-      delay = Math.min(delay * 1.5, POLL_MAX_INTERVAL_MS);
-    }
-    void poll();
     const cap = setTimeout(() => setTimedOut(true), POLL_CAP_MS);
-    // Coming back to the tab checks at once instead of waiting for the next round.
-    const onFocus = () => {
-      clearTimeout(timer);
-      void poll();
+    return () => clearTimeout(cap);
+  }, [settled, timedOut, round]);
+
+  const { refetch } = query;
+  useEffect(() => {
+    // Back from the bank may restore this page from the back/forward cache: ask at once.
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) void refetch();
     };
-    window.addEventListener("focus", onFocus);
-    return () => {
-      stopped = true;
-      controller.abort();
-      clearTimeout(timer);
-      clearTimeout(cap);
-      window.removeEventListener("focus", onFocus);
-    };
-  }, [checkoutId, round, settled, timedOut]);
+    window.addEventListener("pageshow", onPageShow);
+    return () => window.removeEventListener("pageshow", onPageShow);
+  }, [refetch]);
 
   function checkAgain() {
     setTimedOut(false);
     setRound((r) => r + 1);
+    void refetch();
   }
 
   const backToShop = data ? shopLink(data.returnUrl, checkoutId) : null;

@@ -51,7 +51,15 @@ export function appContext(): Promise<CheckoutContext> {
  * is claimed row by row in the database (ADR 13), and embedded PGlite serves one instance.
  */
 export async function startBackgroundWork(): Promise<void> {
-  const ctx = await appContext();
+  let ctx: CheckoutContext;
+  try {
+    ctx = await appContext();
+  } catch (err) {
+    // An instance that cannot reach its database (or finds the embedded one in use) stops with
+    // one line rather than serving errors; a supervisor or load balancer brings up another.
+    console.error(`start-up failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
   if (stopBackground) return;
   const interval = env().workerIntervalMs;
   // The outbox runs on its own, every second at most: notifications must not wait behind a

@@ -187,8 +187,9 @@ export async function latestAttempt(ctx: CheckoutContext, checkoutId: string): P
 /**
  * The status the landing page shows. While the latest attempt is not final, asks the provider
  * first: the redirect's query string is never trusted, and the webhook may not have come yet.
+ * `askProvider: false` answers from what is stored (a page render that cannot wait for the provider).
  */
-export async function getCheckoutStatus(id: string, c: CheckoutContext): Promise<CheckoutStatusView> {
+export async function getCheckoutStatus(id: string, c: CheckoutContext, opts: { askProvider?: boolean } = {}): Promise<CheckoutStatusView> {
   let checkout = await loadCheckout(c, id);
   if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
 
@@ -196,7 +197,7 @@ export async function getCheckoutStatus(id: string, c: CheckoutContext): Promise
   const now = nowOf(c);
   // Many tabs may poll one checkout: ask the provider at most once per REFRESH_MIN_MS.
   const recentlyChecked = attempt?.checkedAt && now.getTime() - attempt.checkedAt.getTime() < REFRESH_MIN_MS;
-  if (attempt?.providerPaymentId && !isFinalGroup(attempt.statusGroup) && !recentlyChecked) {
+  if (opts.askProvider !== false && attempt?.providerPaymentId && !isFinalGroup(attempt.statusGroup) && !recentlyChecked) {
     try {
       await c.db.update(paymentAttempts).set({ checkedAt: now }).where(eq(paymentAttempts.id, attempt.id));
       const status = await c.pis.payments.status(attempt.providerPaymentId);

@@ -7,6 +7,9 @@ import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
 import { messages, pickMessages } from "@/lib/i18n";
 import { appContext } from "@/lib/checkout/app-context";
 import { adoptReturnedPayment, returnQuery } from "@/lib/checkout/payments";
+import { getCheckoutStatus } from "@/lib/checkout/checkouts";
+import { withinMs } from "@/lib/checkout/poll";
+import type { CheckoutStatusView } from "@/lib/checkout/types";
 
 /**
  * The provider's payment id in the query names the payment of an attempt whose initiation we may
@@ -20,6 +23,19 @@ async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps) {
 }
 
 export const dynamic = "force-dynamic";
+
+/** How long the page waits for the provider before it shows what is stored and lets the browser poll. */
+const PROVIDER_WAIT_MS = 1500;
+
+/** The status for the first paint: the provider's answer if it comes in time, else what is stored. */
+async function initialStatus(checkoutId: string): Promise<CheckoutStatusView | null> {
+  const ctx = await appContext();
+  try {
+    return (await withinMs(getCheckoutStatus(checkoutId, ctx), PROVIDER_WAIT_MS)) ?? (await getCheckoutStatus(checkoutId, ctx, { askProvider: false }));
+  } catch {
+    return null; // the browser asks itself
+  }
+}
 
 export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
   const { data } = await loadCheckoutPage(props);
@@ -38,6 +54,7 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
   if (!data) notFound();
   const { checkout, locale } = data;
   const id = encodeURIComponent(checkout.id);
+  const initial = await initialStatus(checkout.id);
 
   return (
     <PageFrame locale={locale} path={`/checkout/${id}/return`} sandbox={data.sandboxProject} accessibilityHref={`/accessibility?lang=${locale}&checkout=${id}`}>
@@ -46,6 +63,7 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
           <PaymentStatus
             checkoutId={checkout.id}
             checkoutHref={`/checkout/${id}`}
+            initial={initial}
             messages={pickMessages(locale, ["status.", "common.returnToShop", "common.tryAgain"])}
           />
           <OrderSummary checkout={checkout} locale={locale} />

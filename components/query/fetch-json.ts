@@ -1,7 +1,8 @@
 import type { Problem } from "@/lib/checkout/types";
 
 /**
- * Same-origin JSON calls from client islands. Every failure becomes an ApiError carrying the HTTP
+ * The one fetch behind every query and mutation of the client islands (react-query runs it, it
+ * does not fetch by itself): same-origin JSON calls. Every failure becomes an ApiError carrying the HTTP
  * status (0 when the server could not be reached) and the problem's stable `code`. Components turn
  * the code into a sentence from the message catalogue; the server's own wording and codes are
  * never shown to the payer.
@@ -27,7 +28,7 @@ function isProblem(value: unknown): value is Problem {
   );
 }
 
-export async function requestJson<T>(input: string, init?: RequestInit): Promise<T> {
+export async function fetchJson<T>(input: string, init?: RequestInit): Promise<T> {
   let response: Response;
   try {
     response = await fetch(input, {

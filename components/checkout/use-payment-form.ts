@@ -1,0 +1,167 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { useController, useForm, useWatch } from "react-hook-form";
+import type { BanksResponse, Locale } from "@/lib/checkout/types";
+import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
+import { useBanksQuery, usePrefetchBanks } from "@/components/bank-picker/use-banks-query";
+import { ApiError, fetchJson } from "@/components/query/fetch-json";
+import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
+import { explain, linkToFollow, type PayErrorKey } from "./pay-request";
+import { missingFields, paymentFormSchema, startRequestOf, type Choice, type PaymentField, type PaymentFormValues } from "./payment-form-schema";
+
+export interface PaymentFormOptions {
+  checkoutId: string;
+  locale: Locale;
+  methods: { bank: boolean; card: boolean; hybrid: boolean };
+  countries: { code: string; name: string }[];
+  defaultCountry: string;
+  /** The default country's banks, loaded with the page. */
+  initialBanks: BanksResponse | null;
+  /** The stored attempt key belongs to an attempt that is over: the first Pay starts a new one. */
+  startNewAttempt: boolean;
+  /** The shop named its customer and the provider allows linking: offer "Remember this bank account". */
+  offerSave: boolean;
+  /** Bank to start with, e.g. the saved account's bank when it must be saved again. */
+  initialBankId?: string;
+  /** Start with "Remember this bank account" ticked (the payer had one saved). */
+  rememberByDefault?: boolean;
+}
+
+/** Where Pay sends the request, and which field of the answer is the link to follow. */
+interface Leave {
+  url: string;
+  body: object;
+  linkField: "confirmLink" | "authorizationLink";
+}
+
+/** The ways to pay this checkout offers, in the order shown. */
+export function choicesOf(methods: PaymentFormOptions["methods"]): Choice[] {
+  const choices: Choice[] = [
+    ...(methods.bank ? (["here", "hosted"] as const) : []),
+    ...(methods.card ? (["card"] as const) : []),
+    ...(methods.hybrid ? (["hybrid"] as const) : []),
+  ];
+  return choices.length > 0 ? choices : ["here"];
+}
+
+/**
+ * The payment form's state and actions: react-hook-form holds the values and validates them with
+ * the zod schema (on blur and on submit, again on every change once submitted), the bank list is a
+ * query per country, and Pay is a mutation (never retried by the library; the attempt key makes a
+ * deliberate retry safe). Server refusals about a field land on that field.
+ */
+export function usePaymentForm(o: PaymentFormOptions) {
+  const choices = choicesOf(o.methods);
+  const form = useForm<PaymentFormValues>({
+    resolver: zodResolver(paymentFormSchema),
+    mode: "onBlur",
+    reValidateMode: "onChange",
+    defaultValues: {
+      choice: choices[0],
+      country: o.countries.some((c) => c.code === o.defaultCountry) ? o.defaultCountry : (o.countries[0]?.code ?? o.defaultCountry),
+      bankId: o.initialBankId ?? "",
+      terms: false,
+      remember: o.rememberByDefault ?? false,
+    },
+  });
+  const [choice, country, bankId, terms, remember] = useWatch({ control: form.control, name: ["choice", "country", "bankId", "terms", "remember"] });
+
+  const banks = useBanksQuery(country, o.initialBanks);
+  const prefetch = usePrefetchBanks();
+  const lastUsedId = useLastUsedBank(country);
+  const chosenBank = (banks.status === "ready" ? banks.banks : []).find((b) => b.id === bankId) ?? null;
+
+  const here = choice === "here";
+  // Saving needs a bank chosen here (linking starts at that bank) that allows it.
+  const canSave = here && o.offerSave && chosenBank?.linkable !== false;
+  const saving = canSave && remember && chosenBank !== null;
+
+  const bankField = useController({ control: form.control, name: "bankId" }).field;
+  const newAttemptPending = useRef(o.startNewAttempt);
+  const [payError, setPayError] = useState<{ key: PayErrorKey; retry: boolean } | null>(null);
+  const [reloading, setReloading] = useState(false);
+
+  const pay = useMutation({
+    mutationFn: async (values: PaymentFormValues) => {
+      const id = encodeURIComponent(o.checkoutId);
+      const leave: Leave =
+        saving && chosenBank
+          ? { url: `/api/checkouts/${id}/saved-account`, body: { bankId: chosenBank.id, termsAccepted: values.terms, lang: o.locale }, linkField: "authorizationLink" }
+          : { url: `/api/checkouts/${id}/payments`, body: startRequestOf(values, attemptKeyFor(o.checkoutId, newAttemptPending), o.locale), linkField: "confirmLink" };
+      const answer = await fetchJson<Record<string, unknown>>(leave.url, { method: "POST", body: JSON.stringify(leave.body) });
+      return linkToFollow(answer[leave.linkField]);
+    },
+    onMutate: () => setPayError(null),
+    onSuccess: (link) => {
+      if (here && chosenBank) rememberBank(country, chosenBank.id);
+      // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
+      window.location.assign(link);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === "terms_required") {
+        form.setValue("terms", false);
+        form.setError("terms", { type: "server", message: "errors.terms" }, { shouldFocus: true });
+        return;
+      }
+      // Saving turned out impossible: the next Pay pays without it.
+      if (error instanceof ApiError && error.code === "saving_unavailable") form.setValue("remember", false);
+      const what = explain(error);
+      if (what.newKey) clearAttemptKey(o.checkoutId);
+      setPayError({ key: what.key, retry: what.retry && !what.reload });
+      // The server's page shows what is going on (an attempt in flight, paid, expired).
+      if (what.reload) {
+        setReloading(true);
+        window.location.reload();
+      }
+    },
+  });
+  const leaving = pay.isPending || pay.isSuccess || reloading;
+
+  // Invalid: react-hook-form focuses the first field in error (the bank list, then the Terms).
+  const submit = form.handleSubmit((values) => {
+    if (!leaving) pay.mutate(values);
+  });
+
+  return {
+    form,
+    fields: {
+      // Another way to pay: errors about the bank and the Terms no longer apply, or apply again.
+      choice: form.register("choice", { onChange: () => (form.formState.isSubmitted ? void form.trigger() : form.clearErrors(["bankId", "terms"])) }),
+      terms: form.register("terms"),
+      remember: form.register("remember"),
+    },
+    /** Where react-hook-form moves focus when the bank is missing: the picker's handle. */
+    bankRef: bankField.ref,
+    chooseBank: bankField.onChange,
+    choices,
+    values: { choice, country, bankId, terms, remember },
+    banks,
+    lastUsedId,
+    chosenBank,
+    canSave,
+    saving,
+    /** Pressed Pay and the browser is on its way to the bank (or about to reload). */
+    leaving,
+    /** Fields Pay still needs, shown as a hint below the button before any submit. */
+    missing: missingFields({ choice, bankId, terms }),
+    payError,
+    focusField: (field: PaymentField) => form.setFocus(field),
+    submit,
+    /** Try again after a refusal: the same values, the same attempt key unless the attempt is over. */
+    retry: () => void submit(),
+    /** Nothing to choose here: let the provider's page do the choosing. */
+    chooseHosted: () => {
+      form.setValue("choice", "hosted");
+      form.clearErrors(["bankId", "terms"]);
+    },
+    chooseCountry: (code: string) => {
+      form.setValue("country", code);
+      form.setValue("bankId", "");
+    },
+    /** The payer reaches for the country switch: fetch the other countries' lists ahead. */
+    prefetchCountries: () => prefetch(o.countries.map((c) => c.code).filter((c) => c !== country)),
+  };
+}
+
+export type PaymentFormState = ReturnType<typeof usePaymentForm>;
