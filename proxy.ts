@@ -9,6 +9,8 @@ import { commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-he
  * request (for Next) and on the response (for the browser). API routes set theirs in the route
  * wrapper (lib/http/route.ts), without the cost of a proxy pass.
  */
+const LANDING = /^\/checkout\/[^/]+\/return$/;
+
 export function proxy(request: NextRequest) {
   const settings = env();
   const common = commonSecurityHeaders(settings.appUrl);
@@ -20,6 +22,10 @@ export function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [k, v] of Object.entries(common)) response.headers.set(k, v);
   response.headers.set("Content-Security-Policy", csp);
+  // The landing page may be kept for Back and Forward (revalidated on every load, never in a shared
+  // cache); Next's default no-store would keep it out of the back/forward cache. Its status query
+  // asks the server again when the page is restored.
+  if (LANDING.test(request.nextUrl.pathname)) response.headers.set("Cache-Control", "private, no-cache, max-age=0, must-revalidate");
   return response;
 }
 

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { format, templateParts, type MessagesFor } from "@/lib/i18n/format";
 import { BankPicker } from "@/components/bank-picker/BankPicker";
-import type { FieldErrorKey } from "./payment-form-schema";
+import type { FieldErrorKey } from "./payment-form";
 import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
 export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "picker." | "common." | "saved.">;

@@ -1,17 +1,15 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { Resolver } from "react-hook-form";
 import * as z from "zod/mini";
-import type { Locale, PaymentMethod, StartPaymentRequest } from "@/lib/checkout/types";
+import { CHOICES, type PaymentFormValues } from "./payment-form";
 
 /**
- * The payment form's values and their rules, for react-hook-form's zod resolver. zod/mini keeps
- * the payer's JavaScript small; the server parses the request it leads to with its own schema and
- * stays the authority. Messages are keys of the message catalogue, so the view shows each field's
- * error in the page's language.
+ * The payment form's rules, for react-hook-form's zod resolver. zod/mini keeps the payer's
+ * JavaScript small, and this module (with the resolver) is loaded after the page is up
+ * (use-payment-form.ts): nothing validates before the payer has touched the form. The server
+ * parses the request it leads to with its own schema and stays the authority. Messages are keys
+ * of the message catalogue, so the view shows each field's error in the page's language.
  */
-
-/** here: bank chosen on this page; hosted: bank chosen on the provider's page; card; hybrid. */
-export const CHOICES = ["here", "hosted", "card", "hybrid"] as const;
-export type Choice = (typeof CHOICES)[number];
-
 export const paymentFormSchema = z
   .object({
     choice: z.enum(CHOICES),
@@ -30,30 +28,4 @@ export const paymentFormSchema = z
     }),
   );
 
-export type PaymentFormValues = z.infer<typeof paymentFormSchema>;
-export type PaymentField = "bankId" | "terms";
-/** The message keys the schema (and the server's refusals mapped onto fields) use. */
-export type FieldErrorKey = "errors.bank" | "errors.terms";
-
-export function methodOf(choice: Choice): PaymentMethod {
-  return choice === "card" ? "card" : choice === "hybrid" ? "hybrid" : "bank";
-}
-
-/** The fields still missing before Pay can work, in the order the form shows them. */
-export function missingFields(v: Pick<PaymentFormValues, "choice" | "bankId" | "terms">): PaymentField[] {
-  if (v.choice !== "here") return [];
-  return [...(v.bankId ? [] : (["bankId"] as const)), ...(v.terms ? [] : (["terms"] as const))];
-}
-
-/** The start request for valid values (`POST /api/checkouts/{id}/payments`). */
-export function startRequestOf(v: PaymentFormValues, attemptKey: string, lang: Locale): StartPaymentRequest {
-  const here = v.choice === "here";
-  return {
-    method: methodOf(v.choice),
-    ...(here ? { bankId: v.bankId } : {}),
-    ...(v.choice === "hosted" || v.choice === "hybrid" ? { country: v.country } : {}),
-    termsAccepted: here ? v.terms : false,
-    attemptKey,
-    lang,
-  };
-}
+export const paymentFormResolver: Resolver<PaymentFormValues> = zodResolver(paymentFormSchema);

@@ -1,14 +1,17 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
-import { useRef, useState } from "react";
-import { useController, useForm, useWatch } from "react-hook-form";
+import { useEffect, useRef, useState } from "react";
+import { useController, useForm, useWatch, type Resolver } from "react-hook-form";
 import type { BanksResponse, Locale } from "@/lib/checkout/types";
 import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
 import { useBanksQuery, usePrefetchBanks } from "@/components/bank-picker/use-banks-query";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow, type PayErrorKey } from "./pay-request";
-import { missingFields, paymentFormSchema, startRequestOf, type Choice, type PaymentField, type PaymentFormValues } from "./payment-form-schema";
+import { missingFields, startRequestOf, type Choice, type PaymentField, type PaymentFormValues } from "./payment-form";
+
+/** zod and its resolver arrive after the page is up, as their own chunk (ADR 12). */
+const loadRules = () => import("./payment-form-schema");
+const lazyResolver: Resolver<PaymentFormValues> = async (...args) => (await loadRules()).paymentFormResolver(...args);
 
 export interface PaymentFormOptions {
   checkoutId: string;
@@ -53,8 +56,13 @@ export function choicesOf(methods: PaymentFormOptions["methods"]): Choice[] {
  */
 export function usePaymentForm(o: PaymentFormOptions) {
   const choices = choicesOf(o.methods);
+  // Fetch the rules while the payer reads the page, so the first check does not wait for them.
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
+    idle(() => void loadRules());
+  }, []);
   const form = useForm<PaymentFormValues>({
-    resolver: zodResolver(paymentFormSchema),
+    resolver: lazyResolver,
     mode: "onBlur",
     reValidateMode: "onChange",
     defaultValues: {

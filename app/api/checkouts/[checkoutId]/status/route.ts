@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getCheckoutStatus } from "@/lib/checkout/checkouts";
+import { json } from "@/lib/http/problem";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -7,4 +8,6 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const GET = route({ params }, ({ params, ctx }) => getCheckoutStatus(params.checkoutId, ctx));
+// no-cache, not no-store: every read still goes to the server, and the landing page that polls
+// it stays eligible for the back/forward cache (Back from the shop restores it at once).
+export const GET = route({ params }, async ({ params, ctx }) => json(await getCheckoutStatus(params.checkoutId, ctx), 200, { "Cache-Control": "private, no-cache" }));
