@@ -1,0 +1,123 @@
+import { expect, test, type Page } from "@playwright/test";
+import { LOCALES, messages } from "../lib/i18n";
+import { expectNoAxeViolations } from "./axe";
+import { createCheckout, decideAtBank, forceProviderStatus, merchantView, payWithBank } from "./journey";
+
+// Issue 16: the payer's pages on react-query and react-hook-form, phone first.
+
+/** Requests the page makes to a path, counted from now on. */
+function countRequests(page: Page, pattern: RegExp) {
+  const seen: string[] = [];
+  page.on("request", (r) => {
+    if (pattern.test(new URL(r.url()).pathname + new URL(r.url()).search)) seen.push(r.url());
+  });
+  return seen;
+}
+
+test.describe("on a phone (390×844)", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the first bank, the amount and the payee are on the first screen; Terms and Pay one scroll away; the payer pays", async ({ page, request }) => {
+    const checkoutId = await createCheckout(request, { description: "Two books and a mug" });
+    await page.goto(`/checkout/${checkoutId}?lang=en`);
+
+    const within = async (name: string, locator: ReturnType<Page["locator"]>, bottomMax: number) => {
+      const box = await locator.boundingBox();
+      expect(box, name).not.toBeNull();
+      expect(box!.y, `${name} top`).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height, `${name} bottom`).toBeLessThanOrEqual(bottomMax);
+    };
+    const firstBank = page.getByRole("radiogroup", { name: /bank/i }).getByRole("radio").first();
+    await within("first bank", firstBank.locator("xpath=ancestor::label[1]"), 844);
+    await within("amount", page.getByTestId("order-amount"), 844);
+    await within("payee", page.getByRole("region", { name: "Order summary" }).getByText("Demo Shop UAB"), 844);
+    await within("Terms", page.getByRole("checkbox", { name: /Terms and Conditions/ }), 2 * 844);
+    await within("Pay", page.getByRole("button", { name: /^Pay/ }), 2 * 844);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expectNoAxeViolations(page);
+
+    await payWithBank(page);
+    await decideAtBank(page, "Approve");
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  });
+});
+
+test("the bank list comes with the page, is not fetched again on load, and each other country once", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  const banks = countRequests(page, /^\/api\/banks/);
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(banks).toEqual([]);
+
+  // Reaching for the country switch fetches the other countries ahead; choosing one then needs
+  // no request, and coming back to the first needs none either.
+  const country = page.getByLabel("Country of your bank");
+  await country.focus();
+  await expect.poll(() => banks.length).toBeGreaterThan(0);
+  await page.waitForLoadState("networkidle");
+  const prefetched = banks.length;
+  expect(new Set(banks).size).toBe(prefetched);
+  expect(banks.some((u) => u.includes("country=LT"))).toBe(false);
+  await country.selectOption("LV");
+  await expect(page.getByRole("radiogroup", { name: /bank/i }).getByRole("radio").first()).toBeVisible();
+  await country.selectOption("LT");
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(banks).toHaveLength(prefetched);
+});
+
+test("the landing keeps polling after the tab comes back from the background, and stops on a final status", async ({ page, request }) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await payWithBank(page);
+  const paymentId = /\/login\/([^/?]+)/.exec(page.url())![1]!;
+
+  // The payer comes back before deciding (the bank app is still open): the status is pending.
+  const polls = countRequests(page, new RegExp(`^/api/checkouts/${checkoutId}/status`));
+  await page.goto(`/checkout/${checkoutId}/return?lang=en`);
+  await expect(page.getByRole("heading", { name: "Confirming your payment…" })).toBeVisible();
+  await expect.poll(() => polls.length, { timeout: 10_000 }).toBeGreaterThan(0);
+
+  // The tab goes to the background: no polling while hidden.
+  const setVisibility = (state: "hidden" | "visible") =>
+    page.evaluate((s) => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => s });
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => s === "hidden" });
+      document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
+    }, state);
+  await setVisibility("hidden");
+  await page.waitForTimeout(500);
+  const whileHidden = polls.length;
+  await forceProviderStatus(request, paymentId, { bankStatus: "ACSC" });
+  await page.waitForTimeout(4000);
+  expect(polls.length).toBe(whileHidden);
+  await expect(page.getByRole("heading", { name: "Payment received" })).toHaveCount(0);
+
+  // Back in the tab: it asks at once, shows the outcome, and asks no more.
+  await setVisibility("visible");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 5000 });
+  const atFinal = polls.length;
+  await page.waitForTimeout(5000);
+  expect(polls.length).toBe(atFinal);
+  expect((await merchantView(request, checkoutId)).status).toBe("paid");
+});
+
+for (const locale of LOCALES) {
+  test(`the payment form names each missing field in its own language (${locale})`, async ({ page, request }) => {
+    const t = messages(locale);
+    const checkoutId = await createCheckout(request);
+    await page.goto(`/checkout/${checkoutId}?lang=${locale}`);
+    await page.getByRole("button", { name: t["pay.button"].split("{")[0]!.trim() }).click();
+
+    const summary = page.getByRole("alert", { name: t["errors.label"] });
+    await expect(summary).toContainText(t["errors.bank"]);
+    await expect(summary).toContainText(t["errors.terms"]);
+    await expect(page.locator("#bank-error")).toHaveText(t["errors.bank"]);
+    await expect(page.locator("#terms-error")).toHaveText(t["errors.terms"]);
+    // Fixing a field clears its error at once.
+    await page.locator("#terms").check();
+    await expect(page.locator("#terms-error")).toHaveCount(0);
+    await expect(summary).not.toContainText(t["errors.terms"]);
+  });
+}
