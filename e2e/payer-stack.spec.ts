@@ -121,3 +121,24 @@ for (const locale of LOCALES) {
     await expect(summary).not.toContainText(t["errors.terms"]);
   });
 }
+
+test.describe("on a computer (1280×800)", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("paid on the phone through the QR code, the computer's page shows it paid by itself", async ({ page, request, browser }) => {
+    const checkoutId = await createCheckout(request);
+    await page.goto(`/checkout/${checkoutId}?lang=en`);
+    await expect(page.getByRole("img", { name: "Scan to pay on your phone" })).toBeVisible();
+
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, baseURL: test.info().project.use.baseURL });
+    const phonePage = await phone.newPage();
+    await phonePage.goto(`/checkout/${checkoutId}?lang=en`);
+    await payWithBank(phonePage);
+    await decideAtBank(phonePage, "Approve");
+    await expect(phonePage.getByRole("heading", { name: "Payment received" })).toBeVisible();
+    await phone.close();
+
+    await expect(page.getByRole("heading", { name: "This order is already paid" })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+  });
+});

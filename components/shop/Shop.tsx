@@ -1,6 +1,9 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { startTransition, useActionState, useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import * as z from "zod/mini";
 import { centsToDecimal, formatMoney } from "@/components/ui/money";
 
 export interface ShopProduct {
@@ -28,10 +31,18 @@ function centsLabel(cents: number, currency: string): string {
   return formatMoney(centsToDecimal(cents), currency);
 }
 
+/** The order form: a quantity per product, and something in the cart. The server re-checks both. */
+const orderSchema = (maxQuantity: number) =>
+  z.object({ cart: z.record(z.string(), z.number().check(z.int(), z.minimum(0), z.maximum(maxQuantity))) }).check(
+    z.refine((v) => Object.values(v.cart).some((q) => q > 0), { message: "Add a product to your cart to check out.", path: ["cart"] }),
+  );
+
 export function Shop({ products, currency, maxQuantity, action }: ShopProps) {
-  const [cart, setCart] = useState<Record<string, number>>({});
   const [announcement, setAnnouncement] = useState("");
   const [state, formAction, pending] = useActionState(action, { error: null });
+  const [schema] = useState(() => orderSchema(maxQuantity));
+  const form = useForm<{ cart: Record<string, number> }>({ resolver: zodResolver(schema), defaultValues: { cart: {} } });
+  const cart = useWatch({ control: form.control, name: "cart" });
 
   const lines = products
     .filter((p) => (cart[p.id] ?? 0) > 0)
@@ -42,7 +53,7 @@ export function Shop({ products, currency, maxQuantity, action }: ShopProps) {
 
   function setQuantity(product: ShopProduct, quantity: number) {
     const next = Math.max(0, Math.min(maxQuantity, quantity));
-    setCart((current) => ({ ...current, [product.id]: next }));
+    form.setValue("cart", { ...form.getValues("cart"), [product.id]: next });
     setAnnouncement(
       next === 0 ? `${product.name} removed from cart.` : `${product.name}: ${next} in cart.`,
     );
@@ -82,7 +93,18 @@ export function Shop({ products, currency, maxQuantity, action }: ShopProps) {
         <p className="visually-hidden" role="status" aria-live="polite">
           {announcement}
         </p>
-        <form action={formAction}>
+        <form
+          noValidate
+          onSubmit={form.handleSubmit((v) => {
+            // The server action takes the lines as form data, as it did from a plain form.
+            const data = new FormData();
+            for (const [productId, quantity] of Object.entries(v.cart).filter(([, q]) => q > 0)) {
+              data.append("productId", productId);
+              data.append("quantity", String(quantity));
+            }
+            startTransition(() => formAction(data));
+          })}
+        >
           {empty ? (
             <p className="muted">Your cart is empty.</p>
           ) : (
@@ -117,8 +139,6 @@ export function Shop({ products, currency, maxQuantity, action }: ShopProps) {
                   <button type="button" className="link-button small" onClick={() => setQuantity(product, 0)}>
                     Remove {product.name}
                   </button>
-                  <input type="hidden" name="productId" value={product.id} />
-                  <input type="hidden" name="quantity" value={quantity} />
                 </li>
               ))}
             </ul>

@@ -7,6 +7,7 @@ import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
 import { shopLink } from "@/components/checkout/links";
 import { PhoneQr } from "@/components/checkout/PhoneQr";
+import { QrHandoff } from "@/components/checkout/QrHandoff";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
 import { listBanks } from "@/lib/checkout/banks";
@@ -121,6 +122,7 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
           </div>
         </div>
         {(state === "form" || state === "attempt") && <PhoneQr url={`${env().appUrl}${path}`} locale={locale} />}
+        {state === "form" && <QrHandoff checkoutId={checkout.id} />}
       </main>
     </PageFrame>
   );
