@@ -122,9 +122,17 @@ test("staff refund part, then another part, and an amount above what is left is 
 test("a malformed amount is refused with a message naming the field", async ({ page }) => {
   await signIn(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
+  // Checked in the browser with the server action's own rules: nothing is sent.
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST") posts.push(r.url());
+  });
   await page.getByLabel("Amount", { exact: true }).fill("ten");
   await page.getByRole("button", { name: "Refund" }).click();
   await expect(page.getByRole("alert", { name: "Refund error" })).toContainText("Enter the amount as a number");
+  await expect(page.getByLabel("Amount", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  expect(posts).toEqual([]);
+  // What only the server knows (the currency's decimals) comes back onto the same field.
   await page.getByLabel("Amount", { exact: true }).fill("1.234");
   await page.getByRole("button", { name: "Refund" }).click();
   await expect(page.getByRole("alert", { name: "Refund error" })).toContainText("Amount EUR allows at most 2 decimal places");

@@ -6,6 +6,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { LoginState, RefundState } from "@/components/backoffice/action-state";
 import { describeRefundError } from "@/components/backoffice/refund-errors";
+import { refundFields } from "@/components/backoffice/refund-form-schema";
 import { requireStaff } from "@/components/backoffice/require-staff";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
@@ -43,19 +44,8 @@ export async function logout(): Promise<void> {
   redirect("/backoffice/login");
 }
 
-const refundForm = z.object({
+const refundForm = refundFields.extend({
   checkoutId: z.string().regex(/^[\w-]{1,64}$/),
-  // Staff may type a decimal comma ("5,00"); the domain takes a decimal string with a point.
-  amount: z
-    .string()
-    .trim()
-    .transform((v) => v.replace(",", "."))
-    .pipe(z.string().regex(/^\d+(\.\d+)?$/, "Enter the amount as a number, like 12.50")),
-  reason: z
-    .string()
-    .trim()
-    .max(200, "Keep the reason under 200 characters")
-    .transform((v) => (v === "" ? undefined : v)),
   // A duplicate payment's attempt; absent for the paying one.
   attemptId: z.string().regex(/^pa_[0-9a-f-]{36}$/).optional(),
   // Made by the form once per refund: a double submit or a resent request refunds once.

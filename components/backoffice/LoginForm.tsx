@@ -1,24 +1,45 @@
 "use client";
 
-import { useActionState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { login } from "@/app/backoffice/actions";
 import { INITIAL_LOGIN_STATE } from "./action-state";
 import styles from "./backoffice.module.css";
 
+const loginFields = z.object({ password: z.string().min(1, "Enter the password") });
+type LoginFields = z.infer<typeof loginFields>;
+
+/**
+ * Sign-in: react-hook-form checks that a password was typed, the server action checks it (and
+ * redirects on success); a refusal lands on the password field and is announced.
+ */
 export function LoginForm() {
-  const [state, action, pending] = useActionState(login, INITIAL_LOGIN_STATE);
-  const invalid = state.error !== null;
+  const form = useForm<LoginFields>({ resolver: zodResolver(loginFields), defaultValues: { password: "" } });
+  const signIn = useMutation({
+    mutationFn: ({ password }: LoginFields) => {
+      const data = new FormData();
+      data.set("password", password);
+      return login(INITIAL_LOGIN_STATE, data);
+    },
+    onSuccess: (state) => {
+      if (state?.error) form.setError("password", { type: "server", message: state.error }, { shouldFocus: true });
+    },
+  });
+  const error = form.formState.errors.password?.message;
+  const invalid = error !== undefined;
   return (
-    <form action={action} className={`card ${styles.form}`} noValidate>
+    <form onSubmit={(event) => void form.handleSubmit((v) => signIn.mutate(v))(event)} className={`card ${styles.form}`} noValidate>
       {/* Always in the page, so the error is announced when it is written into it. */}
       <div role="alert" id="login-error" className={styles.slot}>
-        {state.error && <p className="alert alert-error">{state.error}</p>}
+        {error && <p className="alert alert-error">{error}</p>}
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>
         <input
           id="password"
-          name="password"
+          {...form.register("password")}
           type="password"
           autoComplete="current-password"
           required
@@ -26,7 +47,7 @@ export function LoginForm() {
           aria-describedby={invalid ? "login-error" : undefined}
         />
       </div>
-      <button type="submit" className="btn btn-primary btn-block" aria-busy={pending || undefined}>
+      <button type="submit" className="btn btn-primary btn-block" aria-busy={signIn.isPending || undefined}>
         Sign in
       </button>
     </form>

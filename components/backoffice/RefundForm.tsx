@@ -1,9 +1,17 @@
 "use client";
 
-import { useActionState, useState, type FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 import { refundCheckout } from "@/app/backoffice/actions";
+import { refundFields, type RefundFieldsInput } from "./refund-form-schema";
 import { INITIAL_REFUND_STATE } from "./action-state";
 import styles from "./backoffice.module.css";
+
+type RefundFieldsOutput = z.output<typeof refundFields>;
 
 interface RefundFormProps {
   checkoutId: string;
@@ -22,23 +30,53 @@ function newRefundKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Full or partial refund of a paid checkout (or of a duplicate payment); the server decides what is allowed. */
+/**
+ * Full or partial refund of a paid checkout (or of a duplicate payment); the server decides what is
+ * allowed. react-hook-form checks the fields with the rules the server action uses; the refund is a
+ * mutation (one at a time, never retried by the library; the refund key makes a resend refund once),
+ * and its answer refreshes the page's server data: the refundable amount, the refunds and the list.
+ */
 export function RefundForm({ checkoutId, refundable, refundableText, currency, attemptId, title = "Refund this payment" }: RefundFormProps) {
-  const [state, action, pending] = useActionState(refundCheckout, INITIAL_REFUND_STATE);
-  // A new key once the last refund has its answer, so the next refund is a new one.
-  const [keyed, setKeyed] = useState(() => ({ state, refundKey: newRefundKey() }));
-  if (keyed.state !== state) setKeyed({ state, refundKey: newRefundKey() });
-  const { refundKey } = keyed;
+  const router = useRouter();
+  const [refundKey, setRefundKey] = useState(newRefundKey);
+  const [result, setResult] = useState<string | null>(null);
+  const form = useForm<RefundFieldsInput, unknown, RefundFieldsOutput>({ resolver: zodResolver(refundFields), defaultValues: { amount: refundable, reason: "" } });
+  const { errors } = form.formState;
   const id = attemptId ? `refund-${attemptId}` : "refund";
-  const failed = state.ok === false ? state : null;
-  // React resets the form after each submission: a refused one gets back what staff typed.
-  const amount = failed ? failed.values.amount : refundable;
-  const reason = failed ? failed.values.reason : "";
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    // A second click while the first refund is on its way must not send a second refund.
-    if (pending) event.preventDefault();
-  };
+  // After a refund the page's data says what is left: the form starts from it again.
+  useEffect(() => {
+    form.reset({ amount: refundable, reason: "" });
+  }, [form, refundable]);
+
+  const refund = useMutation({
+    mutationFn: (values: RefundFieldsInput) => {
+      const data = new FormData();
+      data.set("checkoutId", checkoutId);
+      data.set("refundKey", refundKey);
+      if (attemptId) data.set("attemptId", attemptId);
+      data.set("amount", values.amount);
+      data.set("reason", values.reason);
+      return refundCheckout(INITIAL_REFUND_STATE, data);
+    },
+    onMutate: () => setResult(null),
+    onSuccess: (state) => {
+      if (state.ok === true) {
+        setResult(state.message);
+        router.refresh();
+      } else if (state.ok === false) {
+        form.setError(state.field ?? "root.server", { type: "server", message: state.error }, { shouldFocus: state.field !== undefined });
+      }
+    },
+    onError: () => form.setError("root.server", { type: "server", message: "The refund could not be sent. Check the refunds list before trying again." }),
+    // A new key once the last refund has its answer, so the next refund is a new one.
+    onSettled: () => setRefundKey(newRefundKey()),
+  });
+  const error = errors.amount?.message ?? errors.reason?.message ?? errors.root?.server?.message;
+  const submit = form.handleSubmit(() => {
+    // The raw values go to the server action, which parses them itself.
+    if (!refund.isPending) refund.mutate(form.getValues());
+  });
 
   const nothingLeft = /^0+(\.0+)?$/.test(refundable);
 
@@ -49,10 +87,7 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency, a
       {nothingLeft ? (
         <p className="muted">Nothing is left to refund.</p>
       ) : (
-        <form action={action} onSubmit={onSubmit} className={styles.form} noValidate>
-          <input type="hidden" name="checkoutId" value={checkoutId} />
-          <input type="hidden" name="refundKey" value={refundKey} />
-          {attemptId && <input type="hidden" name="attemptId" value={attemptId} />}
+        <form onSubmit={(event) => void submit(event)} className={styles.form} noValidate>
           <div className="field">
             <label htmlFor={`${id}-amount`}>Amount</label>
             <p className="hint" id={`${id}-amount-hint`}>
@@ -60,15 +95,13 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency, a
             </p>
             <input
               id={`${id}-amount`}
-              name="amount"
+              {...form.register("amount")}
               type="text"
               inputMode="decimal"
               autoComplete="off"
               required
-              key={`amount-${refundable}`}
-              defaultValue={amount}
-              aria-invalid={failed?.field === "amount" || undefined}
-              aria-describedby={failed?.field === "amount" ? `${id}-amount-hint ${id}-error` : `${id}-amount-hint`}
+              aria-invalid={errors.amount ? true : undefined}
+              aria-describedby={errors.amount ? `${id}-amount-hint ${id}-error` : `${id}-amount-hint`}
             />
           </div>
           <div className="field">
@@ -77,20 +110,19 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency, a
             </label>
             <input
               id={`${id}-reason`}
-              name="reason"
+              {...form.register("reason")}
               type="text"
               maxLength={200}
               autoComplete="off"
-              defaultValue={reason}
-              aria-invalid={failed?.field === "reason" || undefined}
-              aria-describedby={failed?.field === "reason" ? `${id}-error` : undefined}
+              aria-invalid={errors.reason ? true : undefined}
+              aria-describedby={errors.reason ? `${id}-error` : undefined}
             />
           </div>
           <div role="alert" aria-label="Refund error" id={`${id}-error`} className={styles.slot}>
-            {failed && <p className="alert alert-error">{failed.error}</p>}
+            {error && <p className="alert alert-error">{error}</p>}
           </div>
           <div>
-            <button type="submit" className="btn btn-primary" aria-disabled={pending || undefined}>
+            <button type="submit" className="btn btn-primary" aria-disabled={refund.isPending || undefined}>
               Refund
             </button>
           </div>
@@ -98,7 +130,7 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency, a
       )}
       {/* Outside the form, so the confirmation stays when the last refund removes the fields. */}
       <div role="status" aria-label="Refund result" className={styles.slot}>
-        {state.ok === true && <p className="alert alert-success">{state.message}</p>}
+        {result && <p className="alert alert-success">{result}</p>}
       </div>
     </section>
   );
