@@ -74,7 +74,8 @@ export function AttemptPanel({ checkoutId, amountText, attempt, statusHref, mess
     if (next === "expired") window.location.reload();
     else if (next === "failed" || next === "abandoned") onOverRef.current(next);
   }, [next]);
-  const polled: Shown = next === "paid" ? "paid" : next === "pending" ? "pending" : next === "waiting" ? "waiting" : attempt.statusGroup === "pending" ? "pending" : "waiting";
+  // Until the first answer, what the page was rendered with.
+  const polled: Shown = next === "paid" || next === "pending" || next === "waiting" ? next : attempt.statusGroup === "pending" ? "pending" : "waiting";
 
   const abandon = useMutation({
     mutationFn: () => fetchJson<{ abandoned: true }>(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments/abandon`, { method: "POST" }),

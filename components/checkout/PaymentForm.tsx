@@ -43,7 +43,10 @@ export function PaymentForm(props: PaymentFormProps) {
   const countryName = countries.find((c) => c.code === country)?.name ?? country;
   const bankError = errors.bankId?.message as FieldErrorKey | undefined;
   const termsError = errors.terms?.message as FieldErrorKey | undefined;
-  const problems = [...(bankError ? [{ field: "bankId" as const, href: "#bank-list", text: t[bankError] }] : []), ...(termsError ? [{ field: "terms" as const, href: "#terms", text: t[termsError] }] : [])];
+  const problems = [
+    ...(bankError ? [{ field: "bankId" as const, href: "#bank-list", text: t[bankError] }] : []),
+    ...(termsError ? [{ field: "terms" as const, href: "#terms", text: t[termsError] }] : []),
+  ];
 
   useEffect(() => {
     if (f.payError) payErrorRef.current?.focus();

@@ -18,7 +18,7 @@ export type PaymentField = "bankId" | "terms";
 /** The message keys the schema (and the server's refusals mapped onto fields) use. */
 export type FieldErrorKey = "errors.bank" | "errors.terms";
 
-export function methodOf(choice: Choice): PaymentMethod {
+function methodOf(choice: Choice): PaymentMethod {
   return choice === "card" ? "card" : choice === "hybrid" ? "hybrid" : "bank";
 }
 

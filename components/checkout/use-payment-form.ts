@@ -39,7 +39,7 @@ interface Leave {
 }
 
 /** The ways to pay this checkout offers, in the order shown. */
-export function choicesOf(methods: PaymentFormOptions["methods"]): Choice[] {
+function choicesOf(methods: PaymentFormOptions["methods"]): Choice[] {
   const choices: Choice[] = [
     ...(methods.bank ? (["here", "hosted"] as const) : []),
     ...(methods.card ? (["card"] as const) : []),
@@ -126,6 +126,9 @@ export function usePaymentForm(o: PaymentFormOptions) {
   });
   const leaving = pay.isPending || pay.isSuccess || reloading;
 
+  // Another way to pay: errors about the bank and the Terms no longer apply, or apply again.
+  const choiceChanged = () => (form.formState.isSubmitted ? void form.trigger() : form.clearErrors(["bankId", "terms"]));
+
   // Invalid: react-hook-form focuses the first field in error (the bank list, then the Terms).
   const submit = form.handleSubmit((values) => {
     if (!leaving) pay.mutate(values);
@@ -134,8 +137,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
   return {
     form,
     fields: {
-      // Another way to pay: errors about the bank and the Terms no longer apply, or apply again.
-      choice: form.register("choice", { onChange: () => (form.formState.isSubmitted ? void form.trigger() : form.clearErrors(["bankId", "terms"])) }),
+      choice: form.register("choice", { onChange: choiceChanged }),
       terms: form.register("terms"),
       remember: form.register("remember"),
     },
@@ -161,7 +163,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
     /** Nothing to choose here: let the provider's page do the choosing. */
     chooseHosted: () => {
       form.setValue("choice", "hosted");
-      form.clearErrors(["bankId", "terms"]);
+      choiceChanged();
     },
     chooseCountry: (code: string) => {
       form.setValue("country", code);
@@ -171,5 +173,3 @@ export function usePaymentForm(o: PaymentFormOptions) {
     prefetchCountries: () => prefetch(o.countries.map((c) => c.code).filter((c) => c !== country)),
   };
 }
-
-export type PaymentFormState = ReturnType<typeof usePaymentForm>;

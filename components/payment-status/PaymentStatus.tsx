@@ -83,7 +83,7 @@ function Icon({ outcome }: { outcome: Outcome }) {
 }
 
 /** The pause after n answers: 1.5 s, growing by half each time, at most 10 s. */
-export function pollDelayMs(n: number): number {
+function pollDelayMs(n: number): number {
   return Math.min(POLL_INTERVAL_MS * 1.5 ** n, POLL_MAX_INTERVAL_MS);
 }
 

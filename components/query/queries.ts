@@ -12,7 +12,7 @@ export const queryKeys = {
 };
 
 /** The server lets browsers keep a bank list for 5 minutes (`/api/banks`, Cache-Control max-age=300). */
-export const BANKS_STALE_MS = 5 * 60_000;
+const BANKS_STALE_MS = 5 * 60_000;
 
 export const banksQuery = (country: string) =>
   queryOptions({

@@ -15,7 +15,7 @@ export interface Check {
   detail?: string[];
 }
 
-interface ProviderPayment {
+export interface ProviderPayment {
   id: string;
   statusGroup: string;
   refunds: { id: string }[];

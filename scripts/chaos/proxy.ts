@@ -33,12 +33,15 @@ export function startProxy(port: number, upstreams: Upstream[], rng: Rng): Promi
     return [...upstreams.slice(start), ...upstreams.slice(0, start)].filter((u) => u.alive);
   };
 
-  /** Forwards one buffered request; tries the next instance when one refuses the connection. */
-  async function forward(req: IncomingMessage, body: Buffer, order: Upstream[]): Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }> {
+  /**
+   * Forwards one buffered request and records the app's answer. A refused connection never reached
+   * the app: the next instance gets it. One lost because its instance was killed is counted apart.
+   */
+  async function forward(req: IncomingMessage, path: string, body: Buffer, order: Upstream[]): Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }> {
     for (const u of order) {
       const generation = u.generation;
       try {
-        return await new Promise((resolve, reject) => {
+        const answer = await new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>((resolve, reject) => {
           const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
           const out = request(
             // Uncompressed answers, so the log can quote an error's body.
@@ -53,21 +56,21 @@ export function startProxy(port: number, upstreams: Upstream[], rng: Rng): Promi
           out.on("error", reject);
           out.end(body);
         });
+        log.answers.push({ path, status: answer.status, at: Date.now(), ...(answer.status >= 500 && { body: answer.body.toString("utf8").slice(0, 300) }) });
+        return answer;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "ECONNREFUSED" && u.generation === generation) continue;
+        if ((err as NodeJS.ErrnoException).code === "ECONNREFUSED") continue;
         if (u.generation !== generation || !u.alive) {
           log.cutOff++;
           return { status: 502, headers: {}, body: Buffer.from("cut off by kill") };
         }
-        if ((err as NodeJS.ErrnoException).code === "ECONNREFUSED") continue; // killed meanwhile
-        throw err;
+        // A live instance broke the connection: that is the app's answer, and it is a 5xx.
+        const answer = { status: 502, headers: {}, body: Buffer.from(String(err)) };
+        log.answers.push({ path, status: 502, at: Date.now(), body: String(err) });
+        return answer;
       }
     }
     return { status: 503, headers: {}, body: Buffer.from("no live instance") };
-  }
-
-  function record(path: string, status: number, body: Buffer) {
-    log.answers.push({ path, status, at: Date.now(), ...(status >= 500 && { body: body.toString("utf8").slice(0, 300) }) });
   }
 
   const server = createServer(async (req, res) => {
@@ -82,8 +85,7 @@ export function startProxy(port: number, upstreams: Upstream[], rng: Rng): Promi
       // The sandbox hears "delivered" at once in every case; what the app receives differs.
       res.writeHead(200).end();
       const sendTo = async (order: Upstream[]) => {
-        const r = await forward(req, body, order).catch(() => ({ status: 502, body: Buffer.alloc(0) }));
-        if (r.body.toString() !== "cut off by kill") record(path, r.status, r.body);
+        await forward(req, path, body, order);
         log.webhooks.forwarded++;
       };
       if (fate === "drop") {
@@ -102,16 +104,11 @@ export function startProxy(port: number, upstreams: Upstream[], rng: Rng): Promi
       return;
     }
 
-    try {
-      const r = await forward(req, body, pick());
-      if (r.body.toString() !== "cut off by kill") record(path, r.status, r.body);
-      const headers = { ...r.headers };
-      delete headers["transfer-encoding"];
-      delete headers["content-length"];
-      res.writeHead(r.status, headers).end(r.body);
-    } catch (err) {
-      res.writeHead(502).end(String(err));
-    }
+    const r = await forward(req, path, body, pick());
+    const headers = { ...r.headers };
+    delete headers["transfer-encoding"];
+    delete headers["content-length"];
+    res.writeHead(r.status, headers).end(r.body);
   });
   return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve({ server, log })));
 }

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { runChecks, type Check } from "./checks";
+import { runChecks, type Check, type ProviderPayment } from "./checks";
 import { startProxy, type Upstream } from "./proxy";
 import { startReceiver } from "./receiver";
 import { createRng } from "./rng";
@@ -62,6 +62,19 @@ async function cleanup() {
 }
 process.on("SIGINT", () => void cleanup().then(() => process.exit(130)));
 process.on("SIGTERM", () => void cleanup().then(() => process.exit(143)));
+
+/** Every payment the provider made, with its refunds (the sandbox's control API). */
+async function providerPaymentsOf(sandboxUrl: string): Promise<ProviderPayment[]> {
+  return ((await (await fetch(`${sandboxUrl}/_sandbox/payments`)).json()) as { data: ProviderPayment[] }).data;
+}
+
+/** .ci-out/chaos.json, which scripts/summarize-tests.mjs counts in the closing line. */
+function writeReport(checks: Check[]) {
+  const out = path.join(root, ".ci-out");
+  mkdirSync(out, { recursive: true });
+  const failed = checks.filter((c) => !c.ok).length;
+  writeFileSync(path.join(out, "chaos.json"), JSON.stringify({ seed, seconds: Math.round((Date.now() - t0) / 1000), passed: checks.length - failed, failed, tests: checks }, null, 2));
+}
 
 async function waitHealthy(url: string, timeoutMs: number): Promise<number> {
   const started = Date.now();
@@ -150,8 +163,7 @@ async function main() {
   const settle = async (label: string) => {
     const started = Date.now();
     while (Date.now() - started < 120_000) {
-      const providerPayments = ((await (await fetch(`${sandboxUrl}/_sandbox/payments`)).json()) as { data: { id: string; statusGroup: string }[] }).data;
-      const final = new Map(providerPayments.filter((p) => p.statusGroup === "completed" || p.statusGroup === "failed").map((p) => [p.id, p.statusGroup]));
+      const final = new Map((await providerPaymentsOf(sandboxUrl)).filter((p) => p.statusGroup === "completed" || p.statusGroup === "failed").map((p) => [p.id, p.statusGroup]));
       const ours = (await db.query<{ provider_payment_id: string; status_group: string | null }>("select provider_payment_id, status_group from payment_attempts where provider_payment_id is not null")).rows;
       const behind = ours.filter((a) => final.has(a.provider_payment_id) && a.status_group !== final.get(a.provider_payment_id)).length;
       const { n } = (await db.query<{ n: number }>("select count(*)::int as n from notifications where delivered_at is null")).rows[0]!;
@@ -206,7 +218,7 @@ async function main() {
   await settle("phase 2");
 
   const runs: CheckoutRun[] = [...phase1.runs, ...phase2.runs];
-  const providerPayments = ((await (await fetch(`${sandboxUrl}/_sandbox/payments`)).json()) as { data: { id: string; statusGroup: string; refunds: { id: string }[] }[] }).data;
+  const providerPayments = await providerPaymentsOf(sandboxUrl);
   const checks: Check[] = await runChecks({
     db,
     providerPayments,
@@ -232,12 +244,7 @@ async function main() {
   if (failed.length > 0) {
     for (const [port, child] of processes) console.log(`\nlast lines of app:${port}:\n${((child as ChildProcess & { tail?: string[] }).tail ?? []).slice(-15).join("\n")}`);
   }
-  const out = path.join(root, ".ci-out");
-  mkdirSync(out, { recursive: true });
-  writeFileSync(
-    path.join(out, "chaos.json"),
-    JSON.stringify({ seed, seconds: Math.round((Date.now() - t0) / 1000), passed: checks.length - failed.length, failed: failed.length, tests: checks }, null, 2),
-  );
+  writeReport(checks);
   log(`${checks.length - failed.length} passed, ${failed.length} failed (seed ${seed}; .ci-out/chaos.json)`);
   return failed.length === 0 ? 0 : 1;
 }
@@ -249,9 +256,7 @@ main()
   })
   .catch(async (err) => {
     console.error(err);
-    const out = path.join(root, ".ci-out");
-    mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, "chaos.json"), JSON.stringify({ seed, passed: 0, failed: 1, tests: [{ name: "chaos run", ok: false, value: String(err) }] }));
+    writeReport([{ name: "chaos run", ok: false, value: String(err) }]);
     for (const c of children) console.error(((c as ChildProcess & { tail?: string[] }).tail ?? []).slice(-10).join("\n"));
     await cleanup();
     process.exit(1);

@@ -52,13 +52,15 @@ async function call(base: string, method: string, path: string, body?: unknown, 
   return { status: res.status, json };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** Retries what a client would: a request lost with a killed instance, or refused while the provider is down. */
 async function retrying(attempt: () => Promise<Answer>, tries = 30): Promise<Answer> {
   let last: Answer = { status: 0, json: {} };
   for (let i = 0; i < tries; i++) {
     last = await attempt().catch(() => ({ status: 0, json: {} }));
     if (last.status !== 0 && last.status < 500 && last.status !== 429) return last;
-    await new Promise((r) => setTimeout(r, 1000));
+    await sleep(1000);
   }
   return last;
 }
@@ -66,7 +68,6 @@ async function retrying(attempt: () => Promise<Answer>, tries = 30): Promise<Ans
 /** The provider's payment id, from the confirmLink it handed back (`…/login/{paymentId}`). */
 const paymentIdOf = (r: Answer) => /\/login\/([^/?]+)/.exec(String(r.json.confirmLink))?.[1] ?? "";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runCheckout(e: Endpoints, rng: Rng, phase: number, n: number, scenario: Scenario): Promise<CheckoutRun> {
   const merchant = { Authorization: `Bearer ${e.merchantKey}` };
