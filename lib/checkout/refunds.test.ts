@@ -85,6 +85,16 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect(await listRefunds(checkout.id, ctx)).toHaveLength(1);
   });
 
+  it("a refund of more than half the payment sent twice at once with one key refunds once and answers both with it", async () => {
+    const { checkout, paymentId } = await paidCheckout("1.94");
+    const [a, b] = await Promise.all([
+      createRefund(checkout.id, { amount: "1.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-big" }),
+      createRefund(checkout.id, { amount: "1.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-big" }),
+    ]);
+    expect(b.id).toBe(a.id);
+    expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
+  });
+
   /** A refund whose provider answer is lost: the call may or may not have been made. */
   function answerLost(made: boolean): CheckoutContext {
     const lost = () => new PisError({ kind: "timeout", operation: "initiatePaymentRefund" });

@@ -83,7 +83,7 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
   const key = opts.idempotencyKey === undefined ? undefined : validateIdempotencyKey(opts.idempotencyKey);
   const requestHash = createHash("sha256").update(JSON.stringify({ amount, reason: input.reason ?? null, attemptId: input.attemptId ?? null })).digest("hex");
   if (key !== undefined) {
-    const earlier = await refundByKey(c, checkoutId, key, requestHash);
+    const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
     if (earlier) return toView(earlier);
   }
   if (checkout.status !== "paid") throw new CheckoutError(409, "not_paid", "Only a paid checkout can be refunded.");
@@ -106,6 +106,9 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
   const inserted = await c.db
     .transaction(async (tx) => {
       await tx.select({ id: checkouts.id }).from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
+      // The same key may have been written while we waited for the lock: that refund is the answer,
+      // before its amount is counted against ours.
+      if (key !== undefined && (await refundByKey(tx, checkoutId, key, requestHash))) return false;
       const left = await refundableOf(tx, attempt.id, checkout.currency, checkout.amount);
       if (toMinor(amount, checkout.currency) > left) {
         throw new CheckoutError(422, "refund_exceeds_payment", `At most ${fromMinor(left, checkout.currency)} ${checkout.currency} can still be refunded.`, undefined, [
@@ -120,7 +123,7 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
       if (key !== undefined && isUniqueViolation(err)) return false;
       throw err;
     });
-  if (!inserted) return toView((await refundByKey(c, checkoutId, key!, requestHash))!);
+  if (!inserted) return toView((await refundByKey(c.db, checkoutId, key!, requestHash))!);
 
   try {
     const res = await c.pis.refunds.create(attempt.providerPaymentId!, { amount, webhookUrl: webhookUrl(c) });
@@ -139,8 +142,8 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
   return toView(row!);
 }
 
-async function refundByKey(c: CheckoutContext, checkoutId: string, key: string, requestHash: string): Promise<RefundRow | undefined> {
-  const [row] = await c.db.select().from(refunds).where(and(eq(refunds.checkoutId, checkoutId), eq(refunds.idempotencyKey, key)));
+async function refundByKey(db: CheckoutContext["db"] | Tx, checkoutId: string, key: string, requestHash: string): Promise<RefundRow | undefined> {
+  const [row] = await db.select().from(refunds).where(and(eq(refunds.checkoutId, checkoutId), eq(refunds.idempotencyKey, key)));
   if (row && row.requestHash !== requestHash) {
     throw new CheckoutError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.");
   }
