@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
@@ -78,6 +77,5 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
     console.error("backoffice: refund failed", err instanceof Error ? err.message : err);
     return { ok: false, error: "The refund could not be started because of an unexpected error. Check the refunds list before trying again.", values };
   }
-  revalidatePath(`/backoffice/checkouts/${checkoutId}`);
   return { ok: true, message };
 }

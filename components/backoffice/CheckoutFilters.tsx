@@ -1,8 +1,11 @@
-import Link from "next/link";
-import type { CheckoutFilter } from "@/lib/checkout/backoffice";
+"use client";
+
+import type { FormEvent } from "react";
+import type { CheckoutFilter } from "@/lib/checkout/backoffice-filter";
 import { CHECKOUT_STATUSES } from "@/lib/checkout/types";
 import { STATUS_LABELS } from "./format";
-import { hasFilters } from "./filters";
+import { hasFilters, listHref, parseFilter } from "./filters";
+import { ListLink, showList } from "./ListLink";
 import styles from "./backoffice.module.css";
 
 interface CheckoutFiltersProps {
@@ -11,10 +14,19 @@ interface CheckoutFiltersProps {
   banks: { id: string; name: string }[];
 }
 
-/** A plain GET form: the filters live in the address, so a filtered list can be bookmarked or shared. */
+/**
+ * The filters live in the address, so a filtered list can be bookmarked or shared. A GET form that
+ * works before the script has loaded; once it has, applying changes the address and the list's
+ * query follows it (first page, same parsing as the server).
+ */
 export function CheckoutFilters({ filter, banks }: CheckoutFiltersProps) {
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = Object.fromEntries([...new FormData(event.currentTarget)].map(([k, v]) => [k, String(v)]));
+    showList(listHref(parseFilter(values).filter));
+  };
   return (
-      <form method="get" action="/backoffice" role="search" className="card" aria-labelledby="filters-heading">
+      <form method="get" action="/backoffice" role="search" className="card" aria-labelledby="filters-heading" onSubmit={apply}>
         <h2 id="filters-heading" className={styles.sectionHeading}>
           Find checkouts
         </h2>
@@ -57,7 +69,7 @@ export function CheckoutFilters({ filter, banks }: CheckoutFiltersProps) {
             <button type="submit" className="btn btn-primary">
               Apply filters
             </button>
-            {hasFilters(filter) && <Link href="/backoffice">Clear filters</Link>}
+            {hasFilters(filter) && <ListLink href="/backoffice">Clear filters</ListLink>}
           </div>
         </div>
       </form>

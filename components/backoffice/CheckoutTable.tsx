@@ -1,32 +1,36 @@
 import Link from "next/link";
 import { formatMoney } from "@/components/ui/money";
-import type { listCheckoutsForStaff, CheckoutFilter } from "@/lib/checkout/backoffice";
+import type { StaffListing } from "@/lib/checkout/backoffice";
+import type { CheckoutFilter } from "@/lib/checkout/backoffice-filter";
 import { formatDateTime } from "./format";
 import { hasFilters, listHref } from "./filters";
+import { ListLink } from "./ListLink";
 import { ScrollArea } from "./ScrollArea";
 import { StatusBadge } from "./StatusBadge";
 import styles from "./backoffice.module.css";
 
-type Listing = Awaited<ReturnType<typeof listCheckoutsForStaff>>;
-
 interface CheckoutTableProps {
-  listing: Listing;
+  listing: StaffListing;
   filter: CheckoutFilter;
-  bankNames: Map<string, string>;
+  /** The listing is the previous filter's while the new one loads. */
+  loading: boolean;
 }
 
-export function CheckoutTable({ listing, filter, bankNames }: CheckoutTableProps) {
-  const { items, page, hasMore } = listing;
+export function CheckoutTable({ listing, filter, loading }: CheckoutTableProps) {
+  const { items, page, hasMore, bankNames } = listing;
   const filtered = hasFilters(filter);
   return (
-    <section className="card" aria-labelledby="checkouts-heading">
+    <section className="card" aria-labelledby="checkouts-heading" aria-busy={loading || undefined}>
       <h2 id="checkouts-heading">Checkouts</h2>
+      <p role="status" className="visually-hidden">
+        {loading ? "Loading checkouts" : `${items.length === 0 ? "No" : items.length} ${items.length === 1 ? "checkout" : "checkouts"} on page ${page}`}
+      </p>
       {items.length === 0 ? (
         <div className={styles.empty}>
           <p>{page > 1 ? "No more checkouts on this page." : filtered ? "No checkouts match these filters." : "No checkouts yet."}</p>
           {filtered && (
             <p>
-              <Link href="/backoffice">Clear filters</Link>
+              <ListLink href="/backoffice">Clear filters</ListLink>
             </p>
           )}
         </div>
@@ -64,7 +68,7 @@ export function CheckoutTable({ listing, filter, bankNames }: CheckoutTableProps
                     <StatusBadge status={c.status} />
                     {c.paidTwice && <strong className={styles.paidTwice}>Paid twice: refund one</strong>}
                   </td>
-                  <td>{c.bankId ? (bankNames.get(c.bankId) ?? c.bankId) : <span className="muted">None</span>}</td>
+                  <td>{c.bankId ? (bankNames[c.bankId] ?? c.bankId) : <span className="muted">None</span>}</td>
                   <td className={styles.num}>{c.attempts}</td>
                 </tr>
               ))}
@@ -74,8 +78,8 @@ export function CheckoutTable({ listing, filter, bankNames }: CheckoutTableProps
       )}
       {(page > 1 || hasMore) && (
         <nav className={styles.pagination} aria-label="Pages">
-          {page > 1 ? <Link href={listHref(filter, page - 1)}>Previous page</Link> : <span />}
-          {hasMore ? <Link href={listHref(filter, page + 1)}>Next page</Link> : <span />}
+          {page > 1 ? <ListLink href={listHref(filter, page - 1)}>Previous page</ListLink> : <span />}
+          {hasMore ? <ListLink href={listHref(filter, page + 1)}>Next page</ListLink> : <span />}
         </nav>
       )}
     </section>

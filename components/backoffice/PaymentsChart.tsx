@@ -85,7 +85,7 @@ const shortDay = (day: string) => {
 
 interface ChartProps {
   stats: Stats;
-  bankNames: Map<string, string>;
+  bankNames: Record<string, string>;
 }
 
 /** Checkouts of the last 30 days per day by status (stacked bars), and payment attempts by bank. */
@@ -257,7 +257,7 @@ function BankBreakdown({ stats, bankNames }: ChartProps) {
     const key = r.bankId ?? "";
     const row = rows.get(key) ?? {
       key,
-      label: r.bankId ? (bankNames.get(r.bankId) ?? r.bankId) : "Not chosen on our page",
+      label: r.bankId ? (bankNames[r.bankId] ?? r.bankId) : "Not chosen on our page",
       completed: 0,
       failed: 0,
       inProgress: 0,

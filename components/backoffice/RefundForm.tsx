@@ -1,12 +1,12 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { refundCheckout } from "@/app/backoffice/actions";
+import { queryKeys } from "@/components/query/queries";
 import { refundFields, type RefundFieldsInput } from "./refund-form-schema";
 import { INITIAL_REFUND_STATE } from "./action-state";
 import styles from "./backoffice.module.css";
@@ -34,10 +34,10 @@ function newRefundKey(): string {
  * Full or partial refund of a paid checkout (or of a duplicate payment); the server decides what is
  * allowed. react-hook-form checks the fields with the rules the server action uses; the refund is a
  * mutation (one at a time, never retried by the library; the refund key makes a resend refund once),
- * and its answer refreshes the page's server data: the refundable amount, the refunds and the list.
+ * and its answer invalidates the checkout's query (the refundable amount, the refunds) and the list's.
  */
 export function RefundForm({ checkoutId, refundable, refundableText, currency, attemptId, title = "Refund this payment" }: RefundFormProps) {
-  const router = useRouter();
+  const queryClient = useQueryClient();
   const [refundKey, setRefundKey] = useState(newRefundKey);
   const [result, setResult] = useState<string | null>(null);
   const form = useForm<RefundFieldsInput, unknown, RefundFieldsOutput>({ resolver: zodResolver(refundFields), defaultValues: { amount: refundable, reason: "" } });
@@ -63,7 +63,8 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency, a
     onSuccess: (state) => {
       if (state.ok === true) {
         setResult(state.message);
-        router.refresh();
+        void queryClient.invalidateQueries({ queryKey: queryKeys.staffCheckout(checkoutId) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.staffCheckouts() });
       } else if (state.ok === false) {
         form.setError(state.field ?? "root.server", { type: "server", message: state.error }, { shouldFocus: state.field !== undefined });
       }

@@ -1,4 +1,4 @@
-import { checkoutFilter, type CheckoutFilter } from "@/lib/checkout/backoffice";
+import { checkoutFilter, type CheckoutFilter } from "@/lib/checkout/backoffice-filter";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -35,8 +35,8 @@ export function parseFilter(params: SearchParams): { filter: CheckoutFilter; pro
   return { filter: checkoutFilter.parse({}), problems };
 }
 
-/** The list's address for these filters (empty ones and page 1 are left out). */
-export function listHref(filter: CheckoutFilter, page = 1): string {
+/** The query string of these filters ("status=paid&page=2"; empty ones and page 1 are left out). */
+export function filterQuery(filter: CheckoutFilter, page = filter.page): string {
   const query = new URLSearchParams();
   if (filter.status) query.set("status", filter.status);
   if (filter.from) query.set("from", filter.from);
@@ -44,7 +44,12 @@ export function listHref(filter: CheckoutFilter, page = 1): string {
   if (filter.bank) query.set("bank", filter.bank);
   if (filter.q) query.set("q", filter.q);
   if (page > 1) query.set("page", String(page));
-  const search = query.toString();
+  return query.toString();
+}
+
+/** The list's address for these filters, on `page` (the first by default). */
+export function listHref(filter: CheckoutFilter, page = 1): string {
+  const search = filterQuery(filter, page);
   return search ? `/backoffice?${search}` : "/backoffice";
 }
 

@@ -9,6 +9,9 @@ import { fetchJson } from "./fetch-json";
 export const queryKeys = {
   banks: (country: string) => ["banks", country] as const,
   checkoutStatus: (checkoutId: string) => ["checkout", checkoutId, "status"] as const,
+  /** The back office's list: one entry per filter and page ("status=paid&page=2"); the prefix names them all. */
+  staffCheckouts: (filterQuery?: string) => (filterQuery === undefined ? (["backoffice", "checkouts"] as const) : (["backoffice", "checkouts", filterQuery] as const)),
+  staffCheckout: (checkoutId: string) => ["backoffice", "checkout", checkoutId] as const,
 };
 
 /** The server lets browsers keep a bank list for 5 minutes (`/api/banks`, Cache-Control max-age=300). */

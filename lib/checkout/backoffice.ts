@@ -1,21 +1,11 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import { z } from "zod";
 import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
 import { loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { fromMinor, toMinor } from "./money";
-import { CHECKOUT_STATUSES } from "./types";
-
-/** Filters of the back-office list, as they come from its query string. */
-export const checkoutFilter = z.object({
-  status: z.enum(CHECKOUT_STATUSES).optional(),
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
-  bank: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional(),
-  q: z.string().trim().max(64).optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-});
-export type CheckoutFilter = z.infer<typeof checkoutFilter>;
+import type { CheckoutFilter } from "./backoffice-filter";
+import { withinMs } from "./poll";
+import { findBank } from "./project";
 
 const PAGE_SIZE = 25;
 
@@ -42,16 +32,14 @@ export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutC
   const attempts = page.length
     ? await c.db.select().from(paymentAttempts).where(inArray(paymentAttempts.checkoutId, page.map((r) => r.id))).orderBy(desc(paymentAttempts.createdAt))
     : [];
-  return {
-    items: page.map((row) => {
+  const items = page.map((row) => {
       const latest = attempts.find((a) => a.checkoutId === row.id);
       const own = attempts.filter((a) => a.checkoutId === row.id);
       return { ...toCheckoutView(row), bankId: latest?.bankId ?? null, attempts: own.length, paidTwice: own.some((a) => a.duplicateAt !== null) };
-    }),
-    page: filter.page,
-    hasMore: rows.length > PAGE_SIZE,
-  };
+  });
+  return { items, page: filter.page, hasMore: rows.length > PAGE_SIZE, bankNames: await bankNames(c, items.map((i) => i.bankId)) };
 }
+export type StaffListing = Awaited<ReturnType<typeof listCheckoutsForStaff>>;
 
 /** Everything staff need about one checkout: attempts, the status timeline with sources, webhooks, notifications, refunds. */
 export async function checkoutDetailForStaff(id: string, c: CheckoutContext) {
@@ -85,8 +73,10 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext) {
     duplicates: attempts
       .filter((a) => a.duplicateAt !== null)
       .map((a) => ({ attemptId: a.id, providerPaymentId: a.providerPaymentId, completedAt: (a.completedAt ?? a.updatedAt).toISOString(), refundable: refundableOf(a.id) })),
+    bankNames: await bankNames(c, attempts.map((a) => a.bankId)),
   };
 }
+export type StaffDetail = NonNullable<Awaited<ReturnType<typeof checkoutDetailForStaff>>>;
 
 /** Payments of the last `days` days by day and status, and by bank, for the dashboard chart. */
 export async function paymentStats(days = 30, c: CheckoutContext) {
@@ -104,4 +94,16 @@ export async function paymentStats(days = 30, c: CheckoutContext) {
     .where(gte(paymentAttempts.createdAt, since))
     .groupBy(paymentAttempts.bankId, paymentAttempts.statusGroup);
   return { since: since.toISOString(), byDay, byBank };
+}
+
+const BANK_NAME_TIMEOUT_MS = 2_000;
+
+/**
+ * Display names of bank ids ("Swedbank (LT)"), from the provider's cached bank list. A slow or
+ * failing provider must not hold staff up: the id itself is shown instead.
+ */
+export async function bankNames(c: CheckoutContext, ids: Iterable<string | null>): Promise<Record<string, string>> {
+  const unique = [...new Set([...ids].filter((id): id is string => !!id))];
+  const found = await Promise.all(unique.map((id) => withinMs(findBank(c, id).catch(() => null), BANK_NAME_TIMEOUT_MS)));
+  return Object.fromEntries(unique.map((id, i) => [id, found[i] ? `${found[i].name} (${found[i].countryCode})` : id]));
 }

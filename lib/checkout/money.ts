@@ -9,6 +9,9 @@ const MINOR_UNITS: Record<string, number> = { EUR: 2, PLN: 2, GBP: 2, USD: 2, SE
 
 export const SUPPORTED_CURRENCIES = Object.keys(MINOR_UNITS);
 
+/** Bank refunds are paid out only in these currencies (provider-api.md 4.5). */
+export const REFUND_CURRENCIES = ["EUR", "PLN"];
+
 export function minorUnits(currency: string): number {
   const units = MINOR_UNITS[currency];
   if (units === undefined) throw new Error(`unsupported currency ${currency}`);

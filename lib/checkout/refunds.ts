@@ -8,14 +8,11 @@ import type { Tx } from "./apply-status";
 import { loadCheckout } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
-import { amountProblem, fromMinor, normaliseAmount, toMinor } from "./money";
+import { REFUND_CURRENCIES, amountProblem, fromMinor, normaliseAmount, toMinor } from "./money";
 import { enqueueNotification } from "./notifications";
 import { projectInfo } from "./project";
 import { canMoveAttempt } from "./status-machine";
 import type { StatusGroup } from "./types";
-
-/** Bank refunds are paid out only in these currencies (provider-api.md 4.5). */
-export const REFUND_CURRENCIES = ["EUR", "PLN"];
 
 export const createRefundInput = z.object({
   amount: z.string(),

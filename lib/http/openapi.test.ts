@@ -14,3 +14,12 @@ describe("OpenAPI document", () => {
     expect(body.required).not.toContain("notifyUrl");
   });
 });
+
+describe("OpenAPI document of the back office's JSON", () => {
+  it("lists the list's filters from the schema that parses them, behind the staff session", () => {
+    const doc = openApiDocument("http://localhost:3000");
+    const list = doc.paths["/api/backoffice/checkouts"].get;
+    expect(list.security).toEqual([{ staffSession: [] }]);
+    expect(list.parameters.map((p) => p.name).sort()).toEqual(["bank", "from", "page", "q", "status", "to"]);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkoutFilter } from "../checkout/backoffice-filter";
 import { createCheckoutInput } from "../checkout/checkouts";
 import { startPaymentInput } from "../checkout/payments";
 import { createRefundInput } from "../checkout/refunds";
@@ -9,6 +10,9 @@ const json = (s: z.ZodType | object) => ({ "application/json": { schema: s insta
 const problem = { description: "Refused: application/problem+json with a stable `code` and, for bad input, `errors[].path`.", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
 const idParam = { name: "checkoutId", in: "path", required: true, schema: { type: "string" } };
 const merchant = [{ merchantKey: [] }];
+const staff = [{ staffSession: [] }];
+const listFilterParams = () =>
+  Object.entries((schema(checkoutFilter) as { properties: Record<string, object> }).properties).map(([name, s]) => ({ name, in: "query", required: false, schema: s }));
 
 /** The OpenAPI 3.1 description of the public API, generated from the same zod schemas that parse requests. */
 export function openApiDocument(serverUrl: string) {
@@ -17,7 +21,10 @@ export function openApiDocument(serverUrl: string) {
     info: { title: "Bank checkout API", version: "1.0.0", description: "Create checkouts for bank payments, follow them, refund them." },
     servers: [{ url: serverUrl }],
     components: {
-      securitySchemes: { merchantKey: { type: "http", scheme: "bearer", description: "MERCHANT_API_KEY" } },
+      securitySchemes: {
+        merchantKey: { type: "http", scheme: "bearer", description: "MERCHANT_API_KEY" },
+        staffSession: { type: "apiKey", in: "cookie", name: "bo_session", description: "The back office's session, set by signing in at /backoffice/login" },
+      },
       schemas: {
         Problem: {
           type: "object",
@@ -58,6 +65,12 @@ export function openApiDocument(serverUrl: string) {
       },
       "/api/banks": {
         get: { summary: "Banks of a country", parameters: [{ name: "country", in: "query", required: true, schema: { type: "string", pattern: "^[A-Z]{2}$" } }], responses: { "200": { description: "Banks" }, "400": problem, "502": problem } },
+      },
+      "/api/backoffice/checkouts": {
+        get: { summary: "The back office's checkout list (newest first, 25 a page)", security: staff, parameters: listFilterParams(), responses: { "200": { description: "{items, page, hasMore, bankNames}" }, "400": problem, "401": problem } },
+      },
+      "/api/backoffice/checkouts/{checkoutId}": {
+        get: { summary: "Everything staff see about one checkout", security: staff, parameters: [idParam], responses: { "200": { description: "The checkout with attempts, timeline, webhooks, notifications and refunds" }, "401": problem, "404": problem } },
       },
       "/api/webhooks/pis": { post: { summary: "Provider webhooks (signed)", responses: { "200": { description: "Taken" }, "401": problem, "404": problem } } },
       "/api/health": { get: { summary: "Liveness and database", responses: { "200": { description: "OK" } } } },

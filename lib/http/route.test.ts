@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CheckoutError } from "../checkout/errors";
+import { env } from "../env";
 import { route } from "./route";
+import { SESSION_COOKIE, SESSION_TTL_MS, issueSession } from "./staff-session";
 
 const ctx = (params: Record<string, string> = {}) => ({ params: Promise.resolve(params) });
 const post = (body: string, headers: Record<string, string> = {}) =>
@@ -54,5 +56,20 @@ describe("route wrapper", () => {
     const res = await h(new Request("http://app.test/x"), ctx()).finally(() => (console.error = original));
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain("hunter2");
+  });
+});
+
+describe("route wrapper for the back office's JSON", () => {
+  const staffOnly = route({ staff: true }, async () => ({ secret: "list" }));
+  const get = (cookie?: string) => new Request("http://app.test/api/backoffice/x", { headers: cookie ? { cookie } : {} });
+
+  it("answers 401 without a valid staff session, and the data with one", async () => {
+    expect((await staffOnly(get(), ctx())).status).toBe(401);
+    expect((await staffOnly(get(`${SESSION_COOKIE}=forged.token`), ctx())).status).toBe(401);
+    const expired = issueSession(env().backofficePassword, Date.now() - SESSION_TTL_MS - 1000);
+    expect((await staffOnly(get(`${SESSION_COOKIE}=${expired}`), ctx())).status).toBe(401);
+    const res = await staffOnly(get(`other=1; ${SESSION_COOKIE}=${issueSession(env().backofficePassword)}`), ctx());
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ secret: "list" });
   });
 });

@@ -7,6 +7,7 @@ import { env } from "../env";
 import { json, problem } from "./problem";
 import { apiSecurityHeaders } from "./security-headers";
 import { RateLimitedError } from "./rate-limit";
+import { sessionIsValid, sessionTokenOf } from "./staff-session";
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -17,6 +18,8 @@ interface RouteSpec<P, Q, B> {
   body?: B;
   /** When set, the request must carry `Authorization: Bearer <key>`. */
   bearer?: () => string;
+  /** When set, the request must carry a valid back-office session cookie (the back office's own JSON). */
+  staff?: boolean;
 }
 
 interface RouteInput<P, Q, B> {
@@ -50,6 +53,9 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
     try {
       if (spec.bearer && !bearerMatches(req, spec.bearer())) {
         return problem(401, "unauthorized", "A valid API key is required.", { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." });
+      }
+      if (spec.staff && !sessionIsValid(sessionTokenOf(req.headers.get("cookie")), env().backofficePassword)) {
+        return problem(401, "unauthorized", "Sign in to the back office.");
       }
       const params = parse(spec.params, await ctx.params, "params");
       const query = parse(spec.query, Object.fromEntries(new URL(req.url).searchParams), "query");

@@ -37,6 +37,15 @@ export function sessionIsValid(token: string | undefined, password: string, now 
   }
 }
 
+/** The session token in a request's Cookie header, for route handlers that read the raw request. */
+export function sessionTokenOf(cookieHeader: string | null): string | undefined {
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return value.join("=");
+  }
+  return undefined;
+}
+
 export function sessionCookieOptions(appUrl: string) {
   return { httpOnly: true, sameSite: "strict" as const, secure: appUrl.startsWith("https:"), path: "/", maxAge: SESSION_TTL_MS / 1000 };
 }
