@@ -45,6 +45,61 @@ describe("settings", () => {
   });
 });
 
+describe("deployment checks with a real provider", () => {
+  const refusal = (settings: Record<string, string | undefined>) => {
+    try {
+      loadEnv({ ...REAL_PROVIDER_ENV, ...settings });
+    } catch (e) {
+      if (e instanceof EnvError) return e.problems;
+      throw e;
+    }
+    return [];
+  };
+
+  it("takes a configuration fit for the internet", () => {
+    expect(refusal({})).toEqual([]);
+    expect(loadEnv(REAL_PROVIDER_ENV).allowPrivateUrls).toBe(false);
+  });
+
+  it("refuses each built-in development secret, in one line naming the setting", () => {
+    for (const key of ["PIS_WEBHOOK_SECRET", "MERCHANT_API_KEY", "BACKOFFICE_PASSWORD", "MERCHANT_NOTIFY_SECRET", "TOKEN_ENCRYPTION_KEYS", "PIS_CLIENT_SECRET"] as const) {
+      const problems = refusal({ [key]: SANDBOX_DEFAULTS[key] });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(new RegExp(`^${key}: .*development`));
+    }
+  });
+
+  it("refuses an APP_URL that is not https, or none at all", () => {
+    expect(refusal({ APP_URL: "http://pay.shop.example" })).toEqual([expect.stringMatching(/^APP_URL: .*https/)]);
+    expect(refusal({ APP_URL: undefined })).toEqual([expect.stringMatching(/^APP_URL: /)]);
+  });
+
+  it("refuses a short back-office password, and a well-known one however long", () => {
+    expect(refusal({ BACKOFFICE_PASSWORD: "Tr0ub4dor&3" })).toEqual([expect.stringMatching(/^BACKOFFICE_PASSWORD: .*at least 12/)]);
+    expect(refusal({ BACKOFFICE_PASSWORD: "password1234" })).toEqual([expect.stringMatching(/^BACKOFFICE_PASSWORD: .*well known/)]);
+    expect(refusal({ BACKOFFICE_PASSWORD: "aaaaaaaaaaaaaaaa" })).toEqual([expect.stringMatching(/^BACKOFFICE_PASSWORD: .*well known/)]);
+  });
+
+  it("refuses a short merchant API key", () => {
+    expect(refusal({ MERCHANT_API_KEY: "key" })).toEqual([expect.stringMatching(/^MERCHANT_API_KEY: .*at least 24/)]);
+  });
+
+  it("names every problem at once, so one restart fixes them all", () => {
+    expect(refusal({ APP_URL: "http://x.example", BACKOFFICE_PASSWORD: "dev-backoffice", MERCHANT_API_KEY: "dev-merchant-key" })).toHaveLength(3);
+  });
+
+  it("lets a test rig run against a sandbox on this machine only when ALLOW_INSECURE_SETTINGS says so", () => {
+    const rig = { APP_URL: "http://localhost:3600", PIS_BASE_URL: "http://localhost:3601/platform", ...SANDBOX_DEFAULTS };
+    expect(refusal(rig).length).toBeGreaterThan(3);
+    expect(refusal({ ...rig, ALLOW_INSECURE_SETTINGS: "true" })).toEqual([]);
+  });
+
+  it("allows merchant URLs on private networks only when ALLOW_PRIVATE_URLS says so (always in the sandbox)", () => {
+    expect(loadEnv({ ...REAL_PROVIDER_ENV, ALLOW_PRIVATE_URLS: "true" }).allowPrivateUrls).toBe(true);
+    expect(loadEnv({}).allowPrivateUrls).toBe(true);
+  });
+});
+
 describe("token encryption keys", () => {
   it("reads rotated keys, newest first, and refuses a short key naming the setting", async () => {
     const { parseTokenKeys } = await import("./env");

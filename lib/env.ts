@@ -53,7 +53,11 @@ const rawSchema = z.object({
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PAYMENTS_PER_IP: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_ABANDONS_PER_IP: z.coerce.number().int().min(1).default(60),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).optional(),
+  ALLOW_INSECURE_SETTINGS: z.enum(["true", "false"]).default("false"),
   CREDITOR_NAME: optionalString,
   CREDITOR_IBAN: z.preprocess(
     (v) => (typeof v === "string" && v !== "" ? v.replace(/\s+/g, "").toUpperCase() : undefined),
@@ -74,6 +78,41 @@ const REQUIRED_WITH_REAL_PROVIDER = [
 ] as const;
 
 export type Env = ReturnType<typeof loadEnv>;
+
+// Our own secrets that must never be the development values printed in this file; the provider's
+// client secret too, which would only work against the sandbox anyway.
+const SECRETS = ["PIS_CLIENT_SECRET", "PIS_WEBHOOK_SECRET", "MERCHANT_API_KEY", "BACKOFFICE_PASSWORD", "MERCHANT_NOTIFY_SECRET", "TOKEN_ENCRYPTION_KEYS"] as const;
+const MIN_PASSWORD_LENGTH = 12;
+const MIN_API_KEY_LENGTH = 24;
+// Lowercased, with digits and punctuation at the ends stripped before comparing ("Password123!").
+const KNOWN_PASSWORDS = new Set(["password", "passw0rd", "changeme", "change-me", "admin", "administrator", "backoffice", "back-office", "devbackoffice", "dev-backoffice", "letmein", "qwerty", "qwertyuiop", "welcome", "secret", "default", "staff", "checkout", "iloveyou", "abc", "test"]);
+
+function wellKnownPassword(password: string): boolean {
+  const core = password.toLowerCase().replace(/^[\d\W_]+|[\d\W_]+$/g, "");
+  return KNOWN_PASSWORDS.has(core) || /^(.)\1*$/.test(password) || /^\d+$/.test(password);
+}
+
+/**
+ * What would make a deployment with a real provider unsafe on the internet, one line per setting.
+ * A test rig that runs the real-provider mode against a sandbox on this machine says
+ * ALLOW_INSECURE_SETTINGS=true instead (scripts/chaos), and is told so at start-up.
+ */
+function deploymentProblems(raw: z.infer<typeof rawSchema>): string[] {
+  const problems: string[] = [];
+  if (raw.APP_URL === undefined) problems.push("APP_URL: required with a real provider: the https address payers and the provider reach this app at");
+  else if (!raw.APP_URL.startsWith("https://")) problems.push("APP_URL: must be https with a real provider (payers' bank details and the session cookie travel over it)");
+  for (const key of SECRETS) {
+    if (raw[key] === SANDBOX_DEFAULTS[key]) problems.push(`${key}: is the built-in development value, which anyone can read in the source; set your own`);
+  }
+  const password = raw.BACKOFFICE_PASSWORD ?? "";
+  if (password !== SANDBOX_DEFAULTS.BACKOFFICE_PASSWORD) {
+    if (password.length < MIN_PASSWORD_LENGTH) problems.push(`BACKOFFICE_PASSWORD: must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    else if (wellKnownPassword(password)) problems.push("BACKOFFICE_PASSWORD: is a well known password; choose one nobody would guess");
+  }
+  const apiKey = raw.MERCHANT_API_KEY ?? "";
+  if (apiKey !== SANDBOX_DEFAULTS.MERCHANT_API_KEY && apiKey.length < MIN_API_KEY_LENGTH) problems.push(`MERCHANT_API_KEY: must be at least ${MIN_API_KEY_LENGTH} characters (e.g. openssl rand -hex 24)`);
+  return problems;
+}
 
 /**
  * TOKEN_ENCRYPTION_KEYS: comma-separated `id:base64` AES-256 keys, newest first. New tokens are
@@ -111,6 +150,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     if (missing.length > 0) {
       throw new EnvError(missing.map((k) => `${k}: required when PIS_BASE_URL points at a real provider`));
     }
+    const problems = raw.ALLOW_INSECURE_SETTINGS === "true" ? [] : deploymentProblems(raw);
+    if (problems.length > 0) throw new EnvError(problems);
   }
   const pick = (k: (typeof REQUIRED_WITH_REAL_PROVIDER)[number]) => raw[k] ?? SANDBOX_DEFAULTS[k];
   return {
@@ -138,7 +179,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       paymentsPerCheckoutPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_CHECKOUT,
       paymentsPerIpPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_IP,
       loginFailuresPerIpPer15Minutes: raw.RATE_LIMIT_LOGIN_FAILURES_PER_IP,
+      forgedWebhooksPerIpPerMinute: raw.RATE_LIMIT_FORGED_WEBHOOKS_PER_IP,
+      abandonsPerIpPerMinute: raw.RATE_LIMIT_ABANDONS_PER_IP,
     },
+    /** A test rig runs the real-provider mode with development settings (said at start-up). */
+    insecureSettings: !sandbox && raw.ALLOW_INSECURE_SETTINGS === "true",
+    /** Merchant URLs (returnUrl, notifyUrl) may point at localhost and private networks. */
+    allowPrivateUrls: raw.ALLOW_PRIVATE_URLS === undefined ? sandbox : raw.ALLOW_PRIVATE_URLS === "true",
     creditorName: pick("CREDITOR_NAME"),
     creditorIban: pick("CREDITOR_IBAN"),
   };

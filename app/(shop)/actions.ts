@@ -11,7 +11,6 @@ import { createCheckout } from "@/lib/checkout/checkouts";
 import { env } from "@/lib/env";
 import { CATALOGUE, CURRENCY, MAX_QUANTITY, findProduct } from "./catalogue";
 
-
 const cartSchema = z
   .array(
     z.object({
@@ -23,8 +22,13 @@ const cartSchema = z
   .max(CATALOGUE.length)
   .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, "Each product once");
 
-/** Creates a checkout for the submitted cart and sends the payer to it. */
+/**
+ * Creates a checkout for the submitted cart and sends the payer to it. Only in sandbox mode: a
+ * server action is a public endpoint, and with a real provider this one would let anyone create
+ * checkouts without the merchant's API key.
+ */
 export async function startCheckout(_previous: CheckoutFormState, formData: FormData): Promise<CheckoutFormState> {
+  if (!env().sandbox) return { error: "The demo shop exists only in sandbox mode." };
   const productIds = formData.getAll("productId");
   const quantities = formData.getAll("quantity");
   const parsed = cartSchema.safeParse(productIds.map((productId, i) => ({ productId, quantity: quantities[i] })));

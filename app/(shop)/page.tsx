@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { OrderNotice } from "@/components/shop/OrderNotice";
 import { Shop, type ShopProduct } from "@/components/shop/Shop";
 import { centsToDecimal } from "@/components/ui/money";
+import { env } from "@/lib/env";
 import { startCheckout } from "./actions";
 import { CATALOGUE, CURRENCY, MAX_QUANTITY } from "./catalogue";
 
@@ -12,6 +14,8 @@ interface ShopPageProps {
 }
 
 export default async function ShopPage({ searchParams }: ShopPageProps) {
+  // A pretend merchant for trying the checkout: it has no place in a deployment with real money.
+  if (!env().sandbox) notFound();
   const { checkout } = await searchParams;
   const returnedCheckoutId = typeof checkout === "string" && /^[\w-]{1,100}$/.test(checkout) ? checkout : null;
 

@@ -161,4 +161,52 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     const res = await routes.webhooks.POST(req("/api/webhooks/pis", { method: "POST", body: { id: "a".repeat(40), statusGroup: "completed", type: "PAYMENT" } }), none);
     expect(res.status).toBe(401);
   });
+
+  it("refuses a 10 MB body with 413 having read at most about 64 KB of it, on the merchant API, the payer API and the webhook route", async () => {
+    const checkout = await (await routes.checkouts.POST(req("/api/checkouts", { method: "POST", body: { ...order, reference: "big-body" }, headers: auth }), none)).json();
+    const calls: [string, (r: Request) => Promise<Response>][] = [
+      ["/api/checkouts", (r) => routes.checkouts.POST(r, none)],
+      [`/api/checkouts/${checkout.id}/payments`, (r) => routes.payments.POST(r, withId(checkout.id))],
+      ["/api/webhooks/pis", (r) => routes.webhooks.POST(r, none)],
+    ];
+    for (const [path, call] of calls) {
+      for (const declareLength of [true, false]) {
+        let pulled = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled === 160) return controller.close();
+            pulled++;
+            controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+          },
+        });
+        const headers: Record<string, string> = { ...auth, "Content-Type": "application/json" };
+        if (declareLength) headers["Content-Length"] = String(160 * 64 * 1024);
+        const res = await call(new Request(`http://localhost:3000${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit));
+        expect([path, declareLength, res.status]).toEqual([path, declareLength, 413]);
+        expect((await res.json()).code).toBe("body_too_large");
+        expect(pulled).toBeLessThanOrEqual(3);
+      }
+    }
+  });
+
+  it("stores nothing of an unsigned or forged webhook, and refuses a flood of them from one address with 429", async () => {
+    const { appContext } = await import("@/lib/checkout/app-context");
+    const { webhookEvents } = await import("@/lib/db/schema");
+    const { db } = await appContext();
+    const stored = async () => (await db.select().from(webhookEvents)).length;
+    const before = await stored();
+    const forged = (ip: string) =>
+      req("/api/webhooks/pis", {
+        method: "POST",
+        body: { id: "b".repeat(40), statusGroup: "completed", type: "PAYMENT" },
+        headers: { "x-checkout-peer": ip, "X-Kevin-Signature": "0".repeat(64), "X-Kevin-Timestamp": String(Date.now()) },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await routes.webhooks.POST(forged("203.0.113.7"), none)).status);
+    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    // Another address is not held up by the first one's flood.
+    expect((await routes.webhooks.POST(forged("203.0.113.8"), none)).status).toBe(401);
+    expect(await stored()).toBe(before);
+  });
 });

@@ -41,6 +41,23 @@ describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
     await expect(createCheckout({ ...order, returnUrl: "http://localhost:8080/thanks" }, ctx)).resolves.toHaveProperty("id");
   });
 
+  it("with a real provider, refuses return and notify URLs on this machine or a private network (SSRF), naming each, and writes nothing", async () => {
+    const strict = { ...ctx, config: { ...ctx.config, allowPrivateUrls: false } };
+    const attempts: [string, string][] = [
+      ["http://localhost:8080/thanks", "https://169.254.169.254/latest/meta-data"],
+      ["https://10.0.0.5/thanks", "https://shop-backend/notify"],
+    ];
+    for (const [returnUrl, notifyUrl] of attempts) {
+      const err = (await createCheckout({ ...order, reference: "ssrf", returnUrl, notifyUrl }, strict).catch((e: unknown) => e)) as CheckoutError;
+      expect(err).toMatchObject({ status: 400, code: "invalid_request" });
+      expect(err.errors?.map((e) => e.path).sort()).toEqual(["notifyUrl", "returnUrl"]);
+    }
+    const { checkouts } = await import("../db/schema");
+    const { eq } = await import("drizzle-orm");
+    expect(await ctx.db.select().from(checkouts).where(eq(checkouts.reference, "ssrf"))).toEqual([]);
+    await expect(createCheckout({ ...order, notifyUrl: "https://shop.example/hooks" }, strict)).resolves.toHaveProperty("id");
+  });
+
   it("keeps the amount exact and canonical", async () => {
     expect((await createCheckout({ ...order, amount: "7.5" }, ctx)).amount).toBe("7.50");
     expect((await createCheckout({ ...order, amount: "1234567.89" }, ctx)).amount).toBe("1234567.89");

@@ -8,6 +8,7 @@ import { applyProviderStatus, moveCheckout, type Tx } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { newCheckoutId } from "./ids";
+import { isPrivateHost } from "./private-address";
 import { amountProblem, normaliseAmount, SUPPORTED_CURRENCIES } from "./money";
 import { isFinalCheckout, isFinalGroup } from "./status-machine";
 import { LOCALES, type AttemptView, type CheckoutStatusView, type CheckoutView, type FailureReason } from "./types";
@@ -85,17 +86,23 @@ export function toAttemptView(row: AttemptRow): AttemptView {
  * timeout) returns the checkout the first one made; the same key with another body is refused.
  */
 export async function createCheckout(input: CreateCheckoutInput, c: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<CheckoutView> {
-  const v = parseCreateInput(input);
+  const v = parseCreateInput(input, c.config.allowPrivateUrls);
   if (opts.idempotencyKey !== undefined) return createIdempotently(c, v, opts.idempotencyKey);
   return insertCheckout(c, c.db, v);
 }
 
-function parseCreateInput(input: CreateCheckoutInput) {
+function parseCreateInput(input: CreateCheckoutInput, allowPrivateUrls: boolean) {
   const parsed = createCheckoutInput.safeParse(input);
-  if (!parsed.success) {
-    throw new CheckoutError(400, "invalid_request", "The checkout is not valid.", undefined,
-      parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  const errors = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  // Our server calls notifyUrl, and sends the payer's browser to returnUrl: neither may reach this
+  // machine or the network behind it unless the operator says the merchant lives there.
+  if (parsed.success && !allowPrivateUrls) {
+    for (const field of ["returnUrl", "notifyUrl"] as const) {
+      const url = parsed.data[field];
+      if (url && isPrivateHost(new URL(url).hostname)) errors.push({ path: field, message: "must not point at localhost or a private network (ALLOW_PRIVATE_URLS)" });
+    }
   }
+  if (!parsed.success || errors.length > 0) throw new CheckoutError(400, "invalid_request", "The checkout is not valid.", undefined, errors);
   return parsed.data;
 }
 

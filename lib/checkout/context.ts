@@ -13,6 +13,8 @@ export interface CheckoutContext {
     webhookSecret: string;
     /** Signs our notifications to the merchant's notifyUrl. */
     notifySecret: string;
+    /** Merchant URLs may point at this machine and private networks (the sandbox; ALLOW_PRIVATE_URLS). */
+    allowPrivateUrls: boolean;
     /** Origins a confirmLink may point at; the payer is never sent anywhere else. */
     confirmOrigins: string[];
     checkoutTtlMs: number;

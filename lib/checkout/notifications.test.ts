@@ -103,6 +103,19 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
   }
   const idsReceivedFor = (checkoutId: string) => received.filter((r) => JSON.parse(r.body).checkout.id === checkoutId).map((r) => r.deliveryId);
 
+  it("with private URLs not allowed, never connects to one, and says why in the notification's last error", async () => {
+    received.length = 0;
+    const checkout = await queue(1);
+    const strict = { ...ctx, config: { ...ctx.config, allowPrivateUrls: false } };
+    expect(await deliverDueNotifications(strict)).toBe(0);
+    expect(received).toEqual([]);
+    const [row] = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
+    expect(row).toMatchObject({ deliveredAt: null, lastStatus: null });
+    expect(row!.lastError).toMatch(/private network/);
+    // Out of the way of the tests below, which move the clock past its next attempt.
+    await ctx.db.delete(notifications).where(eq(notifications.checkoutId, checkout.id));
+  });
+
   it("two instances delivering at once send each notification once", async () => {
     answer = 200;
     const checkout = await queue(12);

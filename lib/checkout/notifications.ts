@@ -4,6 +4,7 @@ import { rowsOf } from "../db/raw";
 import { notifications } from "../db/schema";
 import type { Tx } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
+import { postToMerchant } from "./merchant-post";
 
 /**
  * Notifications to the merchant's notifyUrl (README "Notifications"). Signed like this:
@@ -94,8 +95,7 @@ async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): 
   let status: number | null = null;
   let error: string | null = null;
   try {
-    const res = await fetch(n.url, {
-      method: "POST",
+    status = await postToMerchant(n.url, {
       headers: {
         "Content-Type": "application/json",
         "User-Agent": "bank-checkout-notifier/1",
@@ -105,11 +105,9 @@ async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): 
         "Checkout-Signature": signNotification(ctx.config.notifySecret, timestamp, n.payload),
       },
       body: n.payload,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+      allowPrivate: ctx.config.allowPrivateUrls,
     });
-    status = res.status;
-    await res.body?.cancel();
   } catch (err) {
     error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   }

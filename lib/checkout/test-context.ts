@@ -21,6 +21,8 @@ export async function testContext(kind: DbKind, over: Partial<CheckoutContext> =
       creditorIban: "LT601010012345678901",
       webhookSecret: TEST_WEBHOOK_SECRET,
       notifySecret: TEST_NOTIFY_SECRET,
+      // As in sandbox mode: the tests' merchant receivers listen on this machine.
+      allowPrivateUrls: true,
       confirmOrigins: [new URL(sandboxUrl).origin],
       checkoutTtlMs: 24 * 60 * 60 * 1000,
       pisTimeoutMs: 5000,

@@ -24,11 +24,15 @@ export interface WebhookResult {
   /** The HTTP status to answer the provider with: anything but 200 makes it retry. */
   httpStatus: 200 | 400 | 401 | 404;
   outcome: string;
+  /** Signed with our secret: from the provider. Anything else is from someone pretending to be. */
+  authentic: boolean;
 }
 
 /**
- * Takes one provider webhook as received. Every delivery is stored for audit, valid or not. An
- * unknown payment is answered 404 so the provider retries rather than the event being lost.
+ * Takes one provider webhook as received. Every signed delivery is stored for audit; one that is
+ * not signed with our secret is refused before anything is written (anyone can send those, and
+ * storing them would let them fill the database). An unknown payment is answered 404 so the
+ * provider retries rather than the event being lost.
  */
 export async function receivePisWebhook(rawBody: string, headers: Headers, c: CheckoutContext, query: URLSearchParams = new URLSearchParams()): Promise<WebhookResult> {
   // The provider signs over the exact Webhook-URL we gave it, our attempt id included (ADR 13).
@@ -44,8 +48,11 @@ export async function receivePisWebhook(rawBody: string, headers: Headers, c: Ch
   let result: WebhookResult;
   let type: string | null = null;
   let paymentId: string | null = null;
+  if (!verdict.ok && verdict.reason !== "malformed") {
+    return { httpStatus: 401, outcome: `rejected_${verdict.reason}`, authentic: false };
+  }
   if (!verdict.ok) {
-    result = { httpStatus: verdict.reason === "malformed" ? 400 : 401, outcome: `rejected_${verdict.reason}` };
+    result = { httpStatus: 400, outcome: `rejected_${verdict.reason}`, authentic: true };
   } else if (verdict.event.type === "PAYMENT") {
     type = "PAYMENT";
     paymentId = verdict.event.paymentId;
@@ -55,17 +62,17 @@ export async function receivePisWebhook(rawBody: string, headers: Headers, c: Ch
     if (applied === "unknown_attempt" && attemptId) {
       applied = await applyProviderStatus(c, { attemptId, bind: { providerPaymentId: verdict.event.paymentId } }, status, "webhook");
     }
-    result = applied === "unknown_attempt" ? { httpStatus: 404, outcome: "unknown_payment" } : { httpStatus: 200, outcome: applied };
+    result = applied === "unknown_attempt" ? { httpStatus: 404, outcome: "unknown_payment", authentic: true } : { httpStatus: 200, outcome: applied, authentic: true };
   } else {
     type = "PAYMENT_REFUND";
     paymentId = verdict.event.paymentId;
     const applied = await applyRefundStatus(c, verdict.event.paymentId, verdict.event.refundId, verdict.event.statusGroup);
-    result = applied === "unknown_refund" ? { httpStatus: 404, outcome: "unknown_refund" } : { httpStatus: 200, outcome: applied };
+    result = applied === "unknown_refund" ? { httpStatus: 404, outcome: "unknown_refund", authentic: true } : { httpStatus: 200, outcome: applied, authentic: true };
   }
   await c.db.insert(webhookEvents).values({
     type,
     providerPaymentId: paymentId,
-    signatureValid: verdict.ok || verdict.reason === "malformed",
+    signatureValid: true,
     outcome: result.outcome,
     rawBody: rawBody.slice(0, 64 * 1024),
   });

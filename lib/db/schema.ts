@@ -97,7 +97,7 @@ export const statusEvents = pgTable(
   (t) => [index("status_events_checkout_idx").on(t.checkoutId)],
 );
 
-/** Every webhook received, valid or not, kept for audit. */
+/** Every webhook received signed with our secret, kept for audit (forged ones are refused unstored). */
 export const webhookEvents = pgTable("webhook_events", {
   id: bigserial("id", { mode: "number" }).primaryKey(),
   receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),

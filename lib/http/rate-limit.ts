@@ -65,7 +65,22 @@ export function limits() {
     paymentsPerCheckout: { limit: l.paymentsPerCheckoutPerMinute, windowMs: MINUTE },
     paymentsPerIp: { limit: l.paymentsPerIpPerMinute, windowMs: MINUTE },
     loginFailuresPerIp: { limit: l.loginFailuresPerIpPer15Minutes, windowMs: 15 * MINUTE },
+    forgedWebhooksPerIp: { limit: l.forgedWebhooksPerIpPerMinute, windowMs: MINUTE },
+    abandonsPerIp: { limit: l.abandonsPerIpPerMinute, windowMs: MINUTE },
   };
+}
+
+/**
+ * For what only a wrongdoer fails often (a wrong password, a forged signature): refused with
+ * RateLimitedError while `key` has had `rule.limit` failures in the window; only failures count,
+ * so those who get it right are never held up.
+ */
+export async function limitFailures<T>(db: Db, key: string, rule: Limit, work: () => Promise<T>, failed: (result: T) => boolean): Promise<T> {
+  const before = await peek(db, key, rule);
+  if (!before.ok) throw new RateLimitedError(before.retryAfterSeconds);
+  const result = await work();
+  if (failed(result)) await hit(db, key, rule);
+  return result;
 }
 
 /** Payment start: per checkout and per client address; throws RateLimitedError. */

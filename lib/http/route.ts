@@ -4,6 +4,7 @@ import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { env } from "../env";
+import { BodyNotText, BodyTooLarge, readBodyLimited } from "./body";
 import { json, problem } from "./problem";
 import { apiSecurityHeaders } from "./security-headers";
 import { RateLimitedError } from "./rate-limit";
@@ -20,6 +21,8 @@ interface RouteSpec<P, Q, B> {
   bearer?: () => string;
   /** When set, the request must carry a valid back-office session cookie (the back office's own JSON). */
   staff?: boolean;
+  /** Hand the body to the handler as the exact text received (a signed webhook), not parsed. */
+  rawBody?: boolean;
 }
 
 interface RouteInput<P, Q, B> {
@@ -29,6 +32,8 @@ interface RouteInput<P, Q, B> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /** The body as received, when the spec asks for `rawBody`. */
+  rawBody: string;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -60,19 +65,24 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
       const params = parse(spec.params, await ctx.params, "params");
       const query = parse(spec.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       let body: unknown;
+      let rawBody = "";
+      if (spec.body || spec.rawBody) {
+        // Read as it streams and cut off at the limit: a huge body is never held in memory.
+        rawBody = await readBodyLimited(req, MAX_BODY_BYTES);
+      }
       if (spec.body) {
-        const text = await req.text();
-        if (text.length > MAX_BODY_BYTES) return problem(413, "body_too_large", "The request body is too large.");
         try {
-          body = JSON.parse(text);
+          body = JSON.parse(rawBody);
         } catch {
           return problem(400, "invalid_json", "The request body is not valid JSON.");
         }
         body = parse(spec.body, body, "body");
       }
-      const result = await handler({ req, ctx: await appContext(), params, query, body } as RouteInput<P, Q, B>);
+      const result = await handler({ req, ctx: await appContext(), params, query, body, rawBody } as RouteInput<P, Q, B>);
       return result instanceof Response ? result : json(result);
     } catch (err) {
+      if (err instanceof BodyTooLarge) return problem(413, "body_too_large", "The request body is too large.", { detail: `At most ${err.maxBytes} bytes.` });
+      if (err instanceof BodyNotText) return problem(400, "invalid_body", "The request body is not UTF-8 text.");
       if (err instanceof InvalidInput) {
         return problem(400, "invalid_request", `The request ${err.where} is not valid.`, { errors: err.errors });
       }

@@ -128,6 +128,10 @@ async function main() {
     CREDITOR_NAME: "Chaos Shop UAB",
     CREDITOR_IBAN: "LT601010012345678901",
     WORKER_INTERVAL_MS: "1000",
+    // The real-provider mode against a sandbox on this machine: development secrets, plain http,
+    // the merchant receiver on localhost.
+    ALLOW_INSECURE_SETTINGS: "true",
+    ALLOW_PRIVATE_URLS: "true",
     // All traffic comes from this one machine.
     RATE_LIMIT_PAYMENTS_PER_IP: "1000000",
   };
