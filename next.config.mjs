@@ -9,7 +9,14 @@ const nextConfig = {
   poweredByHeader: false,
   // The stylesheet (about 14 KB, 4 KB gzip) goes into each page's HTML instead of a render-blocking
   // request: on a phone that request alone delayed the first paint by most of a second (issue 16).
-  experimental: { inlineCss: true },
+  experimental: {
+    inlineCss: true,
+    // No request needs more than the API's 64 KB (lib/http/body.ts). proxy.ts answers a page
+    // request with a bigger body 413 before Next reads it; behind it, a server action refuses one
+    // too, and the proxy is never handed more than this of a body (Next's default is 10 MB).
+    serverActions: { bodySizeLimit: "64kb" },
+    proxyClientMaxBodySize: "64kb",
+  },
   reactStrictMode: true,
   // Pages get their security headers (and the CSP nonce) from proxy.ts at run time, API responses
   // from the route wrapper; the static assets both skip get the ones that matter for files (ADR 10).

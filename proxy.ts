@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
+import { MAX_BODY_BYTES } from "@/lib/http/body";
+import { problem } from "@/lib/http/problem";
 import { commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
 
 /**
@@ -14,6 +16,14 @@ const LANDING = /^\/checkout\/[^/]+\/return$/;
 export function proxy(request: NextRequest) {
   const settings = env();
   const common = commonSecurityHeaders(settings.appUrl);
+  // Pages take bodies only as server actions and forms, all small and sent with their length by
+  // every browser: a body over the limit, or one streamed without a length (which could be any
+  // size), is refused here, before Next reads it for an action.
+  const refused = bodyRefusal(request);
+  if (refused) {
+    for (const [k, v] of Object.entries(common)) refused.headers.set(k, v);
+    return refused;
+  }
   const nonce = newNonce();
   const csp = pageCsp({ nonce, appUrl: settings.appUrl, providerBaseUrl: settings.pisBaseUrl, dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
@@ -27,6 +37,14 @@ export function proxy(request: NextRequest) {
   // asks the server again when the page is restored.
   if (LANDING.test(request.nextUrl.pathname)) response.headers.set("Cache-Control", "private, no-cache, max-age=0, must-revalidate");
   return response;
+}
+
+function bodyRefusal(request: NextRequest): Response | null {
+  if (request.method === "GET" || request.method === "HEAD") return null;
+  const length = request.headers.get("content-length");
+  if (length === null) return problem(411, "length_required", "Send the request body with a Content-Length.");
+  if (Number(length) > MAX_BODY_BYTES) return problem(413, "body_too_large", "The request body is too large.", { detail: `At most ${MAX_BODY_BYTES} bytes.` });
+  return null;
 }
 
 export const config = {

@@ -89,6 +89,8 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: path.join(root, ".ci-out", "playwright.json") }]],
   use: {
     baseURL: APP_URL,
+    // The sandbox's control API (/_sandbox/...) wants its documented test secret.
+    extraHTTPHeaders: { "X-Sandbox-Secret": process.env.SANDBOX_CONTROL_SECRET || "sandbox-control-secret" },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     video: "off",

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test, type APIRequestContext } from "@playwright/test";
@@ -239,4 +240,43 @@ test("payment start is rate-limited per checkout: 429 problem+json rate_limited 
   // another checkout of the same payer is not affected
   const other = await createCheckout(request);
   expect((await request.post(`/api/checkouts/${other}/payments`, { data: { ...body, attemptKey: `rate2-${Date.now()}` } })).status()).toBe(200);
+});
+
+/** POSTs `size` bytes to the running app as a raw HTTP client would (declared or streamed without a length). */
+function rawPost(baseURL: string, pathname: string, size: number, declareLength: boolean, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const url = new URL(pathname, baseURL);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8", Origin: url.origin, ...headers, ...(declareLength ? { "Content-Length": String(size) } : {}) } }, (res) => {
+      let body = "";
+      res.on("data", (d: Buffer) => (body += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    // The server may answer and close before the whole body is sent: that is the point.
+    req.on("error", (err) => (err.message.includes("EPIPE") || err.message.includes("ECONNRESET") ? undefined : reject(err)));
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+test("a 10 MB body is refused with 413 on pages (server actions) and the API, and one streamed without a length with 411 or 413, never 5xx", async ({ baseURL }) => {
+  const tenMb = 10 * 1024 * 1024;
+  for (const [pathname, headers] of [
+    ["/backoffice/login", { "Next-Action": "0".repeat(42) }],
+    ["/api/checkouts", { Authorization: `Bearer ${MERCHANT_KEY}`, "Content-Type": "application/json" }],
+    ["/api/webhooks/pis", { "Content-Type": "application/json" }],
+  ] as const) {
+    const declared = await rawPost(baseURL!, pathname, tenMb, true, headers);
+    expect([pathname, declared.status]).toEqual([pathname, 413]);
+    expect(JSON.parse(declared.body).code).toBe("body_too_large");
+    const streamed = await rawPost(baseURL!, pathname, tenMb, false, headers);
+    expect([pathname, [411, 413].includes(streamed.status)]).toEqual([pathname, true]);
+  }
 });

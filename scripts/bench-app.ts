@@ -37,10 +37,13 @@ export function request(url: string, init: { method?: string; headers?: Record<s
   });
 }
 
+/** The header the sandbox's control API (/_sandbox/...) wants: its documented test secret. */
+export const SANDBOX_CONTROL = { "X-Sandbox-Secret": process.env.SANDBOX_CONTROL_SECRET || "sandbox-control-secret" };
+
 export async function json<T>(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: T }> {
   const res = await request(url, {
     method: init.method,
-    headers: { "Content-Type": "application/json", ...init.headers },
+    headers: { "Content-Type": "application/json", ...(url.includes("/_sandbox/") ? SANDBOX_CONTROL : {}), ...init.headers },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = res.body.toString();

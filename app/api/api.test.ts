@@ -26,6 +26,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     status: typeof import("@/app/api/checkouts/[checkoutId]/status/route");
     banks: typeof import("@/app/api/banks/route");
     webhooks: typeof import("@/app/api/webhooks/pis/route");
+    abandon: typeof import("@/app/api/checkouts/[checkoutId]/payments/abandon/route");
     savedAccount: typeof import("@/app/api/checkouts/[checkoutId]/saved-account/route");
     linkReturn: typeof import("@/app/checkout/[checkoutId]/saved-account/route");
   };
@@ -47,6 +48,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       status: await import("@/app/api/checkouts/[checkoutId]/status/route"),
       banks: await import("@/app/api/banks/route"),
       webhooks: await import("@/app/api/webhooks/pis/route"),
+      abandon: await import("@/app/api/checkouts/[checkoutId]/payments/abandon/route"),
       savedAccount: await import("@/app/api/checkouts/[checkoutId]/saved-account/route"),
       linkReturn: await import("@/app/checkout/[checkoutId]/saved-account/route"),
     };
@@ -187,6 +189,16 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
         expect(pulled).toBeLessThanOrEqual(3);
       }
     }
+  });
+
+  it("limits abandoning payments per address (anyone may call it)", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const r = req("/api/checkouts/co_nothing/payments/abandon", { method: "POST", headers: { "x-checkout-peer": "198.51.100.4" } });
+      statuses.push((await routes.abandon.POST(r, withId(`co_nothing${i}`))).status);
+    }
+    expect(statuses.slice(0, 60).every((s) => s !== 429)).toBe(true);
+    expect(statuses[60]).toBe(429);
   });
 
   it("stores nothing of an unsigned or forged webhook, and refuses a flood of them from one address with 429", async () => {

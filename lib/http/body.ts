@@ -3,6 +3,9 @@
  * is refused before a byte is read; a body that streams past it (chunked, or lying about its
  * length) is cut off as soon as it does, so a 10 MB upload costs us 64 KB, not 10 MB.
  */
+/** The most any request of ours needs: JSON and form bodies are a few hundred bytes. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 export class BodyTooLarge extends Error {
   constructor(readonly maxBytes: number) {
     super(`request body over ${maxBytes} bytes`);
@@ -41,3 +44,4 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<s
     throw new BodyNotText("the request body is not UTF-8 text");
   }
 }
+

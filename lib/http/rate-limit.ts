@@ -83,6 +83,12 @@ export async function limitFailures<T>(db: Db, key: string, rule: Limit, work: (
   return result;
 }
 
+/** Counts one hit on `key`; throws RateLimitedError past the limit. */
+export async function enforce(db: Db, key: string, rule: Limit): Promise<void> {
+  const verdict = await hit(db, key, rule);
+  if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterSeconds);
+}
+
 /** Payment start: per checkout and per client address; throws RateLimitedError. */
 export async function limitPaymentStart(db: Db, checkoutId: string, headers: Headers): Promise<void> {
   const rules = limits();

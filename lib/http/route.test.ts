@@ -57,6 +57,21 @@ describe("route wrapper", () => {
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain("hunter2");
   });
+
+  it("logs a failed query without its parameters (an IBAN, a payer's name)", async () => {
+    const { DrizzleQueryError } = await import("drizzle-orm/errors");
+    const h = route({}, async () => {
+      throw new DrizzleQueryError("insert into checkouts (creditor_iban, email) values ($1, $2)", ["LT601010012345678901", "jonas@example.lt"], new Error("connection reset"));
+    });
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => logged.push(args.map((a) => (a instanceof Error ? `${a.stack} ${String((a.cause as Error)?.message)}` : String(a))).join(" "));
+    const res = await h(new Request("http://app.test/x"), ctx()).finally(() => (console.error = original));
+    expect(res.status).toBe(500);
+    expect(logged.join("\n")).toContain("insert into checkouts");
+    expect(logged.join("\n")).toContain("connection reset");
+    expect(logged.join("\n")).not.toMatch(/LT601010012345678901|jonas@example/);
+  });
 });
 
 describe("route wrapper for the back office's JSON", () => {

@@ -4,7 +4,8 @@ import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { env } from "../env";
-import { BodyNotText, BodyTooLarge, readBodyLimited } from "./body";
+import { redactError } from "../log/redact";
+import { BodyNotText, BodyTooLarge, MAX_BODY_BYTES, readBodyLimited } from "./body";
 import { json, problem } from "./problem";
 import { apiSecurityHeaders } from "./security-headers";
 import { RateLimitedError } from "./rate-limit";
@@ -36,7 +37,6 @@ interface RouteInput<P, Q, B> {
   rawBody: string;
 }
 
-const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * The one wrapper every route handler uses: parses params, query and body with zod, answers a
@@ -96,7 +96,7 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
       }
       // Made only when something broke: the id ties the payer's report to this log line.
       const requestId = randomUUID();
-      console.error(`[${requestId}] ${req.method} ${new URL(req.url).pathname} failed`, err);
+      console.error(`[${requestId}] ${req.method} ${new URL(req.url).pathname} failed`, redactError(err));
       return problem(500, "internal_error", "Something went wrong on our side.", { detail: `Request id ${requestId}.` });
     }
   }

@@ -12,7 +12,7 @@ import { handleLinkingPages } from "./linking";
 import { errorPage } from "./pages";
 import { NO_PERSISTENCE, createPersister, loadState } from "./persist";
 import { handlePaymentPages } from "./hosted";
-import { projectById } from "./projects";
+import { projectById, sameSecret } from "./projects";
 import { createStore, type Store } from "./store";
 import { isApiVersion } from "./versions";
 import { createWebhookDispatcher } from "./webhooks";
@@ -34,11 +34,16 @@ export interface SandboxOptions {
   dataDir?: string;
   /** How often due transitions (expiry, pending completion, refunds) are checked; default 250 ms. */
   tickMs?: number;
+  /** What control calls must send in X-Sandbox-Secret; default the documented DEFAULT_CONTROL_SECRET. */
+  controlSecret?: string;
 }
+
+/** The control API's documented test secret (README "Control API"), like the test project's credentials. */
+export const DEFAULT_CONTROL_SECRET = "sandbox-control-secret";
 
 export interface Sandbox {
   server: http.Server;
-  /** Starts listening; without a host on every interface (so both 127.0.0.1 and ::1 reach it). Resolves to the base URL. */
+  /** Starts listening (without a host, on every interface; the server script passes 127.0.0.1). Resolves to the base URL. */
   listen(port: number, host?: string): Promise<string>;
   /** Stops listening, drops open connections, stops webhook retries and saves the state. */
   close(): Promise<void>;
@@ -72,7 +77,12 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     now,
     publicUrl,
     webhooks,
-    settings: { pendingMs: opts.pendingMs ?? 0, pendingUserMs: opts.pendingUserMs ?? 30_000, refundDelayMs: opts.refundDelayMs ?? 3_000 },
+    settings: {
+      pendingMs: opts.pendingMs ?? 0,
+      pendingUserMs: opts.pendingUserMs ?? 30_000,
+      refundDelayMs: opts.refundDelayMs ?? 3_000,
+      controlSecret: opts.controlSecret ?? DEFAULT_CONTROL_SECRET,
+    },
     faults: createFaults(),
     changed: () => persister.changed(),
   };
@@ -161,6 +171,9 @@ async function handle(ctx: SandboxContext, req: http.IncomingMessage, res: http.
     runDueTransitions(ctx);
     if (isApi) return await handleApiCall(ctx, req, res, method, path, url);
     if (isControl) {
+      if (!sameSecret(header(req, "x-sandbox-secret") ?? "", ctx.settings.controlSecret)) {
+        throw new ApiError(401, 10001, "Unauthorized", "Control calls need the sandbox's control secret in X-Sandbox-Secret.");
+      }
       if (method === "POST" && crossSite(req)) throw new ApiError(400, 10019, "InvalidRequest", "Cross-site requests are not allowed.");
       return sendJson(res, 200, await handleControl(ctx, req, method, segments().slice(1), url));
     }

@@ -137,7 +137,7 @@ button:focus-visible,select:focus-visible,input:focus-visible{outline:3px solid 
 <body>
 <main>
 <h1>Sandbox provider console</h1>
-<p>API base: <code>${escapeHtml(ctx.publicUrl())}/platform/v0.3</code> (also v0.1, v0.2). Credentials, test banks, users and cards: lib/sandbox/README.md. JSON: <a href="/_sandbox/payments">payments</a>, <a href="/_sandbox/webhooks">webhook deliveries</a>.</p>
+<p>API base: <code>${escapeHtml(ctx.publicUrl())}/platform/v0.3</code> (also v0.1, v0.2). Credentials, test banks, users and cards: lib/sandbox/README.md. JSON: <code>/_sandbox/payments</code>, <code>/_sandbox/webhooks</code> (send <code>X-Sandbox-Secret</code>).</p>
 ${clockForms(ctx)}
 ${faultForm(ctx)}
 <form method="post" action="/console/reset"><button type="submit">Reset the sandbox (forget everything)</button></form>

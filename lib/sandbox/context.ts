@@ -9,6 +9,8 @@ export interface SandboxSettings {
   pendingUserMs: number;
   /** How long a refund stays `started` before it completes. */
   refundDelayMs: number;
+  /** What control calls (/_sandbox/...) must send in X-Sandbox-Secret. */
+  controlSecret: string;
 }
 
 /** What every handler of the sandbox needs. */

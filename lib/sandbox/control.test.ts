@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  CONTROL,
   control,
   createPayment,
   credentials,
@@ -274,7 +275,7 @@ describe("control API: clock, reset, safety", () => {
   });
 
   it("refuses cross-site posts and unknown routes", async () => {
-    const response = await fetch(`${s.baseUrl}/_sandbox/reset`, { method: "POST", headers: { Origin: "https://evil.example" } });
+    const response = await fetch(`${s.baseUrl}/_sandbox/reset`, { method: "POST", headers: { Origin: "https://evil.example", ...CONTROL } });
     expect(response.status).toBe(400);
     expect((await c.get("/nothing")).status).toBe(404);
     expect((await getJson(`${s.baseUrl}/health`, {})).json).toEqual({ status: "ok" });
@@ -367,5 +368,20 @@ describe("persistence (SANDBOX_DATA_DIR)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the control API's secret", () => {
+  it("refuses a control call without the sandbox's control secret, or with a wrong one, and changes nothing", async () => {
+    const offset = async () => ((await getJson(`${s.baseUrl}/_sandbox/clock`, CONTROL)).json as { offsetMs: number }).offsetMs;
+    const before = await offset();
+    const wrong: Record<string, string>[] = [{}, { "X-Sandbox-Secret": "guess" }];
+    for (const headers of wrong) {
+      const res = await fetch(`${s.baseUrl}/_sandbox/clock`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ advanceMs: 3_600_000 }) });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { error: { name: string } }).error.name).toBe("Unauthorized");
+      expect((await fetch(`${s.baseUrl}/_sandbox/payments`, { headers })).status).toBe(401);
+    }
+    expect(await offset()).toBe(before);
   });
 });

@@ -11,7 +11,8 @@ import { paymentRefunds, type ChangeSource, type Linking, type PaymentRecord, ty
 
 /**
  * The control API for tests and demos, JSON under `/_sandbox/` (README "Control API"). It is not
- * part of the provider's API: no credentials, and times are epoch milliseconds of the sandbox clock.
+ * part of the provider's API: callers send the sandbox's control secret (checked in app.ts), and
+ * times are epoch milliseconds of the sandbox clock.
  */
 
 const KINDS: readonly StatusKind[] = ["bank", "card", "hybrid"];

@@ -52,7 +52,7 @@ export async function paymentStatus(id: string) {
 
 /** The sandbox's control API (lib/sandbox/README.md). */
 export async function controlPost(path: string, body: unknown) {
-  const res = await fetch(`${sandboxUrl()}/_sandbox${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${sandboxUrl()}/_sandbox${path}`, { method: "POST", headers: { "Content-Type": "application/json", "X-Sandbox-Secret": process.env.SANDBOX_CONTROL_SECRET || "sandbox-control-secret" }, body: JSON.stringify(body) });
   if (res.status !== 200) throw new Error(`control API ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }

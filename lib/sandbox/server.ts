@@ -36,8 +36,13 @@ if (refundDelayMs !== undefined) options.refundDelayMs = refundDelayMs;
 const retries = delays("SANDBOX_WEBHOOK_RETRY_MS");
 if (retries) options.webhookRetryDelaysMs = retries;
 
+const controlSecret = process.env.SANDBOX_CONTROL_SECRET;
+if (controlSecret) options.controlSecret = controlSecret;
+// This machine only, unless told otherwise: the sandbox hands out test money to anyone who asks.
+const host = process.env.SANDBOX_HOST || "127.0.0.1";
+
 const sandbox = createSandbox(options);
-const baseUrl = await sandbox.listen(port);
+const baseUrl = await sandbox.listen(port, host);
 console.log(`sandbox provider listening on ${baseUrl}${dataDir ? ` (state in ${dataDir})` : ""}`);
 
 let stopping = false;

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { createSandbox, type Sandbox, type SandboxOptions } from "./app";
+import { DEFAULT_CONTROL_SECRET, createSandbox, type Sandbox, type SandboxOptions } from "./app";
 import { DEFAULT_PROJECT, NOCARD_PROJECT } from "./projects";
 import type { ApiVersion } from "./versions";
 
@@ -19,6 +19,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const baseUrl = await sandbox.listen(0);
   return { sandbox, baseUrl, api: `${baseUrl}/platform/v0.3`, v: (version) => `${baseUrl}/platform/${version}` };
 }
+
+/** The header every control call sends. */
+export const CONTROL = { "X-Sandbox-Secret": DEFAULT_CONTROL_SECRET };
 
 export const credentials = {
   "Client-Id": DEFAULT_PROJECT.clientId,
@@ -166,8 +169,8 @@ export async function waitFor<T>(check: () => T | undefined | Promise<T | undefi
 }
 
 export const control = (s: RunningSandbox) => ({
-  get: (path: string) => getJson(`${s.baseUrl}/_sandbox${path}`, {}),
-  post: (path: string, body: unknown = {}) => postJson(`${s.baseUrl}/_sandbox${path}`, body, {}),
+  get: (path: string) => getJson(`${s.baseUrl}/_sandbox${path}`, CONTROL),
+  post: (path: string, body: unknown = {}) => postJson(`${s.baseUrl}/_sandbox${path}`, body, CONTROL),
 });
 
 /** POST /auth with the usual headers; `query` carries the scopes. */

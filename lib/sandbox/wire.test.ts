@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPayment, credentials, linkAccount, payAtBank, paymentBody, startSandbox, type RunningSandbox } from "./test-helpers";
+import { CONTROL, createPayment, credentials, linkAccount, payAtBank, paymentBody, startSandbox, type RunningSandbox } from "./test-helpers";
 
 /**
  * The official PHP client writes requests by hand, reads until the server closes, and splits the
@@ -179,7 +179,7 @@ describe("on the wire, every endpoint and version", () => {
   });
 
   it("answers an injected provider error as a plain 500 with the envelope", async () => {
-    await fetch(`${s.baseUrl}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ mode: "error", count: 1 }) });
+    await fetch(`${s.baseUrl}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json", ...CONTROL }, body: JSON.stringify({ mode: "error", count: 1 }) });
     const reply = await rawExchange(phpStyleRequest("GET", "/platform/v0.3/auth/countries", []));
     expectPlainReply(reply, "HTTP/1.1 500 Internal Server Error");
     expect(JSON.parse(reply.body)).toEqual({ error: { code: 10000, name: "SystemError", description: "Internal error." }, data: {} });

@@ -19,6 +19,7 @@ import { runChecks, type Check, type ProviderPayment } from "./checks";
 import { startProxy, type Upstream } from "./proxy";
 import { startReceiver } from "./receiver";
 import { createRng } from "./rng";
+import { SANDBOX_CONTROL } from "../bench-app";
 import { runCheckout, runMany, scenarioFor, type CheckoutRun, type Endpoints } from "./workload";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -65,7 +66,7 @@ process.on("SIGTERM", () => void cleanup().then(() => process.exit(143)));
 
 /** Every payment the provider made, with its refunds (the sandbox's control API). */
 async function providerPaymentsOf(sandboxUrl: string): Promise<ProviderPayment[]> {
-  return ((await (await fetch(`${sandboxUrl}/_sandbox/payments`)).json()) as { data: ProviderPayment[] }).data;
+  return ((await (await fetch(`${sandboxUrl}/_sandbox/payments`, { headers: SANDBOX_CONTROL })).json()) as { data: ProviderPayment[] }).data;
 }
 
 /** .ci-out/chaos.json, which scripts/summarize-tests.mjs counts in the closing line. */
@@ -108,7 +109,7 @@ async function main() {
 
   const sandboxUrl = `http://localhost:${PORTS.sandbox}`;
   spawnGroup(["--import", "tsx", "lib/sandbox/server.ts"], { ...process.env, SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DATA_DIR: undefined }, "sandbox");
-  await waitHealthy(`${sandboxUrl}/_sandbox/clock`, 30_000);
+  await waitHealthy(`${sandboxUrl}/health`, 30_000);
 
   const appEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -203,7 +204,7 @@ async function main() {
     restartsMs.push(ms);
     log(`instance ${u.port} healthy again ${(ms / 1000).toFixed(1)} s after its restart`);
   };
-  const setFault = (mode: string) => fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ mode }) });
+  const setFault = (mode: string) => fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json", ...SANDBOX_CONTROL }, body: JSON.stringify({ mode }) });
   const chaos = (async () => {
     await sleep(3000);
     await killAndRestart(upstreams[0]!);

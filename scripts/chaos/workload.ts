@@ -7,6 +7,7 @@
  * checkouts twice with the same Idempotency-Key. Clients retry what a real client would retry: a
  * request cut off by a killed instance, or refused while the provider is down.
  */
+import { SANDBOX_CONTROL } from "../bench-app";
 import type { Rng } from "./rng";
 
 export type Scenario = "approve" | "refuse" | "cancel" | "double-start" | "back-and-pay" | "forgotten-tab" | "refund";
@@ -38,7 +39,7 @@ interface Answer {
 async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(body !== undefined && { "Content-Type": "application/json" }), ...headers },
+    headers: { ...(body !== undefined && { "Content-Type": "application/json" }), ...(path.startsWith("/_sandbox/") ? SANDBOX_CONTROL : {}), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });

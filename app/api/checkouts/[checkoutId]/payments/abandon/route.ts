@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { abandonPayment } from "@/lib/checkout/payments";
+import { clientIp } from "@/lib/http/client-address";
+import { enforce, limits } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -7,4 +9,8 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const POST = route({ params }, ({ params, ctx }) => abandonPayment(params.checkoutId, ctx));
+// Anyone may call it (the payer's page does, on its way out): limited per address like a start.
+export const POST = route({ params }, async ({ params, req, ctx }) => {
+  await enforce(ctx.db, `abandon:ip:${clientIp(req.headers)}`, limits().abandonsPerIp);
+  return abandonPayment(params.checkoutId, ctx);
+});

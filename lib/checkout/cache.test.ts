@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { cached } from "./cache";
+
+describe("the provider data cache", () => {
+  it("keeps a value for its time, and serves the last good one while the provider fails", async () => {
+    let now = 0;
+    let fail = false;
+    let loads = 0;
+    const get = cached(1000, async (k: string) => {
+      loads++;
+      if (fail) throw new Error("provider down");
+      return `${k}-${loads}`;
+    }, { now: () => now });
+    expect(await get("LT")).toBe("LT-1");
+    expect(await get("LT")).toBe("LT-1");
+    now = 2000;
+    fail = true;
+    expect(await get("LT")).toBe("LT-1");
+    for (let i = 0; i < 10; i++) expect(await get("LT")).toBe("LT-1");
+    expect(loads).toBe(2);
+  });
+
+  it("asks a failing provider once per few seconds, not once per request (an outage does not multiply calls)", async () => {
+    let now = 0;
+    let loads = 0;
+    const get = cached(60_000, async () => {
+      loads++;
+      throw new Error("provider down");
+    }, { now: () => now });
+    for (let i = 0; i < 20; i++) await expect(get("LT")).rejects.toThrow("provider down");
+    expect(loads).toBe(1);
+    now = 10_000;
+    await expect(get("LT")).rejects.toThrow("provider down");
+    expect(loads).toBe(2);
+  });
+
+  it("makes one provider call for many requests that arrive together", async () => {
+    let loads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const get = cached(60_000, async (k: string) => {
+      loads++;
+      await gate;
+      return k;
+    });
+    const all = Promise.all(Array.from({ length: 50 }, () => get("LV")));
+    release();
+    expect(await all).toEqual(Array(50).fill("LV"));
+    expect(loads).toBe(1);
+  });
+
+  it("holds a bounded number of keys, however many a client makes up, dropping the least recently used", async () => {
+    const loaded: string[] = [];
+    const get = cached(60_000, async (k: string) => (loaded.push(k), k), { maxEntries: 3 });
+    for (const k of ["a", "b", "c", "a", "d"]) await get(k); // "b" is the least recently used when "d" comes
+    loaded.length = 0;
+    for (const k of ["a", "c", "d", "b"]) await get(k);
+    expect(loaded).toEqual(["b"]);
+  });
+});
