@@ -31,7 +31,7 @@ test("a wrong password is refused with an announced error, the right one signs i
   expect(session?.httpOnly).toBe(true);
   expect(session?.sameSite).toBe("Strict");
 
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/backoffice\/login$/);
   await page.goto("/backoffice");
   await expect(page).toHaveURL(/\/backoffice\/login$/);
@@ -41,4 +41,42 @@ test("a forged session cookie does not open the back office", async ({ page, con
   await context.addCookies([{ name: "bo_session", value: "eyJleHAiOjk5OTk5OTk5OTk5OTl9.forged", url: "http://localhost" }]);
   await page.goto("/backoffice");
   await expect(page).toHaveURL(/\/backoffice\/login$/);
+});
+
+async function signIn(page: import("@playwright/test").Page) {
+  await page.goto("/backoffice/login");
+  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/backoffice$/);
+}
+
+test("Sign out really ends the session: its cookie, replayed later, opens nothing", async ({ page, context, browser }) => {
+  await signIn(page);
+  const cookie = (await context.cookies()).find((c) => c.name === "bo_session")!;
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/backoffice\/login$/);
+
+  // Someone who copied the cookie before Sign out tries it in another browser.
+  const other = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  await other.addCookies([cookie]);
+  const replay = await other.newPage();
+  await replay.goto("/backoffice");
+  await expect(replay).toHaveURL(/\/backoffice\/login$/);
+  expect((await other.request.get("/api/backoffice/checkouts")).status()).toBe(401);
+  await other.close();
+});
+
+test("Sign out everywhere ends every session, in every browser", async ({ page, browser }) => {
+  const laptop = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const elsewhere = await laptop.newPage();
+  await signIn(elsewhere);
+  await signIn(page);
+
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page).toHaveURL(/\/backoffice\/login\?ended=all$/);
+  await expectNoAxeViolations(page);
+  await expect(page.getByRole("status")).toContainText("Signed out everywhere");
+  await elsewhere.goto("/backoffice");
+  await expect(elsewhere).toHaveURL(/\/backoffice\/login$/);
+  await laptop.close();
 });

@@ -14,7 +14,7 @@ import { createRefund } from "@/lib/checkout/refunds";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/http/client-address";
 import { hit, limits, peek } from "@/lib/http/rate-limit";
-import { SESSION_COOKIE, issueSession, passwordMatches, sessionCookieOptions } from "@/lib/http/staff-session";
+import { SESSION_COOKIE, endAllSessions, endSession, openSession, passwordMatches, sessionCookieOptions } from "@/lib/http/staff-session";
 
 /*
  * The back office's only mutations. Server actions are CSRF-safe: Next.js refuses a POST whose
@@ -34,13 +34,24 @@ export async function login(_previous: LoginState, formData: FormData): Promise<
     await hit(db, key, rule);
     return { error: "Wrong password" };
   }
-  (await cookies()).set(SESSION_COOKIE, issueSession(env().backofficePassword), sessionCookieOptions(env().appUrl));
+  (await cookies()).set(SESSION_COOKIE, await openSession(db, env().backofficePassword), sessionCookieOptions(env().appUrl));
   redirect("/backoffice");
 }
 
+/** Ends this browser's session: the cookie goes, and so does its row, so a copy of it opens nothing. */
 export async function logout(): Promise<void> {
-  (await cookies()).delete({ name: SESSION_COOKIE, path: "/" });
+  const jar = await cookies();
+  await endSession((await appContext()).db, jar.get(SESSION_COOKIE)?.value);
+  jar.delete({ name: SESSION_COOKIE, path: "/" });
   redirect("/backoffice/login");
+}
+
+/** Ends every staff session, in every browser (a lost laptop, a colleague who left). */
+export async function logoutEverywhere(): Promise<void> {
+  await requireStaff();
+  await endAllSessions((await appContext()).db);
+  (await cookies()).delete({ name: SESSION_COOKIE, path: "/" });
+  redirect("/backoffice/login?ended=all");
 }
 
 const refundForm = refundFields.extend({

@@ -1,13 +1,14 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
+import { appContext } from "@/lib/checkout/app-context";
 import { env } from "@/lib/env";
 import { SESSION_COOKIE, sessionIsValid } from "@/lib/http/staff-session";
 
-/** Whether this request carries a valid, unexpired staff session cookie. */
+/** Whether this request carries the cookie of an open staff session. */
 export async function hasStaffSession(): Promise<boolean> {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  return sessionIsValid(token, env().backofficePassword);
+  return sessionIsValid((await appContext()).db, token, env().backofficePassword);
 }
 
 /**

@@ -197,6 +197,23 @@ export const rateLimits = pgTable(
   (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
 );
 
+/**
+ * Back-office sessions, server side: the cookie holds a random token, this table its sha256, so a
+ * stolen database row cannot be replayed as a cookie and ending a session is deleting its row.
+ * `passwordTag` ties a session to the staff password it was opened with: changing the password
+ * ends every session opened before.
+ */
+export const staffSessions = pgTable(
+  "staff_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    passwordTag: text("password_tag").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("staff_sessions_expires_idx").on(t.expiresAt)],
+);
+
 export type AccountLinkStatus = "pending" | "exchanging" | "active" | "failed" | "expired" | "revoked" | "forgotten" | "replaced";
 
 /**

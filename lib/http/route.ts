@@ -59,9 +59,7 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
       if (spec.bearer && !bearerMatches(req, spec.bearer())) {
         return problem(401, "unauthorized", "A valid API key is required.", { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." });
       }
-      if (spec.staff && !sessionIsValid(sessionTokenOf(req.headers.get("cookie")), env().backofficePassword)) {
-        return problem(401, "unauthorized", "Sign in to the back office.");
-      }
+
       const params = parse(spec.params, await ctx.params, "params");
       const query = parse(spec.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       let body: unknown;
@@ -78,7 +76,11 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
         }
         body = parse(spec.body, body, "body");
       }
-      const result = await handler({ req, ctx: await appContext(), params, query, body, rawBody } as RouteInput<P, Q, B>);
+      const app = await appContext();
+      if (spec.staff && !(await sessionIsValid(app.db, sessionTokenOf(req.headers.get("cookie")), env().backofficePassword))) {
+        return problem(401, "unauthorized", "Sign in to the back office.");
+      }
+      const result = await handler({ req, ctx: app, params, query, body, rawBody } as RouteInput<P, Q, B>);
       return result instanceof Response ? result : json(result);
     } catch (err) {
       if (err instanceof BodyTooLarge) return problem(413, "body_too_large", "The request body is too large.", { detail: `At most ${err.maxBytes} bytes.` });

@@ -1,23 +1,45 @@
-import { describe, expect, it } from "vitest";
-import { issueSession, passwordMatches, sessionIsValid, SESSION_TTL_MS } from "./staff-session";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../db";
+import { openTestDb, testDbKinds } from "../db/testing";
+import { SESSION_TTL_MS, endAllSessions, endSession, openSession, passwordMatches, sessionIsValid } from "./staff-session";
 
-describe("back-office session", () => {
-  it("accepts its own token until it expires", () => {
-    const token = issueSession("pw", 1_000);
-    expect(sessionIsValid(token, "pw", 2_000)).toBe(true);
-    expect(sessionIsValid(token, "pw", 1_000 + SESSION_TTL_MS + 1)).toBe(false);
+describe.each(testDbKinds())("back-office sessions (%s)", (kind) => {
+  let db: Db;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ db, close } = await openTestDb(kind)));
+  afterAll(() => close());
+
+  it("accepts its own token until it expires", async () => {
+    const start = new Date("2026-01-01T08:00:00Z");
+    const token = await openSession(db, "pw", start);
+    expect(await sessionIsValid(db, token, "pw", new Date(start.getTime() + 1000))).toBe(true);
+    expect(await sessionIsValid(db, token, "pw", new Date(start.getTime() + SESSION_TTL_MS + 1))).toBe(false);
   });
 
-  it("refuses a token whose expiry was edited, or signed under another password", () => {
-    const token = issueSession("pw", 1_000);
-    const [, sig] = token.split(".");
-    const forged = `${Buffer.from(JSON.stringify({ exp: 9e15, n: "x" })).toString("base64url")}.${sig}`;
-    expect(sessionIsValid(forged, "pw", 2_000)).toBe(false);
-    expect(sessionIsValid(token, "new password", 2_000)).toBe(false);
-    expect(sessionIsValid(undefined, "pw")).toBe(false);
-    expect(sessionIsValid("garbage", "pw")).toBe(false);
+  it("refuses a made-up token, and every session once the staff password changes", async () => {
+    const token = await openSession(db, "pw");
+    expect(await sessionIsValid(db, "A".repeat(43), "pw")).toBe(false);
+    expect(await sessionIsValid(db, undefined, "pw")).toBe(false);
+    expect(await sessionIsValid(db, "garbage", "pw")).toBe(false);
+    expect(await sessionIsValid(db, token, "new password")).toBe(false);
   });
 
+  it("Sign out ends that session only; Sign out everywhere ends them all", async () => {
+    const [a, b, c] = [await openSession(db, "pw"), await openSession(db, "pw"), await openSession(db, "pw")];
+    await endSession(db, a);
+    expect([await sessionIsValid(db, a, "pw"), await sessionIsValid(db, b, "pw"), await sessionIsValid(db, c, "pw")]).toEqual([false, true, true]);
+    await endAllSessions(db);
+    expect([await sessionIsValid(db, b, "pw"), await sessionIsValid(db, c, "pw")]).toEqual([false, false]);
+  });
+
+  it("keeps only a hash of the token: the database alone cannot sign anyone in", async () => {
+    const token = await openSession(db, "pw");
+    const rows = await db.execute("select token_hash from staff_sessions");
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+});
+
+describe("staff password", () => {
   it("compares passwords exactly", () => {
     expect(passwordMatches("dev-backoffice", "dev-backoffice")).toBe(true);
     expect(passwordMatches("dev-backoffic", "dev-backoffice")).toBe(false);

@@ -1,14 +1,20 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, eq, gt, lt } from "drizzle-orm";
+import type { Db } from "../db";
+import { staffSessions } from "../db/schema";
 
 /**
- * The back-office session: a signed, expiring token in an httpOnly, SameSite=Strict cookie. The
- * signing key is derived from the staff password, so changing the password ends every session.
+ * The back-office session: a random token in an httpOnly, SameSite=Strict cookie, and its hash in
+ * the database (ADR 16). Sign out deletes the row, so a copied cookie dies with it; Sign out
+ * everywhere deletes them all; changing the staff password ends every session opened before.
  */
 export const SESSION_COOKIE = "bo_session";
 export const SESSION_TTL_MS = 8 * 3600_000;
 
-const keyOf = (password: string) => createHash("sha256").update(`backoffice-session:${password}`).digest();
-const sign = (key: Buffer, payload: string) => createHmac("sha256", key).update(payload).digest("base64url");
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const tokenHash = (token: string) => sha256(`staff-session:${token}`);
+const passwordTag = (password: string) => sha256(`staff-password:${password}`).slice(0, 32);
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function passwordMatches(given: string, expected: string): boolean {
   // Hash both so the comparison is constant-time whatever the lengths.
@@ -17,24 +23,30 @@ export function passwordMatches(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-export function issueSession(password: string, now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ exp: now + SESSION_TTL_MS, n: randomBytes(8).toString("hex") })).toString("base64url");
-  return `${payload}.${sign(keyOf(password), payload)}`;
+/** Opens a session for staff who gave `password`; answers the token for the cookie. */
+export async function openSession(db: Db, password: string, now = new Date()): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await db.insert(staffSessions).values({ tokenHash: tokenHash(token), passwordTag: passwordTag(password), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) });
+  // Sessions that ran out are swept now and then, by whoever signs in.
+  await db.delete(staffSessions).where(lt(staffSessions.expiresAt, now));
+  return token;
 }
 
-export function sessionIsValid(token: string | undefined, password: string, now = Date.now()): boolean {
-  if (!token) return false;
-  const [payload, signature] = token.split(".");
-  if (!payload || !signature) return false;
-  const expected = Buffer.from(sign(keyOf(password), payload));
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
-  try {
-    const { exp } = JSON.parse(Buffer.from(payload, "base64url").toString()) as { exp?: unknown };
-    return typeof exp === "number" && exp > now;
-  } catch {
-    return false;
-  }
+export async function sessionIsValid(db: Db, token: string | undefined, password: string, now = new Date()): Promise<boolean> {
+  if (!token || !TOKEN.test(token)) return false;
+  const [row] = await db
+    .select({ tag: staffSessions.passwordTag })
+    .from(staffSessions)
+    .where(and(eq(staffSessions.tokenHash, tokenHash(token)), gt(staffSessions.expiresAt, now)));
+  return row?.tag === passwordTag(password);
+}
+
+export async function endSession(db: Db, token: string | undefined): Promise<void> {
+  if (token && TOKEN.test(token)) await db.delete(staffSessions).where(eq(staffSessions.tokenHash, tokenHash(token)));
+}
+
+export async function endAllSessions(db: Db): Promise<void> {
+  await db.delete(staffSessions);
 }
 
 /** The session token in a request's Cookie header, for route handlers that read the raw request. */
