@@ -7,7 +7,7 @@ import { expireIfDue, loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
 import { closeUnknownInitiation } from "./payments";
 import { reconcileRefunds } from "./refunds";
-import { endLapsedLinks } from "./saved-accounts";
+import { endLapsedLinks, resealOldTokens } from "./saved-accounts";
 
 /**
  * An initiation with no provider answer after this long is closed: a live request gives up on the
@@ -134,6 +134,7 @@ export async function reconcile(ctx: CheckoutContext) {
     refreshed: await refreshAttempts(ctx),
     refunds: await reconcileRefunds(ctx),
     linksEnded: await endLapsedLinks(ctx),
+    tokensResealed: await resealOldTokens(ctx),
   };
 }
 

@@ -17,11 +17,12 @@ import {
   linkReturnUrl,
   maskIban,
   newPayerHandle,
+  resealOldTokens,
   SavedAccountEndedError,
   savedAccountView,
   startLinking,
 } from "./saved-accounts";
-import { testContext } from "./test-context";
+import { SANDBOX_CONTROL, testContext } from "./test-context";
 import { openToken } from "./token-vault";
 
 const PSU = { ipAddress: "127.0.0.1", ipPort: "443", userAgent: "vitest", httpMethod: "GET" as const, deviceId: "device-1" };
@@ -66,7 +67,7 @@ async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
 }
 
 async function sandboxPayment(paymentId: string) {
-  const res = await fetch(`${inject("sandboxUrl")}/_sandbox/payments`);
+  const res = await fetch(`${inject("sandboxUrl")}/_sandbox/payments`, { headers: SANDBOX_CONTROL });
   const { data } = (await res.json()) as { data: { id: string; linkingId: string | null; step: string }[] };
   return data.find((p) => p.id === paymentId);
 }
@@ -209,7 +210,7 @@ describe.each(testDbKinds())("saved bank accounts (%s)", (kind) => {
   it("ends the link when the payer withdraws consent at the bank, and asks to link again", async () => {
     const { query, handle } = await linkWhilePaying("cust-revoked");
     const link = await linkOf(query.requestId!);
-    const res = await fetch(`${inject("sandboxUrl")}/_sandbox/linkings/${link.providerLinkId}/revoke`, { method: "POST" });
+    const res = await fetch(`${inject("sandboxUrl")}/_sandbox/linkings/${link.providerLinkId}/revoke`, { method: "POST", headers: SANDBOX_CONTROL });
     expect(res.status).toBe(200);
 
     const next = await createCheckout(order("cust-revoked"), ctx);
@@ -218,6 +219,48 @@ describe.each(testDbKinds())("saved bank accounts (%s)", (kind) => {
     expect(await linkOf(link.id)).toMatchObject({ status: "revoked", accessToken: null, refreshToken: null });
     const pay = startPayment(next.id, { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "after-revoke" }, ctx, handle);
     expect((await refusal(pay)).code).toBe("no_saved_account");
+  });
+
+  it("after a key rotation, reading a saved account re-seals it with the newest key, so the old key can go and it still pays", async () => {
+    const { query, handle } = await linkWhilePaying("cust-rotation");
+    const oldKeys = ctx.config.tokenKeys;
+    const rotated = { ...ctx, config: { ...ctx.config, tokenKeys: [{ id: "test2", key: Buffer.alloc(32, 9) }, ...oldKeys] } };
+    const next = await createCheckout(order("cust-rotation"), ctx);
+    expect(await savedAccountView(rotated, await loadRow(next.id), handle, PSU)).toMatchObject({ state: "active" });
+    const link = await linkOf(query.requestId!);
+    expect(link.accessToken).toMatch(/^v1\.test2\./);
+    expect(link.refreshToken).toMatch(/^v1\.test2\./);
+
+    // The old key removed: the account is still offered and pays.
+    const newOnly = { ...rotated, config: { ...rotated.config, tokenKeys: rotated.config.tokenKeys.slice(0, 1) } };
+    expect(await savedAccountView(newOnly, await loadRow(next.id), handle, PSU)).toMatchObject({ state: "active" });
+    const paid = await startPayment(next.id, { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "after-rotation" }, newOnly, handle);
+    expect(paid.confirmLink).toBeTruthy();
+  });
+
+  it("lets the worker re-seal the saved accounts nobody reads after a key rotation", async () => {
+    const { query } = await linkWhilePaying("cust-rotation-idle");
+    const rotated = { ...ctx, config: { ...ctx.config, tokenKeys: [{ id: "test3", key: Buffer.alloc(32, 3) }, ...ctx.config.tokenKeys] } };
+    expect(await resealOldTokens(rotated)).toBeGreaterThanOrEqual(1);
+    expect((await linkOf(query.requestId!)).accessToken).toMatch(/^v1\.test3\./);
+    expect(await resealOldTokens(rotated)).toBe(0);
+  });
+
+  it("a saved account sealed with a key no longer configured is a clear state, not an error: the payer is asked to link again", async () => {
+    const { handle } = await linkWhilePaying("cust-lost-key");
+    const next = await createCheckout(order("cust-lost-key"), ctx);
+    const lostKey = { ...ctx, config: { ...ctx.config, tokenKeys: [{ id: "other", key: Buffer.alloc(32, 5) }] } };
+    const warnings: string[] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.join(" "));
+    try {
+      expect(await savedAccountView(lostKey, await loadRow(next.id), handle, PSU)).toMatchObject({ state: "expired", bankId: "SWEDBANK_LT_SAND" });
+      const pay = startPayment(next.id, { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "lost-key" }, lostKey, handle);
+      expect((await refusal(pay)).code).toBe("saved_account_ended");
+    } finally {
+      console.warn = original;
+    }
+    expect(warnings.join("\n")).toMatch(/TOKEN_ENCRYPTION_KEYS/);
   });
 
   it("ends the link after 90 days whatever the tokens say", async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, inArray, lte } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, notLike, or } from "drizzle-orm";
 import { z } from "zod";
 import { accountLinks, checkouts, type AccountLinkStatus } from "../db/schema";
 import { PisError, type AccountPsu, type Balance } from "../pis";
@@ -10,7 +10,7 @@ import { bankIdInput, newLinkId } from "./ids";
 import { toMinor } from "./money";
 import { pollUntil, withinMs } from "./poll";
 import { findBank, projectInfo } from "./project";
-import { openToken, sealToken } from "./token-vault";
+import { needsReseal, openToken, sealToken, TokenVaultError, type TokenKey } from "./token-vault";
 import { LOCALES, type Locale, type SavedAccountView } from "./types";
 
 /**
@@ -64,11 +64,67 @@ export function balanceCovers(balances: readonly Balance[], amount: string, curr
 type LinkRow = typeof accountLinks.$inferSelect;
 type CheckoutRow = typeof checkouts.$inferSelect;
 
-/** Why a saved account cannot be used any more: the payer must link again. */
+/**
+ * Why a saved account cannot be used any more: the payer must link again. `unreadable`: its tokens
+ * were sealed with a key that is no longer configured (the link is left as it is, in case the
+ * operator puts the key back).
+ */
 export class SavedAccountEndedError extends Error {
-  constructor(readonly status: "expired" | "revoked") {
+  constructor(readonly status: "expired" | "revoked" | "unreadable") {
     super(`saved account ${status}`);
   }
+}
+
+/** Opens a link's sealed token; a key no longer configured is a handled state, said once in the log. */
+function openLinkToken(link: LinkRow, sealed: string, keys: readonly TokenKey[]): string {
+  try {
+    return openToken(sealed, keys);
+  } catch (err) {
+    if (!(err instanceof TokenVaultError)) throw err;
+    console.warn(`saved account ${link.id}: ${err.message}; put its key back in TOKEN_ENCRYPTION_KEYS, or the payer links again`);
+    throw new SavedAccountEndedError("unreadable");
+  }
+}
+
+/**
+ * Seals the link's tokens again with the newest key, if an older one sealed them, so that the old
+ * key can be removed after a rotation. Written only if the tokens are still the ones read (a
+ * refresh meanwhile sealed new ones with the newest key anyway).
+ */
+async function resealIfOld(ctx: CheckoutContext, link: LinkRow): Promise<boolean> {
+  const keys = ctx.config.tokenKeys;
+  if (!link.accessToken || !link.refreshToken) return false;
+  if (!needsReseal(link.accessToken, keys) && !needsReseal(link.refreshToken, keys)) return false;
+  const updated = await ctx.db
+    .update(accountLinks)
+    .set({ accessToken: sealToken(openLinkToken(link, link.accessToken, keys), keys), refreshToken: sealToken(openLinkToken(link, link.refreshToken, keys), keys) })
+    .where(and(eq(accountLinks.id, link.id), eq(accountLinks.accessToken, link.accessToken), eq(accountLinks.refreshToken, link.refreshToken)))
+    .returning({ id: accountLinks.id });
+  return updated.length > 0;
+}
+
+/**
+ * The worker's share of a key rotation: re-seals, a batch per round, the active links still sealed
+ * with an older key, so that accounts nobody uses for a while do not hold the old key in place.
+ */
+export async function resealOldTokens(ctx: CheckoutContext, batch = 100): Promise<number> {
+  const newest = ctx.config.tokenKeys[0]?.id;
+  if (!newest) return 0;
+  const prefix = `v1.${newest}.`;
+  const stale = await ctx.db
+    .select()
+    .from(accountLinks)
+    .where(and(eq(accountLinks.status, "active"), or(notLike(accountLinks.accessToken, `${prefix}%`), notLike(accountLinks.refreshToken, `${prefix}%`))))
+    .limit(batch);
+  let resealed = 0;
+  for (const link of stale) {
+    try {
+      if (await resealIfOld(ctx, link)) resealed++;
+    } catch (err) {
+      if (!(err instanceof SavedAccountEndedError)) throw err; // unreadable: warned, left as it is
+    }
+  }
+  return resealed;
 }
 
 type EndedStatus = Exclude<AccountLinkStatus, "pending" | "exchanging" | "active">;
@@ -110,17 +166,22 @@ export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: {
     throw new SavedAccountEndedError("expired");
   }
   const keys = ctx.config.tokenKeys;
-  if (!opts.force && link.accessExpiresAt && link.accessExpiresAt.getTime() - now.getTime() > REFRESH_AHEAD_MS) return openToken(link.accessToken, keys);
+  if (!opts.force && link.accessExpiresAt && link.accessExpiresAt.getTime() - now.getTime() > REFRESH_AHEAD_MS) {
+    const accessToken = openLinkToken(link, link.accessToken, keys);
+    await resealIfOld(ctx, link);
+    return accessToken;
+  }
 
   let token;
+  const refreshToken = openLinkToken(link, link.refreshToken, keys);
   try {
-    token = await ctx.pis.auth.refresh(openToken(link.refreshToken, keys));
+    token = await ctx.pis.auth.refresh(refreshToken);
   } catch (err) {
     if (!refused(err)) throw err;
     // Refused: either another request spent this refresh token first (its new tokens are stored
     // moments after the provider answered it), or the consent is gone.
     const current = await pollUntil(() => readLink(ctx, link.id), (r) => r?.status !== "active" || r.refreshToken !== link.refreshToken, RACE_GRACE_MS);
-    if (current?.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken) return openToken(current.accessToken, keys);
+    if (current?.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken) return openLinkToken(current, current.accessToken, keys);
     await endLink(ctx, link.id, "revoked", "refresh_refused");
     throw new SavedAccountEndedError("revoked");
   }

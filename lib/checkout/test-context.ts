@@ -53,11 +53,14 @@ export function signedWebhook(body: object, opts: { secret?: string; url?: strin
   };
 }
 
+/** The sandbox control API's documented test secret (lib/sandbox/README.md "Control API"). */
+export const SANDBOX_CONTROL = { "X-Sandbox-Secret": "sandbox-control-secret" };
+
 /** Makes the sandbox provider move a payment, as its control API allows (lib/sandbox/README.md). */
 export async function forceProviderStatus(paymentId: string, body: Record<string, string>) {
   const res = await fetch(`${inject("sandboxUrl")}/_sandbox/payments/${paymentId}/status`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...SANDBOX_CONTROL },
     body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`sandbox refused the forced status: ${res.status} ${await res.text()}`);

@@ -50,7 +50,8 @@ export async function forceStatus(
 ): Promise<void> {
   const res = await fetch(`${sandboxUrl()}/_sandbox/payments/${paymentId}/status`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "Client-Id": SANDBOX.clientId, "Client-Secret": SANDBOX.clientSecret },
+    // The control API's documented test secret (lib/sandbox/README.md "Control API").
+    headers: { "Content-Type": "application/json", "X-Sandbox-Secret": "sandbox-control-secret" },
     body: JSON.stringify(status),
   });
   const text = await res.text();
