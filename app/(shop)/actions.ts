@@ -29,6 +29,8 @@ const cartSchema = z
  */
 export async function startCheckout(_previous: CheckoutFormState, formData: FormData): Promise<CheckoutFormState> {
   if (!env().sandbox) return { error: "The demo shop exists only in sandbox mode." };
+  // Whatever the signature says, the client sent the arguments: a form, or anything at all.
+  if (!(formData instanceof FormData)) return { error: "Your cart could not be read. Please check the quantities and try again." };
   const productIds = formData.getAll("productId");
   const quantities = formData.getAll("quantity");
   const parsed = cartSchema.safeParse(productIds.map((productId, i) => ({ productId, quantity: quantities[i] })));

@@ -8,6 +8,17 @@ async function shopWith(settings: Record<string, string>) {
   return { page: (await import("./page")).default, actions: await import("./actions") };
 }
 
+describe("the demo shop's action", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("answers anything but a form (a client can send any arguments) with a message, not an exception", async () => {
+    const { actions } = await shopWith({ PIS_BASE_URL: "" });
+    for (const junk of [undefined, null, "[]", 42, { productId: "mug" }]) {
+      await expect(actions.startCheckout({ error: null }, junk as unknown as FormData)).resolves.toEqual({ error: expect.stringMatching(/could not be read/) });
+    }
+  });
+});
+
 describe("the demo shop with a real provider", () => {
   afterEach(() => vi.unstubAllEnvs());
 

@@ -22,7 +22,14 @@ import { SESSION_COOKIE, endAllSessions, endSession, openSession, passwordMatche
  * the session itself: an action is a public endpoint whatever page rendered its form.
  */
 
+/*
+ * An action's arguments are whatever the client sent, whatever its TypeScript signature says: each
+ * action checks it got a form before reading one.
+ */
+const NOT_A_FORM = "This form could not be read. Reload the page and try again.";
+
 export async function login(_previous: LoginState, formData: FormData): Promise<LoginState> {
+  if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
   // Failed logins per client address (ADR 10): guessing stops, a colleague who typed well does not.
   const key = `login:ip:${clientIp(await headers())}`;
   const rule = limits().loginFailuresPerIp;
@@ -64,6 +71,7 @@ const refundForm = refundFields.extend({
 
 export async function refundCheckout(_previous: RefundState, formData: FormData): Promise<RefundState> {
   await requireStaff();
+  if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM, values: { amount: "", reason: "" } };
   const values = { amount: String(formData.get("amount") ?? ""), reason: String(formData.get("reason") ?? "") };
   const parsed = refundForm.safeParse({
     checkoutId: formData.get("checkoutId") ?? "",
