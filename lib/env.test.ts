@@ -108,3 +108,21 @@ describe("token encryption keys", () => {
     expect(() => parseTokenKeys(`x:${Buffer.alloc(16).toString("base64")}`)).toThrow(/TOKEN_ENCRYPTION_KEYS/);
   });
 });
+
+describe(".env.example", () => {
+  it("lists every setting with its meaning and default, as lib/env.ts says (npm run env:example)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { envExample, SETTING_DOCS } = await import("./env");
+    const file = readFileSync(new URL("../.env.example", import.meta.url), "utf8");
+    expect(file).toBe(envExample());
+    for (const name of Object.keys(SETTING_DOCS).filter((n) => n !== "NODE_ENV")) expect(file).toContain(`# ${name}=`);
+  });
+
+  it("names every setting in the README", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { SETTING_DOCS } = await import("./env");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const missing = Object.keys(SETTING_DOCS).filter((n) => n !== "NODE_ENV" && !readme.includes(`\`${n}\``));
+    expect(missing).toEqual([]);
+  });
+});
