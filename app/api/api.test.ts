@@ -27,6 +27,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     banks: typeof import("@/app/api/banks/route");
     webhooks: typeof import("@/app/api/webhooks/pis/route");
     abandon: typeof import("@/app/api/checkouts/[checkoutId]/payments/abandon/route");
+    ready: typeof import("@/app/api/health/ready/route");
     savedAccount: typeof import("@/app/api/checkouts/[checkoutId]/saved-account/route");
     linkReturn: typeof import("@/app/checkout/[checkoutId]/saved-account/route");
   };
@@ -49,6 +50,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       banks: await import("@/app/api/banks/route"),
       webhooks: await import("@/app/api/webhooks/pis/route"),
       abandon: await import("@/app/api/checkouts/[checkoutId]/payments/abandon/route"),
+      ready: await import("@/app/api/health/ready/route"),
       savedAccount: await import("@/app/api/checkouts/[checkoutId]/saved-account/route"),
       linkReturn: await import("@/app/checkout/[checkoutId]/saved-account/route"),
     };
@@ -189,6 +191,12 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
         expect(pulled).toBeLessThanOrEqual(3);
       }
     }
+  });
+
+  it("answers readiness for a load balancer: the database and the provider, and nothing more", async () => {
+    const res = await routes.ready.GET(req("/api/health/ready"), none);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ready", database: "ok", provider: "ok" });
   });
 
   it("limits abandoning payments per address (anyone may call it)", async () => {

@@ -101,6 +101,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const banks = await import("@/app/api/banks/route");
     const webhooks = await import("@/app/api/webhooks/pis/route");
     const health = await import("@/app/api/health/route");
+    const ready = await import("@/app/api/health/ready/route");
     const savedAccount = await import("@/app/api/checkouts/[checkoutId]/saved-account/route");
     const linkReturn = await import("@/app/checkout/[checkoutId]/saved-account/route");
     const staffList = await import("@/app/api/backoffice/checkouts/route");
@@ -116,6 +117,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "GET /api/banks": banks.GET,
       "POST /api/webhooks/pis": webhooks.POST,
       "GET /api/health": health.GET,
+      "GET /api/health/ready": ready.GET,
       "POST /api/checkouts/{id}/saved-account": savedAccount.POST,
       "DELETE /api/checkouts/{id}/saved-account": savedAccount.DELETE,
       "GET /checkout/{id}/saved-account": linkReturn.GET,
@@ -167,6 +169,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     ["GET /api/checkouts/{id}/refunds", "GET", undefined, true],
     ["GET /api/banks", "GET", undefined, false],
     ["GET /api/health", "GET", undefined, false],
+    ["GET /api/health/ready", "GET", undefined, false],
     ["POST /api/checkouts/{id}/saved-account", "POST", paymentBody, true],
     ["DELETE /api/checkouts/{id}/saved-account", "DELETE", undefined, true],
     ["GET /checkout/{id}/saved-account", "GET", undefined, true],

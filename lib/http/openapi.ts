@@ -73,7 +73,13 @@ export function openApiDocument(serverUrl: string) {
         get: { summary: "Everything staff see about one checkout", security: staff, parameters: [idParam], responses: { "200": { description: "The checkout with attempts, timeline, webhooks, notifications and refunds" }, "401": problem, "404": problem } },
       },
       "/api/webhooks/pis": { post: { summary: "Provider webhooks (signed)", responses: { "200": { description: "Taken" }, "401": problem, "404": problem } } },
-      "/api/health": { get: { summary: "Liveness and database", responses: { "200": { description: "OK" } } } },
+      "/api/health": { get: { summary: "Liveness: the process answers (nothing about its dependencies)", responses: { "200": { description: "{status: ok}" } } } },
+      "/api/health/ready": {
+        get: {
+          summary: "Readiness: the database answers (else 503); the provider's reachability in the body",
+          responses: { "200": { description: "{status: ready | degraded, database: ok, provider: ok | unreachable}" }, "503": { description: "{status: not_ready, database: unreachable, provider}" } },
+        },
+      },
     },
   };
 }
