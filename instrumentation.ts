@@ -7,9 +7,11 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   // First: every log line of this server, Next's own included, goes out without personal data.
   const { installLogRedaction } = await import("./lib/log/redact");
-  installLogRedaction();
+  await installLogRedaction();
   const { stampPeerAddress } = await import("./lib/http/client-address");
   await stampPeerAddress();
   const { startBackgroundWork } = await import("./lib/checkout/app-context");
   await startBackgroundWork(); // exits the process with one line when the database cannot be opened
+  const { installGracefulShutdown } = await import("./lib/checkout/shutdown");
+  installGracefulShutdown();
 }

@@ -181,3 +181,32 @@ test("killed while the provider call is in flight: after restart nothing is lost
   expect(paidAgain).toMatch(/^http:\/\/localhost:\d+\/login\//);
   expect((await merchantView(request, id)).attempts).toHaveLength(2);
 });
+
+test("SIGTERM while a payment start waits on the provider: the start completes, new connections are refused, the server stops", async ({ request }) => {
+  const reference = `term-${Date.now()}`;
+  const id = await createCheckout(request, reference);
+  await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "slow", delayMs: 4000, paths: ["/pis/payment"], methods: ["POST"], count: 1 } });
+  const inFlight = request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `term-${Date.now()}` }, timeout: 30_000 });
+  // The provider has made the payment; our answer to the payer is still on its way.
+  await expect.poll(async () => (await providerPayments(request, reference)).length, { timeout: 10_000, intervals: [100] }).toBe(1);
+
+  const exited = new Promise<number | null>((resolve) => app!.once("exit", (code) => resolve(code)));
+  process.kill(-app!.pid!, "SIGTERM");
+  // No new request is taken...
+  await expect.poll(async () => (await request.get(`${APP}/api/health`, { timeout: 1000 }).catch(() => null))?.status() ?? "refused", { timeout: 5_000, intervals: [100] }).toBe("refused");
+  // ...the one in flight is answered in full...
+  const start = await inFlight;
+  expect(start.status()).toBe(200);
+  expect(((await start.json()) as { confirmLink: string }).confirmLink).toMatch(/^http:\/\/localhost:\d+\/login\//);
+  // ...and then the server stops by itself, with the code for a SIGTERM.
+  expect(await exited).toBe(143);
+  expect(stderrOf.get(app!) ?? "").not.toMatch(/PGlite is closed|Failed query/);
+
+  // Nothing was lost: after a restart the attempt holds the provider's payment.
+  await startApp(request);
+  const view = await merchantView(request, id);
+  expect(view.status).toBe("processing");
+  expect(view.attempts).toHaveLength(1);
+  expect(view.attempts[0]!.statusGroup).not.toBeNull(); // the provider's answer was recorded
+  await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "none" } });
+});

@@ -56,6 +56,8 @@ const rawSchema = z.object({
   RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ABANDONS_PER_IP: z.coerce.number().int().min(1).default(60),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // Read by lib/log/logger.ts itself (it logs before the settings are loaded); validated here.
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).optional(),
   ALLOW_INSECURE_SETTINGS: z.enum(["true", "false"]).default("false"),
   CREDITOR_NAME: optionalString,
@@ -97,6 +99,7 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
   RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: { meaning: "webhooks not signed with our secret per minute per address", default: "30" },
   RATE_LIMIT_ABANDONS_PER_IP: { meaning: "abandoned-payment calls per minute per address", default: "60" },
   TRUSTED_PROXY_HOPS: { meaning: "how many reverse proxies in front of the app append to X-Forwarded-For (0: the socket's address)", default: "0" },
+  LOG_LEVEL: { meaning: "least severe log level written (JSON lines on stdout; pretty in development): fatal, error, warn, info, debug, trace or silent", default: "info" },
   ALLOW_PRIVATE_URLS: { meaning: "true: returnUrl and notifyUrl may point at localhost or a private network", default: "true in sandbox mode, false otherwise" },
   ALLOW_INSECURE_SETTINGS: { meaning: "true: skip the deployment checks (a test rig against a local sandbox; never a deployment)", default: "false" },
   CREDITOR_NAME: { meaning: "the merchant's name on the receiving account", default: "Demo Shop UAB in sandbox mode; required otherwise" },

@@ -11,7 +11,7 @@ export default defineConfig({
     environment: "node",
     // Code that reaches the application context (the route wrapper) gets an in-memory database: the
     // developer's .data/pglite is locked to one process (ADR 15), and tests run in parallel workers.
-    env: { PGLITE_DIR: "memory://" },
+    env: { PGLITE_DIR: "memory://", LOG_LEVEL: "warn" },
     globalSetup: ["scripts/vitest.global-setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,

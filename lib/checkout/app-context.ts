@@ -1,4 +1,4 @@
-import { getDb } from "../db";
+import { closeDb, getDb } from "../db";
 import { env } from "../env";
 import { createPisClient } from "../pis";
 import type { CheckoutContext } from "./context";
@@ -9,7 +9,7 @@ import { startWorker } from "./reconcile";
 const PROVIDER_HOSTED_ORIGINS = ["https://psd2.kevin.eu", "https://psd2-sandbox.kevin.eu"];
 
 let cached: Promise<CheckoutContext> | undefined;
-let stopBackground: (() => void) | undefined;
+let stopBackground: (() => Promise<void>) | undefined;
 
 /** The context of this server process, built from the validated settings. */
 export function appContext(): Promise<CheckoutContext> {
@@ -67,5 +67,22 @@ export async function startBackgroundWork(): Promise<void> {
   // The outbox runs on its own, every second at most: notifications must not wait behind a
   // reconciliation pass that is asking a slow provider about a hundred payments.
   const stops = [startWorker(ctx, interval), startOutbox(ctx, { pollMs: Math.min(1000, interval) })];
-  stopBackground = () => stops.forEach((stop) => stop());
+  stopBackground = async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  };
+}
+
+/**
+ * Shutdown, in the order that loses nothing: the background work stops taking jobs and finishes or
+ * gives back the ones it holds; then, once the server has answered its last request (the caller
+ * waits for that), the database closes.
+ */
+export async function stopBackgroundWork(): Promise<void> {
+  const stop = stopBackground;
+  stopBackground = undefined;
+  await stop?.();
+}
+
+export async function closeDatabase(): Promise<void> {
+  await closeDb();
 }

@@ -178,6 +178,28 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     expect(row!.attempts).toBe(1);
   });
 
+  it("on shutdown, the outbox gives back the notification it is still sending, so another instance sends it at once", async () => {
+    answer = 200;
+    let release!: (status: number) => void;
+    held = new Promise((r) => (release = r));
+    const checkout = await queue(1, notifyUrl.replace("/notify", "/held"));
+    const stop = startOutbox(ctx, { pollMs: 50, timeoutMs: 60_000 });
+    await waitFor(async () => (await pending(checkout.id))[0]!.lockedUntil !== null);
+    await stop(200); // the merchant is still holding the request when the grace ends
+    expect((await pending(checkout.id))[0]!.lockedUntil).toBeNull();
+
+    // Another instance, at the same moment (no clock moved past a lease), sends it.
+    await ctx.db.update(notifications).set({ url: notifyUrl }).where(eq(notifications.checkoutId, checkout.id));
+    expect(await deliverDueNotifications(ctx)).toBe(1);
+    const before = received.length;
+    release(500); // the first instance's request ends; its late result does not count
+    await waitFor(async () => received.length > before);
+    await new Promise((r) => setTimeout(r, 200)); // its (refused) write of the result
+    const [row] = await pending(checkout.id);
+    expect(row!.deliveredAt).not.toBeNull();
+    expect(row!.attempts).toBe(1);
+  });
+
   const pending = (checkoutId: string) => ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkoutId));
 });
 

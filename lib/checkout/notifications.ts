@@ -146,30 +146,39 @@ export async function deliverDueNotifications(ctx: CheckoutContext, opts: Outbox
 /**
  * This instance's outbox: every `pollMs` it claims as many due notifications as it has free lanes
  * (`concurrency`) and sends each on its own, so a slow merchant occupies one lane for at most
- * its timeout while the rest flow. Returns a stop function.
+ * its timeout while the rest flow. Returns a stop function for shutdown: no new claims; the
+ * deliveries under way get `graceMs` to finish and write their result, and the leases of those
+ * still going are given back, so another instance sends them now instead of after the lease.
  */
-export function startOutbox(ctx: CheckoutContext, opts: OutboxOptions & { pollMs?: number; concurrency?: number } = {}): () => void {
+export function startOutbox(ctx: CheckoutContext, opts: OutboxOptions & { pollMs?: number; concurrency?: number } = {}): (graceMs?: number) => Promise<void> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const concurrency = opts.concurrency ?? 8;
-  let inFlight = 0;
-  let claiming = false;
+  const inFlight = new Map<string, { lease: Date; done: Promise<unknown> }>();
+  let claiming: Promise<void> | undefined;
+  let stopped = false;
   const tick = async () => {
-    if (claiming || inFlight >= concurrency) return;
-    claiming = true;
-    try {
-      for (const n of await claimDue(ctx, concurrency - inFlight, timeoutMs)) {
-        inFlight++;
-        deliverOne(ctx, n, timeoutMs)
+    if (stopped || claiming || inFlight.size >= concurrency) return;
+    claiming = (async () => {
+      for (const n of await claimDue(ctx, concurrency - inFlight.size, timeoutMs)) {
+        const done = deliverOne(ctx, n, timeoutMs)
           .catch((err) => console.error("notification delivery failed", n.id, err))
-          .finally(() => inFlight--);
+          .finally(() => inFlight.delete(n.id));
+        inFlight.set(n.id, { lease: n.lease, done });
       }
-    } catch (err) {
-      console.error("notification claim failed", err);
-    } finally {
-      claiming = false;
-    }
+    })()
+      .catch((err) => console.error("notification claim failed", err))
+      .finally(() => (claiming = undefined));
   };
   const timer = setInterval(() => void tick(), opts.pollMs ?? 1000);
   timer.unref();
-  return () => clearInterval(timer);
+  return async (graceMs = 5_000) => {
+    stopped = true;
+    clearInterval(timer);
+    await claiming;
+    const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
+    await Promise.race([Promise.all([...inFlight.values()].map((d) => d.done)), deadline]);
+    for (const [id, { lease }] of inFlight) {
+      await ctx.db.update(notifications).set({ lockedUntil: null }).where(and(eq(notifications.id, id), eq(notifications.lockedUntil, lease)));
+    }
+  };
 }

@@ -138,16 +138,21 @@ export async function reconcile(ctx: CheckoutContext) {
   };
 }
 
-/** Runs reconciliation every `intervalMs` in this process; returns a stop function. */
-export function startWorker(ctx: CheckoutContext, intervalMs: number): () => void {
-  let running = false;
+/**
+ * Runs reconciliation every `intervalMs` in this process. Returns a stop function for shutdown: no
+ * new round, and the one under way is waited for (its provider calls are bounded by their timeout).
+ */
+export function startWorker(ctx: CheckoutContext, intervalMs: number): () => Promise<void> {
+  let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;
-    running = true;
-    reconcile(ctx)
-      .catch((err) => console.error("reconciliation failed", err))
-      .finally(() => (running = false));
+    running = reconcile(ctx)
+      .then(() => undefined, (err: unknown) => console.error("reconciliation failed", err))
+      .finally(() => (running = undefined));
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -15,3 +15,10 @@ export function getDb(): Promise<Db> {
   });
   return holder.__checkoutDb.then((h) => h.db);
 }
+
+/** Closes this process's database, if it was opened (shutdown). */
+export async function closeDb(): Promise<void> {
+  const handle = holder.__checkoutDb;
+  holder.__checkoutDb = undefined;
+  await (await handle?.catch(() => undefined))?.close();
+}

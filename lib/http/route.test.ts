@@ -2,8 +2,16 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CheckoutError } from "../checkout/errors";
 import { env } from "../env";
+import { logTo } from "../log/logger";
 import { route } from "./route";
 import { SESSION_COOKIE, endSession, openSession } from "./staff-session";
+
+/** Log lines written from here on, parsed. */
+function captureLog(): () => Record<string, unknown>[] {
+  const raw: string[] = [];
+  logTo({ write: (line: string) => void raw.push(line) });
+  return () => raw.map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 const ctx = (params: Record<string, string> = {}) => ({ params: Promise.resolve(params) });
 const post = (body: string, headers: Record<string, string> = {}) =>
@@ -58,19 +66,29 @@ describe("route wrapper", () => {
     expect(await res.text()).not.toContain("hunter2");
   });
 
-  it("logs a failed query without its parameters (an IBAN, a payer's name)", async () => {
+  it("logs a failed query without its parameters (an IBAN, an e-mail address), under the request's id", async () => {
     const { DrizzleQueryError } = await import("drizzle-orm/errors");
     const h = route({}, async () => {
       throw new DrizzleQueryError("insert into checkouts (creditor_iban, email) values ($1, $2)", ["LT601010012345678901", "jonas@example.lt"], new Error("connection reset"));
     });
-    const logged: string[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => logged.push(args.map((a) => (a instanceof Error ? `${a.stack} ${String((a.cause as Error)?.message)}` : String(a))).join(" "));
-    const res = await h(new Request("http://app.test/x"), ctx()).finally(() => (console.error = original));
+    const lines = captureLog();
+    const res = await h(new Request("http://app.test/api/checkouts/co_abc123/payments", { method: "POST" }), ctx());
     expect(res.status).toBe(500);
-    expect(logged.join("\n")).toContain("insert into checkouts");
-    expect(logged.join("\n")).toContain("connection reset");
-    expect(logged.join("\n")).not.toMatch(/LT601010012345678901|jonas@example/);
+    const failed = lines().find((l) => l.msg === "request failed")!;
+    expect(failed).toMatchObject({ level: "error", reqId: res.headers.get("x-request-id"), route: "/api/checkouts/{id}/payments" });
+    expect(JSON.stringify(failed)).toContain("insert into checkouts");
+    expect(JSON.stringify(failed)).toContain("connection reset");
+    expect(JSON.stringify(lines())).not.toMatch(/LT601010012345678901|jonas@example/);
+  });
+
+  it("logs one JSON line per request: id, route (no ids in it), status and duration", async () => {
+    const lines = captureLog();
+    const res = await handler(post('{"amount":"1.00","count":2}', { Authorization: "Bearer secret-key", "X-Request-Id": "lb-req-00042" }), ctx());
+    expect(res.headers.get("x-request-id")).toBe("lb-req-00042");
+    const [line] = lines().filter((l) => l.msg === "request");
+    expect(line).toMatchObject({ level: "info", reqId: "lb-req-00042", method: "POST", route: "/api/x", status: 200 });
+    expect(typeof line!.durationMs).toBe("number");
+    expect(JSON.stringify(line)).not.toContain("1.00"); // never the body
   });
 });
 

@@ -4,6 +4,7 @@ import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { env } from "../env";
+import { logger } from "../log/logger";
 import { redactError } from "../log/redact";
 import { BodyNotText, BodyTooLarge, MAX_BODY_BYTES, readBodyLimited } from "./body";
 import { json, problem } from "./problem";
@@ -48,13 +49,18 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
   handler: (input: RouteInput<P, Q, B>) => Promise<Response | object>,
 ) {
   return async (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
-    const res = await handle(req, ctx);
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    const res = await handle(req, ctx, requestId);
     apiHeaders ??= apiSecurityHeaders(env().appUrl);
     for (const [k, v] of Object.entries(apiHeaders)) res.headers.set(k, v);
+    res.headers.set("X-Request-Id", requestId);
+    // One line per request: what an operator filters and graphs by, never the body or the query.
+    logger.info({ reqId: requestId, method: req.method, route: routeOf(req), status: res.status, durationMs: Math.round(performance.now() - started) }, "request");
     return res;
   };
 
-  async function handle(req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> {
+  async function handle(req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }, requestId: string): Promise<Response> {
     try {
       if (spec.bearer && !bearerMatches(req, spec.bearer())) {
         return problem(401, "unauthorized", "A valid API key is required.", { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." });
@@ -96,15 +102,25 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
       if (err instanceof CheckoutError) {
         return problem(err.status, err.code, err.title, { detail: err.detail, errors: err.errors });
       }
-      // Made only when something broke: the id ties the payer's report to this log line.
-      const requestId = randomUUID();
-      console.error(`[${requestId}] ${req.method} ${new URL(req.url).pathname} failed`, redactError(err));
+      // The id ties the payer's report to this log line (and is in the X-Request-Id header).
+      logger.error({ reqId: requestId, method: req.method, route: routeOf(req), err: redactError(err) }, "request failed");
       return problem(500, "internal_error", "Something went wrong on our side.", { detail: `Request id ${requestId}.` });
     }
   }
 }
 
 let apiHeaders: Record<string, string> | undefined;
+
+/** A request id a proxy in front already gave (so its log and ours match), or a new one. */
+function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : randomUUID();
+}
+
+/** The route as a pattern: ids out, so lines group by route and carry no identifiers of payers. */
+function routeOf(req: Request): string {
+  return new URL(req.url).pathname.replace(/\/(co|pa|rf|ntf|al)_[A-Za-z0-9_-]+/g, "/{id}");
+}
 
 class InvalidInput extends Error {
   constructor(

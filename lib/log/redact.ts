@@ -61,14 +61,16 @@ export function redactArgs(args: unknown[]): unknown[] {
 let installed = false;
 
 /**
- * Every console line of this process goes through redactArgs, Next's own error logging included
- * (an error thrown while rendering is logged by Next, not by us). Installed once at start-up.
+ * Every console line of this process becomes a log line of lib/log/logger.ts (JSON, redacted),
+ * Next's own included (an error thrown while rendering is logged by Next, not by us). Installed
+ * once at start-up.
  */
-export function installLogRedaction(): void {
+export async function installLogRedaction(): Promise<void> {
   if (installed) return;
   installed = true;
-  for (const level of ["error", "warn", "info", "log", "debug"] as const) {
-    const original = console[level].bind(console);
-    console[level] = (...args: unknown[]) => original(...redactArgs(args));
+  const { logger, logConsoleCall } = await import("./logger");
+  const levels = { error: "error", warn: "warn", info: "info", log: "info", debug: "debug" } as const;
+  for (const [method, level] of Object.entries(levels) as [keyof typeof levels, (typeof levels)[keyof typeof levels]][]) {
+    console[method] = (...args: unknown[]) => logConsoleCall(logger, level, redactArgs(args));
   }
 }

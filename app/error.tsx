@@ -1,0 +1,16 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { startTransition } from "react";
+import { ErrorView } from "@/components/errors/ErrorView";
+
+/** A page that failed to render, under the root layout. Try again renders it afresh from the server. */
+export default function PageError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const router = useRouter();
+  const retry = () =>
+    startTransition(() => {
+      router.refresh();
+      reset();
+    });
+  return <ErrorView onRetry={retry} />;
+}
