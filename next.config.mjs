@@ -4,6 +4,11 @@ const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; fo
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A self-contained server in .next/standalone (node server.js) for the container image
+  // (Dockerfile); `npm start` still runs `next start` on the same build.
+  output: "standalone",
+  // Read at run time from the working directory, so traced into the standalone server by hand.
+  outputFileTracingIncludes: { "/*": ["./lib/db/migrations/**/*"] },
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,

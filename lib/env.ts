@@ -121,7 +121,7 @@ export function envExample(): string {
   return lines.join("\n");
 }
 
-const REQUIRED_WITH_REAL_PROVIDER = [
+export const REQUIRED_WITH_REAL_PROVIDER = [
   "PIS_CLIENT_ID",
   "PIS_CLIENT_SECRET",
   "PIS_WEBHOOK_SECRET",

@@ -1,0 +1,34 @@
+# The checkout as a container: Next's standalone server (next.config.mjs output: "standalone"),
+# run as an unprivileged user, with a health check a container runtime can use.
+# Build: docker build -t bank-checkout .   Run with a Postgres: compose.yaml, README "Deploy".
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1
+COPY --from=deps /app/node_modules ./node_modules
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim AS run
+WORKDIR /app
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    HOSTNAME=0.0.0.0
+RUN groupadd --system --gid 1001 checkout && useradd --system --uid 1001 --gid checkout --home-dir /app checkout
+# The standalone server with the files it needs (migrations included), then what it serves as is.
+COPY --from=build --chown=checkout:checkout /app/.next/standalone ./
+COPY --from=build --chown=checkout:checkout /app/.next/static ./.next/static
+COPY --from=build --chown=checkout:checkout /app/public ./public
+USER checkout
+EXPOSE 3000
+# Liveness only (GET /api/health); a load balancer should route by GET /api/health/ready.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM reaches node directly (exec form): it finishes the requests in flight, then stops.
+CMD ["node", "server.js"]

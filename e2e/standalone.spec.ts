@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+
+/**
+ * The container image's server: Next's standalone output, started the way the Dockerfile starts it
+ * (`node server.js` in .next/standalone, static files beside it) against a fresh database on the
+ * throwaway Postgres that `npm test` starts (TEST_DATABASE_URL), with the sandbox as provider.
+ * Own ports (3500/3501).
+ */
+const root = fileURLToPath(new URL("..", import.meta.url));
+const standalone = path.join(root, ".next/standalone");
+const PORT = Number(process.env.E2E_STANDALONE_PORT || 3500);
+const APP = `http://127.0.0.1:${PORT}`;
+const SANDBOX_PORT = PORT + 1;
+const adminUrl = process.env.TEST_DATABASE_URL;
+
+test.describe.configure({ mode: "serial", timeout: 120_000 });
+test.skip(!adminUrl, "needs TEST_DATABASE_URL: npm test starts a throwaway Postgres");
+
+let server: ChildProcess | undefined;
+let sandbox: ChildProcess | undefined;
+let log = "";
+const database = `standalone_${Date.now()}`;
+
+function run(args: string[], cwd: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const keep = (d: Buffer) => (log = (log + d.toString()).slice(-6000));
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return child;
+}
+
+async function up(url: string, child: ChildProcess) {
+  await expect
+    .poll(async () => {
+      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${log}`);
+      return (await fetch(url).catch(() => null))?.status;
+    }, { timeout: 60_000, intervals: [250] })
+    .toBe(200);
+}
+
+test.beforeAll(async () => {
+  expect(existsSync(path.join(standalone, "server.js")), "the build has a standalone server (next.config.mjs output)").toBe(true);
+  // What the Dockerfile copies next to it.
+  cpSync(path.join(root, ".next/static"), path.join(standalone, ".next/static"), { recursive: true });
+  cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${database}`);
+  await admin.end();
+
+  sandbox = run([path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], root, { SANDBOX_PORT: String(SANDBOX_PORT), SANDBOX_DATA_DIR: "" });
+  await up(`http://127.0.0.1:${SANDBOX_PORT}/health`, sandbox);
+  server = run(["server.js"], standalone, {
+    NODE_ENV: "production",
+    PORT: String(PORT),
+    HOSTNAME: "127.0.0.1",
+    APP_URL: APP,
+    DATABASE_URL: Object.assign(new URL(adminUrl!), { pathname: `/${database}` }).toString(),
+    PIS_BASE_URL: "",
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    PGLITE_DIR: "",
+  });
+  await up(`${APP}/api/health`, server);
+});
+
+test.afterAll(async () => {
+  for (const child of [server, sandbox]) if (child && child.exitCode === null) child.kill("SIGKILL");
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${database} with (force)`);
+  await admin.end();
+});
+
+test("the standalone server migrates a fresh Postgres, is ready, serves the checkout and takes a payment, and stops on SIGTERM", async ({ request }) => {
+  const ready = await request.get(`${APP}/api/health/ready`);
+  expect(await ready.json()).toEqual({ status: "ready", database: "ok", provider: "ok" });
+
+  const created = await request.post(`${APP}/api/checkouts`, {
+    headers: { Authorization: "Bearer dev-merchant-key" },
+    data: { amount: "9.99", currency: "EUR", description: "Standalone", reference: `sa-${Date.now()}`, returnUrl: "https://shop.example/done" },
+  });
+  expect(created.status()).toBe(200);
+  const { id } = (await created.json()) as { id: string };
+
+  const page = await request.get(`${APP}/checkout/${id}`);
+  expect(page.status()).toBe(200);
+  const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await page.text())?.[1];
+  expect(script).toBeTruthy();
+  expect((await request.get(`${APP}${script}`)).status()).toBe(200);
+
+  const start = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `sa-${Date.now()}` } });
+  expect(start.status()).toBe(200);
+
+  const exited = new Promise<number | null>((resolve) => server!.once("exit", (code) => resolve(code)));
+  server!.kill("SIGTERM");
+  expect(await exited).toBe(143);
+  // Its log is JSON lines, one per request.
+  const lines = log.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(lines).toContainEqual(expect.objectContaining({ msg: "request", method: "POST", route: "/api/checkouts/{id}/payments", status: 200, reqId: expect.any(String) }));
+});

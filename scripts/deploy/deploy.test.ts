@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { REQUIRED_WITH_REAL_PROVIDER, SETTING_DOCS, loadEnv } from "../../lib/env";
+import { REAL_PROVIDER_ENV } from "../../lib/env-fixtures";
+
+/*
+ * No Docker daemon runs here, so the deployment files are checked for what can be checked without
+ * one: the compose file is valid YAML whose app gets every setting lib/env.ts requires (spelled as
+ * lib/env.ts spells them), three instances, a proxy and a grace period; the Dockerfile is
+ * multi-stage, runs as a non-root user, has a health check and starts the standalone server.
+ * That the standalone server itself starts against Postgres: e2e/standalone.spec.ts.
+ */
+const root = path.resolve(import.meta.dirname, "../..");
+const compose = parse(readFileSync(path.join(root, "compose.yaml"), "utf8")) as {
+  services: Record<string, { environment?: Record<string, string>; deploy?: { replicas?: number }; stop_grace_period?: string; volumes?: string[]; depends_on?: unknown; image?: string; build?: string }>;
+};
+const app = compose.services.app!;
+
+describe("compose.yaml", () => {
+  it("runs three instances of the app on one Postgres behind a proxy", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(["app", "postgres", "proxy"]);
+    expect(app.deploy?.replicas).toBe(3);
+    expect(app.environment?.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+    expect(app.stop_grace_period).toBe("30s");
+    const caddyfile = compose.services.proxy!.volumes!.find((v) => v.includes("Caddyfile"))!.split(":")[0]!;
+    expect(existsSync(path.join(root, caddyfile))).toBe(true);
+  });
+
+  it("gives the app every setting lib/env.ts requires with a real provider, and only settings it knows", () => {
+    const names = Object.keys(app.environment ?? {});
+    for (const required of [...REQUIRED_WITH_REAL_PROVIDER, "APP_URL", "PIS_BASE_URL", "DATABASE_URL"]) expect(names).toContain(required);
+    expect(names.filter((n) => !(n in SETTING_DOCS))).toEqual([]);
+    // The proxy appends the client's address: one hop to trust.
+    expect(app.environment?.TRUSTED_PROXY_HOPS).toBe("1");
+  });
+
+  it("with its required values given (as an operator's .env would), passes the app's deployment checks", () => {
+    const values: Record<string, string> = {};
+    for (const [name, value] of Object.entries(app.environment ?? {})) {
+      // ${NAME:?message} and ${NAME:-default}: the operator's value, or the default.
+      values[name] = value.replace(/\$\{(\w+)(?::[?-]([^}]*))?\}/g, (_m, ref: string, rest: string | undefined) => (REAL_PROVIDER_ENV as Record<string, string>)[ref] ?? (ref === "POSTGRES_PASSWORD" ? "pg-secret" : (rest ?? "")));
+    }
+    expect(() => loadEnv(values)).not.toThrow();
+  });
+});
+
+describe("Dockerfile", () => {
+  const dockerfile = readFileSync(path.join(root, "Dockerfile"), "utf8");
+
+  it("builds in stages and runs the standalone server as a non-root user, with a health check", () => {
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
+    const run = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
+    expect(run).toMatch(/^USER (?!root)\w+/m);
+    expect(run.indexOf("USER ")).toBeLessThan(run.indexOf("CMD "));
+    expect(run).toMatch(/^HEALTHCHECK .*\n?.*\/api\/health/m);
+    expect(run).toMatch(/^CMD \["node", "server\.js"\]/m);
+    expect(run).toContain(".next/standalone");
+  });
+});
