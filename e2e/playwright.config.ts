@@ -68,6 +68,8 @@ function appServer(o: { port: number; sandboxPort: number; dataDir: string; apiV
       // Hermetic: the sandbox provider and the embedded database, whatever the shell has set.
       PIS_BASE_URL: "",
       DATABASE_URL: "",
+      // A JSON line per request would bury the output that matters; warnings and errors still show.
+      LOG_LEVEL: "warn",
     },
     stdout: CI ? ("pipe" as const) : ("ignore" as const),
     stderr: "pipe" as const,
