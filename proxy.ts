@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
+import { LANG_COOKIE, LANG_COOKIE_MAX_AGE_S, chosenLocale } from "@/lib/i18n/cookie";
 import { problem } from "@/lib/http/problem";
 import { commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
 
@@ -36,6 +37,12 @@ export function proxy(request: NextRequest) {
   // cache); Next's default no-store would keep it out of the back/forward cache. Its status query
   // asks the server again when the page is restored.
   if (LANDING.test(request.nextUrl.pathname)) response.headers.set("Cache-Control", "private, no-cache, max-age=0, must-revalidate");
+  // A language chosen with ?lang= (the switcher's links) is remembered here, on the server, so the
+  // landing page after the bank, which has no ?lang=, speaks it too; the switcher needs no script.
+  const lang = chosenLocale(request.nextUrl.searchParams.get("lang"));
+  if (lang && request.cookies.get(LANG_COOKIE)?.value !== lang) {
+    response.cookies.set(LANG_COOKIE, lang, { path: "/", maxAge: LANG_COOKIE_MAX_AGE_S, sameSite: "lax", secure: settings.appUrl.startsWith("https:") });
+  }
   return response;
 }
 

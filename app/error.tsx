@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { startTransition } from "react";
-import { ErrorView } from "@/components/errors/ErrorView";
+import { LazyErrorView } from "@/components/errors/lazy-error-view";
 
 /** A page that failed to render, under the root layout. Try again renders it afresh from the server. */
 export default function PageError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
@@ -12,5 +12,5 @@ export default function PageError({ reset }: { error: Error & { digest?: string 
       router.refresh();
       reset();
     });
-  return <ErrorView onRetry={retry} />;
+  return <LazyErrorView onRetry={retry} />;
 }

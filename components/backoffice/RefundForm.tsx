@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { refundCheckout } from "@/app/backoffice/actions";
-import { queryKeys } from "@/components/query/queries";
+import { staffKeys } from "./queries";
 import { refundFields, type RefundFieldsInput } from "./refund-form-schema";
 import { INITIAL_REFUND_STATE } from "./action-state";
 import styles from "./backoffice.module.css";
@@ -63,8 +63,8 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency, a
     onSuccess: (state) => {
       if (state.ok === true) {
         setResult(state.message);
-        void queryClient.invalidateQueries({ queryKey: queryKeys.staffCheckout(checkoutId) });
-        void queryClient.invalidateQueries({ queryKey: queryKeys.staffCheckouts() });
+        void queryClient.invalidateQueries({ queryKey: staffKeys.checkout(checkoutId) });
+        void queryClient.invalidateQueries({ queryKey: staffKeys.checkouts() });
       } else if (state.ok === false) {
         form.setError(state.field ?? "root.server", { type: "server", message: state.error }, { shouldFocus: state.field !== undefined });
       }

@@ -1,12 +1,17 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { SavedAccountView } from "@/lib/checkout/types";
 import { format, type MessagesFor } from "@/lib/i18n/format";
-import { AttemptPanel, type InFlightAttempt } from "./AttemptPanel";
+import type { InFlightAttempt } from "./AttemptPanel";
 import { clearAttemptKey } from "./attempt-key";
 import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
-import { SavedAccountPanel } from "./SavedAccountPanel";
+
+// Most payers arrive with neither a payment in flight nor a saved account: these two panels load
+// only for those who need them (the server renders them into the page as usual, and the browser
+// fetches their code while it hydrates), which keeps everyone's first load within its budget.
+const AttemptPanel = lazy(() => import("./AttemptPanel").then((m) => ({ default: m.AttemptPanel })));
+const SavedAccountPanel = lazy(() => import("./SavedAccountPanel").then((m) => ({ default: m.SavedAccountPanel })));
 
 export type CheckoutPaymentMessages = PaymentFormProps["messages"] & MessagesFor<"attempt." | "checkout.failedNotice">;
 
@@ -60,47 +65,51 @@ export function CheckoutPayment({ attempt, failedBefore, statusHref, savedAccoun
 
   if (inFlight && attempt) {
     return (
-      <AttemptPanel
-        checkoutId={form.checkoutId}
-        amountText={form.amountText}
-        attempt={attempt}
-        statusHref={statusHref}
-        messages={t}
-        onOver={(reason) => {
-          // That attempt's key must not be replayed: the next Pay is a new attempt.
-          clearAttemptKey(form.checkoutId);
-          setStartNew(true);
-          setNotice({
-            text: reason === "failed" ? t["checkout.failedNotice"] : t["attempt.abandoned"],
-            tone: reason === "failed" ? "warning" : "info",
-            focus: true,
-          });
-          setInFlight(false);
-        }}
-      />
+      <Suspense>
+        <AttemptPanel
+          checkoutId={form.checkoutId}
+          amountText={form.amountText}
+          attempt={attempt}
+          statusHref={statusHref}
+          messages={t}
+          onOver={(reason) => {
+            // That attempt's key must not be replayed: the next Pay is a new attempt.
+            clearAttemptKey(form.checkoutId);
+            setStartNew(true);
+            setNotice({
+              text: reason === "failed" ? t["checkout.failedNotice"] : t["attempt.abandoned"],
+              tone: reason === "failed" ? "warning" : "info",
+              focus: true,
+            });
+            setInFlight(false);
+          }}
+        />
+      </Suspense>
     );
   }
 
   if (useSaved && savedAccount) {
     return (
-      <SavedAccountPanel
-        checkoutId={form.checkoutId}
-        locale={form.locale}
-        amountText={form.amountText}
-        account={savedAccount}
-        startNewAttempt={startNew}
-        termsUrl={form.termsUrl}
-        privacyUrl={form.privacyUrl}
-        messages={t}
-        onPayAnotherWay={() => {
-          switched.current = true;
-          setUseSaved(false);
-        }}
-        onForgotten={() => {
-          setNotice({ text: t["saved.forgotten"], tone: "info", focus: true });
-          setUseSaved(false);
-        }}
-      />
+      <Suspense>
+        <SavedAccountPanel
+          checkoutId={form.checkoutId}
+          locale={form.locale}
+          amountText={form.amountText}
+          account={savedAccount}
+          startNewAttempt={startNew}
+          termsUrl={form.termsUrl}
+          privacyUrl={form.privacyUrl}
+          messages={t}
+          onPayAnotherWay={() => {
+            switched.current = true;
+            setUseSaved(false);
+          }}
+          onForgotten={() => {
+            setNotice({ text: t["saved.forgotten"], tone: "info", focus: true });
+            setUseSaved(false);
+          }}
+        />
+      </Suspense>
     );
   }
 

@@ -1,5 +1,3 @@
-"use client";
-
 import type { Locale } from "@/lib/checkout/types";
 
 export interface LanguageOption {
@@ -9,11 +7,9 @@ export interface LanguageOption {
   href: string;
 }
 
-const YEAR_SECONDS = 365 * 24 * 60 * 60;
-
 /**
- * Plain links to `?lang=xx` (they work without JavaScript). A click also remembers the choice in a
- * cookie, so the landing page after the bank, which has no `?lang=`, speaks the same language.
+ * Plain links to `?lang=xx`: no script. The server remembers the choice in a cookie when it sees
+ * `?lang=` (proxy.ts), so the landing page after the bank, which has no `?lang=`, speaks it too.
  */
 export function LanguageSwitcher({ current, label, options }: { current: Locale; label: string; options: LanguageOption[] }) {
   return (
@@ -21,15 +17,7 @@ export function LanguageSwitcher({ current, label, options }: { current: Locale;
       <ul>
         {options.map((option) => (
           <li key={option.locale}>
-            <a
-              href={option.href}
-              lang={option.locale}
-              hrefLang={option.locale}
-              aria-current={option.locale === current ? "true" : undefined}
-              onClick={() => {
-                document.cookie = `lang=${option.locale}; path=/; max-age=${YEAR_SECONDS}; samesite=lax`;
-              }}
-            >
+            <a href={option.href} lang={option.locale} hrefLang={option.locale} aria-current={option.locale === current ? "true" : undefined}>
               {option.name}
             </a>
           </li>

@@ -3,15 +3,13 @@ import type { BanksResponse, CheckoutStatusView } from "@/lib/checkout/types";
 import { fetchJson } from "./fetch-json";
 
 /**
- * Every query key of the client islands, in one place, with the query it names: a newcomer (and
- * the devtools) reads the cache by these names. Mutations live next to the forms that use them.
+ * Every query key of the payer's pages, in one place, with the query it names: a newcomer (and
+ * the devtools) reads the cache by these names (the back office's: components/backoffice/queries.ts).
+ * Mutations live next to the forms that use them.
  */
 export const queryKeys = {
   banks: (country: string) => ["banks", country] as const,
   checkoutStatus: (checkoutId: string) => ["checkout", checkoutId, "status"] as const,
-  /** The back office's list: one entry per filter and page ("status=paid&page=2"); the prefix names them all. */
-  staffCheckouts: (filterQuery?: string) => (filterQuery === undefined ? (["backoffice", "checkouts"] as const) : (["backoffice", "checkouts", filterQuery] as const)),
-  staffCheckout: (checkoutId: string) => ["backoffice", "checkout", checkoutId] as const,
 };
 
 /** The server lets browsers keep a bank list for 5 minutes (`/api/banks`, Cache-Control max-age=300). */

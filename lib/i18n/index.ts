@@ -20,8 +20,7 @@ export { LOCALES };
 
 const CATALOGUE: Readonly<Record<Locale, Messages>> = { en, lt, lv, et };
 
-/** The cookie the language switcher sets (a year, whole site, SameSite=Lax). */
-export const LANG_COOKIE = "lang";
+export { LANG_COOKIE } from "./cookie";
 
 /** Each language in its own name, for the switcher. */
 export const LOCALE_NAMES: Readonly<Record<Locale, string>> = { en: "English", lt: "Lietuvių", lv: "Latviešu", et: "Eesti" };
