@@ -3,6 +3,17 @@ import nextTs from "eslint-config-next/typescript";
 
 // Run with `--config scripts/eslint.config.mjs` from the repository root: the top level of the
 // repository is kept to the folders design.md names, so tool configs live in scripts/.
+/**
+ * Provider codes (status codes such as RJCT or ACSC, error codes such as 21101) are read in
+ * lib/pis only; everything above it speaks the checkout's own vocabulary (ADR 18).
+ */
+const PROVIDER_STATUS_CODES = "STRD|ACCC|ACCP|ACSC|ACSP|ACTC|ACWC|ACWP|RCVD|PDNG|RJCT|CANC|ACFC|PATC";
+export const providerCodeRule = [
+  "error",
+  { selector: `Literal[value=/^(${PROVIDER_STATUS_CODES})$/i]`, message: "Provider status codes stay in lib/pis: use the normalised status or failure reason." },
+  { selector: "Literal[raw=/^2[01]\\d{3}$/]", message: "Provider error codes stay in lib/pis: use failureReasonOf or PisError's kind." },
+];
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -20,6 +31,11 @@ const config = [
     rules: {
       "no-restricted-imports": ["error", { patterns: [{ group: ["**/sandbox/**", "@/lib/sandbox/*", "@/lib/sandbox"], message: "Merchant code reaches the sandbox only over HTTP." }] }],
     },
+  },
+  {
+    files: ["app/**", "components/**", "lib/checkout/**", "lib/http/**", "lib/db/**", "lib/i18n/**", "lib/log/**", "proxy.ts"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: { "no-restricted-syntax": providerCodeRule },
   },
   {
     // ...and the sandbox knows nothing of the merchant side, like a real provider.

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import type { CheckoutStatusView, FailureReason } from "@/lib/checkout/types";
+import type { CheckoutStatusView } from "@/lib/checkout/types";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
 import { shopLink } from "@/components/checkout/links";
@@ -45,18 +45,6 @@ const VIEWS: Record<Outcome, { heading: keyof StatusMessages; body: keyof Status
   pending: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
   checking: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
 };
-
-function reasonOf(data: CheckoutStatusView | null): FailureReason {
-  if (data?.failureReason) return data.failureReason;
-  switch (data?.attempt?.providerStatus?.toUpperCase()) {
-    case "CANC":
-      return "cancelled";
-    case "RJCT":
-      return "rejected";
-    default:
-      return "unknown";
-  }
-}
 
 function Icon({ outcome }: { outcome: Outcome }) {
   if (outcome === "paid") {
@@ -134,7 +122,7 @@ export function PaymentStatus({ checkoutId, checkoutHref, initial, messages: t }
 
   const view = VIEWS[outcome];
   const heading = t[view.heading];
-  const message = outcome === "failed" ? format(t[view.body], { reason: t[`status.reason.${reasonOf(data)}`] }) : t[view.body];
+  const message = outcome === "failed" ? format(t[view.body], { reason: t[`status.reason.${data?.failureReason ?? "unknown"}`] }) : t[view.body];
   const tone = view.tone;
 
   return (

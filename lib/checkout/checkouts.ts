@@ -2,7 +2,7 @@ import { asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { createHash } from "node:crypto";
 import { checkouts, idempotencyKeys, paymentAttempts, statusEvents } from "../db/schema";
-import { PisError } from "../pis";
+import { failureReasonOf as paymentFailureReason, PisError } from "../pis";
 import type { Db } from "../db/client";
 import { applyProviderStatus, moveCheckout, type Tx } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
@@ -227,7 +227,7 @@ export async function getCheckoutStatus(id: string, c: CheckoutContext, opts: { 
     currency: checkout.currency,
     returnUrl: checkout.returnUrl,
     attempt: attempt ? toAttemptView(attempt) : null,
-    failureReason: checkout.status === "failed" && attempt ? failureReasonOf(attempt) : null,
+    failureReason: attempt && (checkout.status === "failed" || attempt.statusGroup === "failed") ? failureReasonOf(attempt) : null,
   };
 }
 
@@ -246,15 +246,10 @@ export async function expireIfDue(ctx: CheckoutContext, checkout: CheckoutRow): 
   return moved ? { ...checkout, status: "expired" } : ((await loadCheckout(ctx, checkout.id)) ?? checkout);
 }
 
-/** Reads the provider's codes (provider-api.md 5.5) into a reason the landing page can explain. */
+/** Why the attempt failed, for the payer: lib/pis reads the provider's codes; a start that never reached the bank is ours. */
 export function failureReasonOf(a: Pick<AttemptRow, "errorCodes" | "providerStatus" | "failureReason">): FailureReason {
-  const codes = a.errorCodes ?? [];
-  if (codes.includes(20017)) return "insufficient_funds";
-  if (codes.includes(21100) || a.providerStatus === "expired") return "expired";
-  if (codes.includes(21101) || a.providerStatus === "RJCT" || a.providerStatus === "payment_failure") return "rejected";
-  if (codes.some((c) => c >= 21000 && c <= 21004) || a.providerStatus === "CANC" || a.providerStatus === "cancelled") return "cancelled";
-  if (a.failureReason) return "provider_error";
-  return "unknown";
+  const reason = paymentFailureReason({ code: a.providerStatus, errorCodes: a.errorCodes ?? [] });
+  return reason === "unknown" && a.failureReason ? "provider_error" : reason;
 }
 
 /** The merchant's view: the checkout with all its attempts, newest first. */

@@ -3,6 +3,8 @@
  * cross the server/client boundary as JSON, so amounts are decimal strings and dates ISO strings.
  */
 
+import type { PaymentFailureReason } from "../pis";
+
 export const CHECKOUT_STATUSES = ["open", "processing", "paid", "failed", "expired", "cancelled"] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
@@ -45,8 +47,8 @@ export interface AttemptView {
   createdAt: string;
 }
 
-/** Why the latest attempt failed, in words a payer understands. */
-export type FailureReason = "cancelled" | "rejected" | "insufficient_funds" | "expired" | "provider_error" | "unknown";
+/** Why the latest attempt failed, in words a payer understands: the provider's reasons, or a start that never reached it. */
+export type FailureReason = PaymentFailureReason | "provider_error";
 
 /** What `GET /api/checkouts/{id}/status` answers. */
 export interface CheckoutStatusView {
@@ -58,7 +60,7 @@ export interface CheckoutStatusView {
   currency: string;
   returnUrl: string;
   attempt: AttemptView | null;
-  /** Set when status is failed. */
+  /** Set when the checkout or its latest attempt failed. */
   failureReason: FailureReason | null;
 }
 

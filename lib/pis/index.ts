@@ -28,7 +28,7 @@ export type {
   TokenContent,
   Transaction,
 } from "./schemas";
-export { normaliseStatus, type NormalisedStatus, type StatusKind } from "./status";
+export { failureReasonOf, normaliseStatus, PAYMENT_FAILURE_REASONS, type NormalisedStatus, type PaymentFailureReason, type StatusKind } from "./status";
 export { DEFAULT_RETRY, type PisConfig, type RetryPolicy } from "./transport";
 export { API_VERSIONS, type AccountPsu, type ApiVersion, type Psu, type PsuHttpMethod } from "./versions";
 export type { InitiatePaymentInput, InitiatedPayment, PaymentMethodChoice, PaymentReadOptions, PaymentWithStatus } from "./payments";
