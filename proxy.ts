@@ -49,8 +49,8 @@ export function proxy(request: NextRequest) {
 function bodyRefusal(request: NextRequest): Response | null {
   if (request.method === "GET" || request.method === "HEAD") return null;
   const length = request.headers.get("content-length");
-  if (length === null) return problem(411, "length_required", "Send the request body with a Content-Length.");
-  if (Number(length) > MAX_BODY_BYTES) return problem(413, "body_too_large", "The request body is too large.", { detail: `At most ${MAX_BODY_BYTES} bytes.` });
+  if (length === null) return problem("length_required", { detail: "Send the request body with a Content-Length." });
+  if (Number(length) > MAX_BODY_BYTES) return problem("body_too_large", { detail: `At most ${MAX_BODY_BYTES} bytes.` });
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StaffDetail } from "@/lib/checkout/backoffice";
+import type { StaffDetail } from "@/lib/checkout/contract";
 import { refreshEveryMs } from "./CheckoutDetail";
 
 const detail = (status: string, refundStatuses: string[]) =>

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { StaffDetail } from "@/lib/checkout/backoffice";
+import type { StaffDetail } from "@/lib/checkout/contract";
 import { REFUND_CURRENCIES } from "@/lib/checkout/money";
 import { formatMoney } from "@/components/ui/money";
 import { DataTable } from "./DataTable";

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import type { StaffListing } from "@/lib/checkout/backoffice";
+import type { StaffListing } from "@/lib/checkout/contract";
 import { ApiError } from "@/components/query/fetch-json";
 import { CheckoutFilters } from "./CheckoutFilters";
 import { CheckoutTable } from "./CheckoutTable";

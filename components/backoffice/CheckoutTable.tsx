@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatMoney } from "@/components/ui/money";
-import type { StaffListing } from "@/lib/checkout/backoffice";
+import type { StaffListing } from "@/lib/checkout/contract";
 import type { CheckoutFilter } from "@/lib/checkout/backoffice-filter";
 import { formatDateTime } from "./format";
 import { hasFilters, listHref } from "./filters";

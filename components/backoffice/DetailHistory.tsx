@@ -1,4 +1,4 @@
-import type { StaffDetail } from "@/lib/checkout/backoffice";
+import type { StaffDetail } from "@/lib/checkout/contract";
 import type { CheckoutStatus } from "@/lib/checkout/types";
 import { DataTable } from "./DataTable";
 import { Code, None, Section, Time } from "./detail-parts";

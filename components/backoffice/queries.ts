@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { StaffDetail, StaffListing } from "@/lib/checkout/backoffice";
+import type { StaffDetail, StaffListing } from "@/lib/checkout/contract";
 import { fetchJson } from "@/components/query/fetch-json";
 
 /** The back office's query keys; its own module, so the payer's pages do not carry them. */

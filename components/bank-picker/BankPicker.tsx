@@ -1,7 +1,7 @@
 "use client";
 
 import { useDeferredValue, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from "react";
-import type { BankView } from "@/lib/checkout/types";
+import type { BankView } from "@/lib/checkout/contract";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import type { BanksState } from "./use-banks-query";
 import { filterBanks, lastUsedFirst } from "./filter";

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { BankView, BanksResponse } from "@/lib/checkout/types";
+import type { BankView, BanksResponse } from "@/lib/checkout/contract";
 import { banksQuery } from "@/components/query/queries";
 
 export type BanksState =

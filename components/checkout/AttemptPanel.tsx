@@ -2,12 +2,14 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import type { CheckoutStatusView, PaymentMethod } from "@/lib/checkout/types";
+import type { PaymentMethod } from "@/lib/checkout/types";
+import type { CheckoutStatusView } from "@/lib/checkout/contract";
+import { errorMessageId, isErrorCode } from "@/lib/errors";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
 import { checkoutStatusQuery } from "@/components/query/queries";
 
-export type AttemptMessages = MessagesFor<"attempt." | "payError." | "common.tryAgain">;
+export type AttemptMessages = MessagesFor<"attempt." | "payError." | "apiError." | "common.tryAgain">;
 
 export interface InFlightAttempt {
   method: PaymentMethod;
@@ -43,9 +45,8 @@ function nextOf(view: CheckoutStatusView): Shown | "expired" | "abandoned" {
 function abandonNote(error: unknown, t: AttemptMessages): { text: string; retry: boolean } {
   const code = error instanceof ApiError ? error.code : null;
   if (code === "payment_authorised") return { text: t["attempt.authorised"], retry: false };
-  if (code === "payment_in_progress") return { text: t["payError.inProgress"], retry: true };
   if (error instanceof ApiError && error.status === 0) return { text: t["payError.network"], retry: true };
-  if (code === "provider_error") return { text: t["payError.providerError"], retry: true };
+  if (error instanceof ApiError && error.problem && isErrorCode(code)) return { text: t[errorMessageId(code)], retry: error.problem.retry };
   return { text: t["payError.generic"], retry: true };
 }
 

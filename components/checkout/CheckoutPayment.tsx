@@ -1,7 +1,7 @@
 "use client";
 
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import type { SavedAccountView } from "@/lib/checkout/types";
+import type { SavedAccountView } from "@/lib/checkout/contract";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import type { InFlightAttempt } from "./AttemptPanel";
 import { clearAttemptKey } from "./attempt-key";

@@ -1,4 +1,4 @@
-import type { CheckoutView } from "@/lib/checkout/types";
+import type { CheckoutView } from "@/lib/checkout/contract";
 import { messages, type Locale } from "@/lib/i18n";
 import { formatMoney } from "@/components/ui/money";
 

@@ -6,7 +6,7 @@ import { BankPicker } from "@/components/bank-picker/BankPicker";
 import type { FieldErrorKey } from "./payment-form";
 import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
-export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "picker." | "common." | "saved.">;
+export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "apiError." | "picker." | "common." | "saved.">;
 
 export interface PaymentFormProps extends PaymentFormOptions {
   /** The amount as the page shows it ("€24.90"), formatted on the server. */

@@ -2,7 +2,9 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import type { Locale, SavedAccountView, StartPaymentRequest, StartPaymentResponse } from "@/lib/checkout/types";
+import type { Locale } from "@/lib/checkout/types";
+import type { SavedAccountView, StartPaymentResponse } from "@/lib/checkout/contract";
+import type { StartPaymentInput } from "@/lib/checkout/payments";
 import { format } from "@/lib/i18n/format";
 import { fetchJson } from "@/components/query/fetch-json";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
@@ -43,7 +45,7 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
   // Mutations, never retried by the library: the attempt key makes the payer's own Try again safe.
   const payment = useMutation({
     mutationFn: async () => {
-      const body: StartPaymentRequest = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: attemptKeyFor(checkoutId, newAttemptPending), lang: locale };
+      const body: StartPaymentInput = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: attemptKeyFor(checkoutId, newAttemptPending), lang: locale };
       return linkToFollow((await fetchJson<StartPaymentResponse>(`/api/checkouts/${id}/payments`, { method: "POST", body: JSON.stringify(body) })).confirmLink);
     },
     onMutate: () => setError(null),

@@ -1,4 +1,5 @@
 import { ApiError } from "@/components/query/fetch-json";
+import { errorMessageId, isErrorCode } from "@/lib/errors";
 import { httpUrl } from "./links";
 import type { FormMessages } from "./PaymentForm";
 
@@ -7,7 +8,8 @@ import type { FormMessages } from "./PaymentForm";
  * link, and turn a refusal into a message, whether to offer Try again, and whether to reload.
  */
 
-export type PayErrorKey = Extract<keyof FormMessages, `payError.${string}`>;
+/** A refusal's message: the code's own (lib/errors.ts), or one for what happened in the browser. */
+export type PayErrorKey = Extract<keyof FormMessages, `payError.${string}` | `apiError.${string}`>;
 
 /** The link to send the payer to; anything but a plain http(s) link is refused as `bad_link`. */
 export function linkToFollow(link: unknown): string {
@@ -18,7 +20,7 @@ export function linkToFollow(link: unknown): string {
 
 export interface PayErrorOutcome {
   key: PayErrorKey;
-  /** Offer Try again. */
+  /** Offer Try again: the server says whether trying again may work. */
   retry: boolean;
   /** Reload: the server's page shows what is going on (an attempt in flight, paid, expired). */
   reload: boolean;
@@ -26,27 +28,16 @@ export interface PayErrorOutcome {
   newKey: boolean;
 }
 
-const outcome = (key: PayErrorKey, retry: boolean, reload = false, newKey = false): PayErrorOutcome => ({ key, retry, reload, newKey });
-
-const BY_CODE = new Map<string, PayErrorOutcome>(Object.entries({
-  provider_error: outcome("payError.providerError", true, false, true),
-  attempt_failed: outcome("payError.attemptFailed", true, false, true),
-  method_unavailable: outcome("payError.methodUnavailable", false),
-  payment_in_progress: outcome("payError.inProgress", false, true),
-  already_paid: outcome("payError.ended", false, true),
-  checkout_expired: outcome("payError.ended", false, true),
-  checkout_cancelled: outcome("payError.ended", false, true),
-  // The page, reloaded, says the saved account ended and offers to save it again.
-  saved_account_ended: outcome("payError.savedEnded", false, true, true),
-  no_saved_account: outcome("payError.savedEnded", false, true, true),
-  saving_unavailable: outcome("payError.savingUnavailable", true),
-  checkout_not_found: outcome("payError.notFound", false),
-  rate_limited: outcome("payError.rateLimited", true),
-  bad_link: outcome("payError.badLink", true, false, true),
-}));
+/** What the page does after a refusal, beyond showing its message. */
+const RELOAD = new Set(["payment_in_progress", "already_paid", "checkout_expired", "checkout_cancelled", "saved_account_ended", "no_saved_account"]);
+const NEW_KEY = new Set(["provider_error", "attempt_failed", "saved_account_ended", "no_saved_account"]);
 
 /** What a failed start means to the payer, and what happens next. */
 export function explain(error: unknown): PayErrorOutcome {
-  if (!(error instanceof ApiError)) return outcome("payError.generic", true);
-  return (error.code !== null && BY_CODE.get(error.code)) || outcome(error.status === 0 ? "payError.network" : "payError.generic", true);
+  const local = (key: PayErrorKey, newKey = false): PayErrorOutcome => ({ key, retry: true, reload: false, newKey });
+  if (!(error instanceof ApiError)) return local("payError.generic");
+  if (error.code === "bad_link") return local("payError.badLink", true);
+  if (!error.problem || !isErrorCode(error.code)) return local(error.status === 0 ? "payError.network" : "payError.generic");
+  const reload = RELOAD.has(error.code);
+  return { key: errorMessageId(error.code), retry: error.problem.retry && !reload, reload, newKey: NEW_KEY.has(error.code) };
 }

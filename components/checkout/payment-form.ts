@@ -1,4 +1,5 @@
-import type { Locale, PaymentMethod, StartPaymentRequest } from "@/lib/checkout/types";
+import type { Locale, PaymentMethod } from "@/lib/checkout/types";
+import type { StartPaymentInput } from "@/lib/checkout/payments";
 
 /** The payment form's values and what they lead to; the rules are in payment-form-schema.ts. */
 
@@ -29,7 +30,7 @@ export function missingFields(v: Pick<PaymentFormValues, "choice" | "bankId" | "
 }
 
 /** The start request for valid values (`POST /api/checkouts/{id}/payments`). */
-export function startRequestOf(v: PaymentFormValues, attemptKey: string, lang: Locale): StartPaymentRequest {
+export function startRequestOf(v: PaymentFormValues, attemptKey: string, lang: Locale): StartPaymentInput {
   const here = v.choice === "here";
   return {
     method: methodOf(v.choice),

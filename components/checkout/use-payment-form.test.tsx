@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { BanksResponse } from "@/lib/checkout/types";
+import type { BanksResponse } from "@/lib/checkout/contract";
 import { startRequestOf } from "./payment-form";
 import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 

@@ -1,7 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useController, useForm, useWatch, type Resolver } from "react-hook-form";
-import type { BanksResponse, Locale } from "@/lib/checkout/types";
+import type { Locale } from "@/lib/checkout/types";
+import type { BanksResponse } from "@/lib/checkout/contract";
 import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
 import { useBanksQuery, usePrefetchBanks } from "@/components/bank-picker/use-banks-query";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";

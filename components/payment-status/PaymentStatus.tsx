@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import type { CheckoutStatusView } from "@/lib/checkout/types";
+import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
 import { shopLink } from "@/components/checkout/links";

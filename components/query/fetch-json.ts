@@ -1,4 +1,4 @@
-import type { Problem } from "@/lib/checkout/types";
+import type { Problem } from "@/lib/checkout/contract";
 
 /**
  * The one fetch behind every query and mutation of the client islands (react-query runs it, it

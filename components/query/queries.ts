@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { BanksResponse, CheckoutStatusView } from "@/lib/checkout/types";
+import type { BanksResponse, CheckoutStatusView } from "@/lib/checkout/contract";
 import { fetchJson } from "./fetch-json";
 
 /**

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { appContext } from "@/lib/checkout/app-context";
 import { getCheckout } from "@/lib/checkout/checkouts";
-import type { CheckoutView } from "@/lib/checkout/types";
+import type { CheckoutView } from "@/lib/checkout/contract";
 
 /**
  * What the shop shows a payer who comes back from the checkout (`/?checkout=<id>`). The status is

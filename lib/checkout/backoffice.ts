@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "
 import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
 import { loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
+import type { StaffDetail, StaffListing } from "./contract";
 import { fromMinor, toMinor } from "./money";
 import type { CheckoutFilter } from "./backoffice-filter";
 import { withinMs } from "./poll";
@@ -9,7 +10,7 @@ import { findBank } from "./project";
 
 const PAGE_SIZE = 25;
 
-export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutContext) {
+export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutContext): Promise<StaffListing> {
   const where: SQL[] = [];
   if (filter.status) where.push(eq(checkouts.status, filter.status));
   if (filter.from) where.push(gte(checkouts.createdAt, new Date(`${filter.from}T00:00:00Z`)));
@@ -39,10 +40,9 @@ export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutC
   });
   return { items, page: filter.page, hasMore: rows.length > PAGE_SIZE, bankNames: await bankNames(c, items.map((i) => i.bankId)) };
 }
-export type StaffListing = Awaited<ReturnType<typeof listCheckoutsForStaff>>;
 
 /** Everything staff need about one checkout: attempts, the status timeline with sources, webhooks, notifications, refunds. */
-export async function checkoutDetailForStaff(id: string, c: CheckoutContext) {
+export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Promise<StaffDetail | null> {
   const checkout = await loadCheckout(c, id);
   if (!checkout) return null;
   const attempts = await c.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, id)).orderBy(asc(paymentAttempts.createdAt));
@@ -76,7 +76,6 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext) {
     bankNames: await bankNames(c, attempts.map((a) => a.bankId)),
   };
 }
-export type StaffDetail = NonNullable<Awaited<ReturnType<typeof checkoutDetailForStaff>>>;
 
 /** Payments of the last `days` days by day and status, and by bank, for the dashboard chart. */
 export async function paymentStats(days = 30, c: CheckoutContext) {

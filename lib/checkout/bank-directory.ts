@@ -1,5 +1,5 @@
 import type { Bank } from "../pis";
-import type { BankView } from "./types";
+import type { BankView } from "./contract";
 
 /**
  * What the provider's bank list does not say: which banks most payers of a country use, and the

@@ -3,7 +3,7 @@ import { toBankViews } from "./bank-directory";
 import { cachedPerClient } from "./cache";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
-import type { BanksResponse } from "./types";
+import type { BanksResponse } from "./contract";
 
 const loadBanks = cachedPerClient(10 * 60 * 1000, (ctx, country: string) => ctx.pis.banks.list({ countryCode: country }));
 
@@ -15,7 +15,7 @@ export async function listBanks(country: string, c: CheckoutContext): Promise<Ba
   try {
     return { country, banks: toBankViews(await loadBanks(c, country), country) };
   } catch (err) {
-    if (err instanceof PisError) throw new CheckoutError(502, "banks_unavailable", "The list of banks could not be loaded. Please try again.");
+    if (err instanceof PisError) throw new CheckoutError("banks_unavailable");
     throw err;
   }
 }

@@ -6,12 +6,13 @@ import { failureReasonOf as paymentFailureReason, PisError } from "../pis";
 import type { Db } from "../db/client";
 import { applyProviderStatus, moveCheckout, type Tx } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
-import { CheckoutError } from "./errors";
+import { CheckoutError, checkoutNotFound } from "./errors";
 import { newCheckoutId } from "./ids";
 import { isPrivateHost } from "./private-address";
 import { amountProblem, normaliseAmount, SUPPORTED_CURRENCIES } from "./money";
 import { isFinalCheckout, isFinalGroup } from "./status-machine";
-import { LOCALES, type AttemptView, type CheckoutStatusView, type CheckoutView, type FailureReason } from "./types";
+import { LOCALES } from "./types";
+import type { AttemptView, CheckoutDetail, CheckoutStatusView, CheckoutView, FailureReason } from "./contract";
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 // https everywhere except on the merchant's own machine, where a developer runs plain http.
@@ -102,7 +103,7 @@ function parseCreateInput(input: CreateCheckoutInput, allowPrivateUrls: boolean)
       if (url && isPrivateHost(new URL(url).hostname)) errors.push({ path: field, message: "must not point at localhost or a private network (ALLOW_PRIVATE_URLS)" });
     }
   }
-  if (!parsed.success || errors.length > 0) throw new CheckoutError(400, "invalid_request", "The checkout is not valid.", undefined, errors);
+  if (!parsed.success || errors.length > 0) throw new CheckoutError("invalid_request", { detail: "The checkout is not valid.", errors: errors });
   return parsed.data;
 }
 
@@ -140,16 +141,16 @@ async function insertCheckout(c: CheckoutContext, db: Db | Tx, v: z.infer<typeof
  */
 async function createIdempotently(c: CheckoutContext, v: z.infer<typeof createCheckoutInput>, key: string): Promise<CheckoutView> {
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new CheckoutError(400, "invalid_request", "The Idempotency-Key header is not valid.", undefined, [
+    throw new CheckoutError("invalid_request", { detail: "The Idempotency-Key header is not valid.", errors: [
       { path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" },
-    ]);
+    ] });
   }
   const requestHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
   const earlier = async () => {
     const [row] = await c.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     if (!row) return undefined;
     if (row.requestHash !== requestHash) {
-      throw new CheckoutError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.");
+      throw new CheckoutError("idempotency_key_reused");
     }
     const checkout = await loadCheckout(c, row.checkoutId);
     if (!checkout) throw new Error(`idempotency key ${key} points at a missing checkout`);
@@ -198,7 +199,7 @@ export async function latestAttempt(ctx: CheckoutContext, checkoutId: string): P
  */
 export async function getCheckoutStatus(id: string, c: CheckoutContext, opts: { askProvider?: boolean } = {}): Promise<CheckoutStatusView> {
   let checkout = await loadCheckout(c, id);
-  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!checkout) throw checkoutNotFound();
 
   let attempt = await latestAttempt(c, id);
   const now = nowOf(c);
@@ -253,9 +254,9 @@ export function failureReasonOf(a: Pick<AttemptRow, "errorCodes" | "providerStat
 }
 
 /** The merchant's view: the checkout with all its attempts, newest first. */
-export async function getCheckoutDetail(id: string, c: CheckoutContext) {
+export async function getCheckoutDetail(id: string, c: CheckoutContext): Promise<CheckoutDetail> {
   const checkout = await loadCheckout(c, id);
-  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!checkout) throw checkoutNotFound();
   const attempts = await c.db
     .select()
     .from(paymentAttempts)

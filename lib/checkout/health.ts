@@ -1,17 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { CheckoutContext } from "./context";
+import type { Readiness } from "./contract";
 import { withinMs } from "./poll";
 
 const CHECK_TIMEOUT_MS = 2_000;
 // Load balancers ask every few seconds, from every instance: the provider is asked at most this often.
 const PROVIDER_CHECK_EVERY_MS = 10_000;
-
-export interface Readiness {
-  /** ready: serves payments; degraded: serves pages, but the provider cannot be reached; not_ready: no database. */
-  status: "ready" | "degraded" | "not_ready";
-  database: "ok" | "unreachable";
-  provider: "ok" | "unreachable";
-}
 
 let lastProviderCheck: { at: number; ok: boolean } | undefined;
 

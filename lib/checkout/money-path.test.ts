@@ -70,7 +70,7 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     // Reconciliation asks the provider about it, like any attempt in flight.
     await refreshAttempts(later(60_000));
     expect((await attemptsOf(checkout.id))[0]?.statusGroup).toBe("started");
-    expect(await completeAtProvider(attempt!.providerPaymentId!)).toEqual({ httpStatus: 200, outcome: "applied", authentic: true });
+    expect(await completeAtProvider(attempt!.providerPaymentId!)).toEqual({ refusal: null, outcome: "applied", authentic: true });
     expect(await statusOf(checkout.id)).toBe("paid");
   });
 
@@ -85,7 +85,7 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     // The payer may pay again meanwhile...
     expect(await statusOf(checkout.id)).toBe("open");
     // ...but the payer had in fact reached the bank: the webhook names the attempt in its URL.
-    expect(await completeAtProvider(payment.id, attemptId)).toEqual({ httpStatus: 200, outcome: "applied", authentic: true });
+    expect(await completeAtProvider(payment.id, attemptId)).toEqual({ refusal: null, outcome: "applied", authentic: true });
     expect(await statusOf(checkout.id)).toBe("paid");
     expect((await attemptsOf(checkout.id))[0]).toMatchObject({ providerPaymentId: payment.id, statusGroup: "completed" });
   });
@@ -126,7 +126,7 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     await completeAtProvider(second.providerPaymentId!);
     expect(await statusOf(checkout.id)).toBe("paid");
     // The forgotten tab is approved too: the money moved twice.
-    expect(await completeAtProvider(first!.providerPaymentId!)).toEqual({ httpStatus: 200, outcome: "applied", authentic: true });
+    expect(await completeAtProvider(first!.providerPaymentId!)).toEqual({ refusal: null, outcome: "applied", authentic: true });
 
     const detail = await getCheckoutDetail(checkout.id, ctx);
     expect(detail.status).toBe("paid");

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, isNull } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import { createCheckout } from "./checkouts";
@@ -42,6 +42,11 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     });
     await new Promise<void>((r) => merchant.listen(0, "127.0.0.1", r));
     notifyUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}/notify`;
+  });
+  // Each test counts what it sends: a notification an earlier test left to retry later must not
+  // fall due in the middle of another (on a slow machine, its back-off passes mid-file).
+  beforeEach(async () => {
+    await ctx.db.update(notifications).set({ deliveredAt: new Date(), lockedUntil: null }).where(isNull(notifications.deliveredAt));
   });
   afterAll(async () => {
     merchant.close();

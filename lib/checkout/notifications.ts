@@ -44,7 +44,9 @@ export async function enqueueNotification(
     checkout: { id: checkout.id, reference: checkout.reference, amount: checkout.amount, currency: checkout.currency },
     ...data,
   });
-  await tx.insert(notifications).values({ id, checkoutId: checkout.id, event, url: checkout.notifyUrl, payload });
+  // Due from this millisecond on, by the same clock the outbox claims with (the database's now()
+  // has microseconds, and would make it due up to 1 ms after a claim in the same millisecond).
+  await tx.insert(notifications).values({ id, checkoutId: checkout.id, event, url: checkout.notifyUrl, payload, nextAttemptAt: new Date() });
 }
 
 /** A notification claimed by this instance until `lease` (its `locked_until`). */

@@ -4,7 +4,28 @@ import { expireIfDue, latestAttempt, loadCheckout, toAttemptView, toCheckoutView
 import type { CheckoutContext } from "./context";
 import { findBank, projectInfo, providerCountries } from "./project";
 import { hashHandle, savedAccountView } from "./saved-accounts";
-import { LOCALES, type CheckoutPageData, type Locale } from "./types";
+import type { AttemptView, CheckoutView, SavedAccountView } from "./contract";
+import { LOCALES, type Locale } from "./types";
+
+/** Everything the checkout page needs, computed on the server for one request. */
+export interface CheckoutPageData {
+  checkout: CheckoutView;
+  /** From ?lang=, else the checkout's locale, else Accept-Language, else en. */
+  locale: Locale;
+  /** From the checkout's country hint, else an IP-country header, else Accept-Language, else LT. */
+  defaultCountry: string;
+  /** Countries the payer can switch to (ISO codes), in the provider's order. */
+  countries: string[];
+  /** Methods the project allows; card and hybrid need `card` in the project's payment methods. */
+  methods: { bank: boolean; card: boolean; hybrid: boolean };
+  /** The provider project is a test project: show the test banner. */
+  sandboxProject: boolean;
+  /** The latest attempt, to show an attempt in flight after Back from the bank. */
+  attempt: (AttemptView & { bankName: string | null }) | null;
+  /** The payer may save the account while paying: the shop named its customer, the project allows linking. */
+  canSaveAccount: boolean;
+  savedAccount: SavedAccountView | null;
+}
 
 // Request headers some hosts and CDNs add with the visitor's country (Cloudflare, Vercel, others).
 const IP_COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "x-country-code", "x-geo-country"];

@@ -67,8 +67,8 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     await startPayment(checkout.id, bankPay("key-webhook"), ctx);
     const [attempt] = await attempts(checkout.id);
     const paid = paymentWebhook(attempt!.providerPaymentId!, "completed", "ACSC");
-    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({ httpStatus: 200, outcome: "applied", authentic: true });
-    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({ httpStatus: 200, outcome: "unchanged", authentic: true });
+    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({ refusal: null, outcome: "applied", authentic: true });
+    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({ refusal: null, outcome: "unchanged", authentic: true });
     const late = paymentWebhook(attempt!.providerPaymentId!, "failed", "CANC");
     await receivePisWebhook(late.raw, late.headers, ctx);
     // The sandbox still says "started" for this payment; the landing page's refresh must not downgrade it either.
@@ -81,7 +81,7 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
 
   it("answers an unknown payment's webhook with 404 so the provider retries, and keeps it for audit", async () => {
     const w = paymentWebhook("f".repeat(40), "completed", "ACSC");
-    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({ httpStatus: 404, outcome: "unknown_payment", authentic: true });
+    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({ refusal: "webhook_unknown_payment", outcome: "unknown_payment", authentic: true });
     const stored = await ctx.db.select().from(webhookEvents).where(eq(webhookEvents.providerPaymentId, "f".repeat(40)));
     expect(stored).toHaveLength(1);
   });
@@ -93,7 +93,7 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     const forged = signedWebhook({ id: attempt!.providerPaymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" }, { secret: "guess" });
     const stored = async () => (await ctx.db.select().from(webhookEvents)).length;
     const before = await stored();
-    expect(await receivePisWebhook(forged.raw, forged.headers, ctx)).toMatchObject({ httpStatus: 401, authentic: false });
+    expect(await receivePisWebhook(forged.raw, forged.headers, ctx)).toMatchObject({ refusal: "webhook_unsigned", authentic: false });
     expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
     // Not stored either: anyone can send those.
     expect(await stored()).toBe(before);

@@ -6,13 +6,14 @@ import { PisError } from "../pis";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { loadCheckout } from "./checkouts";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
-import { CheckoutError, termsRequired, unknownBank } from "./errors";
+import { CheckoutError, termsRequired, unknownBank, checkoutNotFound } from "./errors";
 import { bankIdInput, newAttemptId } from "./ids";
 import { toMinor } from "./money";
 import { pollUntil } from "./poll";
 import { findBank, projectInfo, redirectPreferredFor } from "./project";
 import { accessTokenOf, assertPayable, completeLinking, type linkReturnQuery, markLinkRevoked, markLinkUsed, SavedAccountEndedError, savedAccountForPayment } from "./saved-accounts";
-import { LOCALES, type StartPaymentResponse } from "./types";
+import { LOCALES } from "./types";
+import type { StartPaymentResponse } from "./contract";
 
 /** What the payer's browser may send. Note what is absent: amount, currency, creditor, redirect. */
 export const startPaymentInput = z
@@ -45,7 +46,7 @@ const SAME_KEY_WAIT_MS = 15_000;
  */
 export async function startPayment(checkoutId: string, input: StartPaymentInput, c: CheckoutContext, payerHandle?: string): Promise<StartPaymentResponse> {
   const checkout = await loadCheckout(c, checkoutId);
-  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!checkout) throw checkoutNotFound();
 
   // Client-side bank selection obliges us to show and require the provider's terms.
   if (input.bankId && !input.termsAccepted) throw termsRequired();
@@ -55,9 +56,9 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
 
   const project = await projectInfo(c);
   if (!project.methods[input.method]) {
-    throw new CheckoutError(422, "method_unavailable", "This payment method is not available for this shop.", undefined, [
+    throw new CheckoutError("method_unavailable", { detail: "This payment method is not available for this shop.", errors: [
       { path: "method", message: `${input.method} payments are not enabled` },
-    ]);
+    ] });
   }
   assertPayable(c, checkout);
   // A saved account: its bank, and a token refreshed before the attempt is written.
@@ -78,7 +79,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
     .transaction(async (tx) => {
       // Locked first, then re-checked: a late webhook may have paid the checkout since we loaded it.
       const [fresh] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
-      if (!fresh || fresh.status === "paid") throw new CheckoutError(409, "already_paid", "This order is already paid.");
+      if (!fresh || fresh.status === "paid") throw new CheckoutError("already_paid");
       await tx.insert(paymentAttempts).values({
         id: attemptId,
         checkoutId,
@@ -97,8 +98,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
     // Either the same key raced us (a double click) or another attempt is still in flight.
     const raced = await findByKey(c, checkoutId, input.attemptKey);
     if (raced) return replay(c, raced);
-    throw new CheckoutError(409, "payment_in_progress", "A payment for this order is already in progress.",
-      "Finish it at your bank, or wait for its result.");
+    throw new CheckoutError("payment_in_progress", { detail: "Finish it at your bank, or wait for its result." });
   }
 
   try {
@@ -123,7 +123,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
     if (!confirmLink || !isProviderLink(c, confirmLink)) {
       // A confirmLink elsewhere is not followed; the provider payment is left to expire unconfirmed.
       await failAttempt(c, attemptId, "untrusted_confirm_link");
-      throw new CheckoutError(502, "provider_error", "The payment service gave an unexpected answer. Please try again.");
+      throw new CheckoutError("provider_error", { detail: "The payment service gave an unexpected answer." });
     }
     // The provider's payment id and its first status in one write: no crash can leave one without the other.
     await applyProviderStatus(c, { attemptId, bind: { providerPaymentId: res.id, confirmLink } }, res.status, "initiation");
@@ -136,7 +136,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       // confirmLink, so the attempt steps aside (the payer may pay again) but is not failed: if it
       // completes after all, its webhook finds it by the attempt id in the Webhook-URL.
       await closeUnknownInitiation(c, attemptId);
-      throw new CheckoutError(502, "provider_error", "We could not reach the payment service. Please try again.");
+      throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
     }
     if (link && err.httpStatus === 401) {
       // A token refreshed moments ago and still refused: the payer withdrew the consent at the bank.
@@ -146,7 +146,7 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
     }
     // The provider answered with a refusal: no payment exists, so the attempt has failed.
     await failAttempt(c, attemptId, err.kind === "http" ? `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}` : `provider_${err.kind}`);
-    throw new CheckoutError(502, "provider_error", "The payment service could not start this payment. Please try again.");
+    throw new CheckoutError("provider_error", { detail: "The payment service could not start this payment." });
   }
 }
 
@@ -227,23 +227,23 @@ function sameAmount(a: string | number, b: string, currency: string): boolean {
  */
 export async function abandonPayment(checkoutId: string, c: CheckoutContext): Promise<{ abandoned: true }> {
   const checkout = await loadCheckout(c, checkoutId);
-  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!checkout) throw checkoutNotFound();
   const [attempt] = await c.db
     .select()
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.checkoutId, checkoutId), isNull(paymentAttempts.abandonedAt), inArray(paymentAttempts.statusGroup, ["started", "pending"])));
   if (!attempt) return { abandoned: true };
-  if (!attempt.providerPaymentId) throw new CheckoutError(409, "payment_in_progress", "Your payment is still being started. Please wait a moment.");
+  if (!attempt.providerPaymentId) throw new CheckoutError("payment_in_progress", { detail: "It is still being started." });
 
   let status;
   try {
     status = await c.pis.payments.status(attempt.providerPaymentId);
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
-    throw new CheckoutError(503, "provider_error", "We could not check your payment with the bank. Please try again.");
+    throw new CheckoutError("provider_error", { detail: "We could not check your payment with the bank." });
   }
   await applyProviderStatus(c, { attemptId: attempt.id }, status, "payer");
-  const authorised = () => new CheckoutError(409, "payment_authorised", "Your bank already has this payment.", "Wait for its result instead of paying again.");
+  const authorised = () => new CheckoutError("payment_authorised", { detail: "Wait for its result instead of paying again." });
   if (status.group !== "started") throw authorised();
   await c.db.transaction(async (tx) => {
     // Checked again under the locks (checkout, then attempt): a webhook may have moved the payment
@@ -282,9 +282,9 @@ export async function continueAfterLinking(checkoutId: string, query: z.infer<ty
 /** A saved account that can no longer pay becomes a refusal the page explains (link again). */
 function savedAccountEnded(err: unknown): never {
   if (err instanceof SavedAccountEndedError) {
-    throw new CheckoutError(409, "saved_account_ended", "Your saved bank account can no longer be used. Please choose your bank and save it again.");
+    throw new CheckoutError("saved_account_ended", { detail: "Choose your bank and save it again." });
   }
-  if (err instanceof PisError) throw new CheckoutError(502, "provider_error", "We could not reach the payment service. Please try again.");
+  if (err instanceof PisError) throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
   throw err;
 }
 
@@ -304,9 +304,9 @@ async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartP
     : attempt;
   if (row?.confirmLink && row.statusGroup !== "failed" && row.abandonedAt === null) return { attemptId: row.id, confirmLink: row.confirmLink };
   if (row?.statusGroup === "failed" || row?.abandonedAt) {
-    throw new CheckoutError(409, "attempt_failed", "This payment attempt did not go through. Please try again.");
+    throw new CheckoutError("attempt_failed");
   }
-  throw new CheckoutError(409, "payment_in_progress", "Your payment is still being started. Please wait a moment.");
+  throw new CheckoutError("payment_in_progress", { detail: "It is still being started." });
 }
 
 export async function failAttempt(ctx: CheckoutContext, attemptId: string, reason: string) {

@@ -7,7 +7,8 @@ import { PisError, type Refund } from "../pis";
 import type { Tx } from "./apply-status";
 import { loadCheckout } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
-import { CheckoutError } from "./errors";
+import type { RefundView } from "./contract";
+import { CheckoutError, checkoutNotFound } from "./errors";
 import { REFUND_CURRENCIES, amountProblem, fromMinor, normaliseAmount, toMinor } from "./money";
 import { enqueueNotification } from "./notifications";
 import { projectInfo } from "./project";
@@ -25,17 +26,6 @@ export type CreateRefundInput = z.infer<typeof createRefundInput>;
 type RefundRow = typeof refunds.$inferSelect;
 type AttemptRow = typeof paymentAttempts.$inferSelect;
 
-export interface RefundView {
-  id: string;
-  /** The payment it gives money back from. */
-  attemptId: string;
-  amount: string;
-  currency: string;
-  status: StatusGroup | "unknown";
-  reason: string | null;
-  createdBy: string;
-  createdAt: string;
-}
 
 const toView = (r: RefundRow): RefundView => ({
   id: r.id,
@@ -57,9 +47,9 @@ async function refundableOf(tx: Tx, attemptId: string, currency: string, paid: s
 
 export function validateIdempotencyKey(key: string): string {
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new CheckoutError(400, "invalid_request", "The Idempotency-Key header is not valid.", undefined, [
+    throw new CheckoutError("invalid_request", { detail: "The Idempotency-Key header is not valid.", errors: [
       { path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" },
-    ]);
+    ] });
   }
   return key;
 }
@@ -73,9 +63,9 @@ export function validateIdempotencyKey(key: string): string {
  */
 export async function createRefund(checkoutId: string, input: CreateRefundInput, by: string, c: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<RefundView> {
   const checkout = await loadCheckout(c, checkoutId);
-  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!checkout) throw checkoutNotFound();
   const problem = amountProblem(input.amount, checkout.currency);
-  if (problem) throw new CheckoutError(400, "invalid_request", "The refund is not valid.", undefined, [{ path: "amount", message: problem }]);
+  if (problem) throw new CheckoutError("invalid_request", { detail: "The refund is not valid.", errors: [{ path: "amount", message: problem }] });
   const amount = normaliseAmount(input.amount, checkout.currency);
   const key = opts.idempotencyKey === undefined ? undefined : validateIdempotencyKey(opts.idempotencyKey);
   const requestHash = createHash("sha256").update(JSON.stringify({ amount, reason: input.reason ?? null, attemptId: input.attemptId ?? null })).digest("hex");
@@ -83,20 +73,20 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
     const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
     if (earlier) return toView(earlier);
   }
-  if (checkout.status !== "paid") throw new CheckoutError(409, "not_paid", "Only a paid checkout can be refunded.");
+  if (checkout.status !== "paid") throw new CheckoutError("not_paid");
   if (!REFUND_CURRENCIES.includes(checkout.currency)) {
-    throw new CheckoutError(422, "refund_currency", `Refunds are only possible in ${REFUND_CURRENCIES.join(" or ")}.`);
+    throw new CheckoutError("refund_currency", { detail: `Refunds are only possible in ${REFUND_CURRENCIES.join(" or ")}.` });
   }
   const attempt = await refundedAttempt(c, checkoutId, input.attemptId);
   const paidBy = attempt.providerStatusKind === "card" ? "card" : "bank";
   const project = await projectInfo(c);
   if (!project.refunds.allowedFor.includes(paidBy)) {
-    throw new CheckoutError(422, "refund_not_allowed", `Refunds of ${paidBy} payments are not enabled for this shop.`);
+    throw new CheckoutError("refund_not_allowed", { detail: `Refunds of ${paidBy} payments are not enabled for this shop.` });
   }
   const dayLimit = paidBy === "card" ? project.refunds.cardDayLimit : project.refunds.bankDayLimit;
   const paidAt = attempt.completedAt ?? attempt.updatedAt;
   if (dayLimit !== null && nowOf(c).getTime() - paidAt.getTime() > dayLimit * 24 * 3600_000) {
-    throw new CheckoutError(422, "refund_too_late", `Payments can only be refunded within ${dayLimit} days.`);
+    throw new CheckoutError("refund_too_late", { detail: `Payments can only be refunded within ${dayLimit} days.` });
   }
 
   const id = `rf_${randomUUID()}`;
@@ -108,9 +98,9 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
       if (key !== undefined && (await refundByKey(tx, checkoutId, key, requestHash))) return false;
       const left = await refundableOf(tx, attempt.id, checkout.currency, checkout.amount);
       if (toMinor(amount, checkout.currency) > left) {
-        throw new CheckoutError(422, "refund_exceeds_payment", `At most ${fromMinor(left, checkout.currency)} ${checkout.currency} can still be refunded.`, undefined, [
+        throw new CheckoutError("refund_exceeds_payment", { detail: `At most ${fromMinor(left, checkout.currency)} ${checkout.currency} can still be refunded.`, errors: [
           { path: "amount", message: `must be at most ${fromMinor(left, checkout.currency)}` },
-        ]);
+        ] });
       }
       await tx.insert(refunds).values({ id, checkoutId, attemptId: attempt.id, amount, currency: checkout.currency, reason: input.reason, createdBy: by, idempotencyKey: key, requestHash });
       return true;
@@ -133,7 +123,7 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
       .update(refunds)
       .set({ statusGroup: err.outcomeUnknown ? null : "failed", failureReason: err.outcomeUnknown ? "outcome_unknown" : `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}`, updatedAt: new Date() })
       .where(eq(refunds.id, id));
-    throw new CheckoutError(502, "provider_error", err.outcomeUnknown ? "The payment service did not answer; check the refund's status before trying again." : `The payment service refused the refund${err.description ? `: ${err.description}` : "."}`);
+    throw new CheckoutError("provider_error", { detail: err.outcomeUnknown ? "The payment service did not answer; check the refund's status before trying again." : `The payment service refused the refund${err.description ? `: ${err.description}` : "."}` });
   }
   const [row] = await c.db.select().from(refunds).where(eq(refunds.id, id));
   return toView(row!);
@@ -142,7 +132,7 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
 async function refundByKey(db: CheckoutContext["db"] | Tx, checkoutId: string, key: string, requestHash: string): Promise<RefundRow | undefined> {
   const [row] = await db.select().from(refunds).where(and(eq(refunds.checkoutId, checkoutId), eq(refunds.idempotencyKey, key)));
   if (row && row.requestHash !== requestHash) {
-    throw new CheckoutError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request.");
+    throw new CheckoutError("idempotency_key_reused");
   }
   return row;
 }
@@ -162,14 +152,13 @@ async function refundedAttempt(c: CheckoutContext, checkoutId: string, attemptId
     .orderBy(asc(paymentAttempts.completedAt))
     .limit(1);
   if (!attempt?.providerPaymentId) {
-    throw new CheckoutError(409, "not_paid", attemptId === undefined ? "Only a paid checkout can be refunded." : "Only a completed payment of this checkout can be refunded.", undefined,
-      attemptId === undefined ? undefined : [{ path: "attemptId", message: "is not a completed payment of this checkout" }]);
+    throw new CheckoutError("not_paid", { detail: attemptId === undefined ? "Only a paid checkout can be refunded." : "Only a completed payment of this checkout can be refunded.", errors: attemptId === undefined ? undefined : [{ path: "attemptId", message: "is not a completed payment of this checkout" }] });
   }
   return attempt;
 }
 
 export async function listRefunds(checkoutId: string, c: CheckoutContext): Promise<RefundView[]> {
-  if (!(await loadCheckout(c, checkoutId))) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!(await loadCheckout(c, checkoutId))) throw checkoutNotFound();
   const rows = await c.db.select().from(refunds).where(eq(refunds.checkoutId, checkoutId)).orderBy(asc(refunds.createdAt));
   return rows.map(toView);
 }

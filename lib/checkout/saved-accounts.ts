@@ -5,13 +5,14 @@ import { accountLinks, checkouts, type AccountLinkStatus } from "../db/schema";
 import { PisError, type AccountPsu, type Balance } from "../pis";
 import { loadCheckout } from "./checkouts";
 import { isProviderLink, nowOf, type CheckoutContext } from "./context";
-import { CheckoutError, termsRequired, unknownBank } from "./errors";
+import { CheckoutError, termsRequired, unknownBank, checkoutNotFound } from "./errors";
 import { bankIdInput, newLinkId } from "./ids";
 import { toMinor } from "./money";
 import { pollUntil, withinMs } from "./poll";
 import { findBank, projectInfo } from "./project";
 import { needsReseal, openToken, sealToken, TokenVaultError, type TokenKey } from "./token-vault";
-import { LOCALES, type Locale, type SavedAccountView } from "./types";
+import { LOCALES, type Locale } from "./types";
+import type { SavedAccountView } from "./contract";
 
 /**
  * Saved bank accounts: the provider's account linking (provider-api.md 4.7, 4.8), kept for one
@@ -234,16 +235,16 @@ export type StartLinkingInput = z.infer<typeof startLinkingInput>;
 
 /** A checkout the payer may still pay, or the refusal that says why not. */
 export function assertPayable(ctx: CheckoutContext, checkout: CheckoutRow | undefined): asserts checkout is CheckoutRow {
-  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
-  if (checkout.status === "paid") throw new CheckoutError(409, "already_paid", "This order is already paid.");
-  if (checkout.status === "cancelled") throw new CheckoutError(409, "checkout_cancelled", "This checkout was cancelled by the shop.");
+  if (!checkout) throw checkoutNotFound();
+  if (checkout.status === "paid") throw new CheckoutError("already_paid");
+  if (checkout.status === "cancelled") throw new CheckoutError("checkout_cancelled");
   if (checkout.status === "expired" || checkout.expiresAt <= nowOf(ctx)) {
-    throw new CheckoutError(410, "checkout_expired", "This checkout has expired.", "Go back to the shop to start again.");
+    throw new CheckoutError("checkout_expired");
   }
 }
 
 const savingUnavailable = (why: string) =>
-  new CheckoutError(422, "saving_unavailable", "Saving a bank account is not available here. You can still pay.", undefined, [{ path: "bankId", message: why }]);
+  new CheckoutError("saving_unavailable", { detail: "Saving a bank account is not available here. You can still pay.", errors: [{ path: "bankId", message: why }] });
 
 /** The scopes to ask for: payments, and the account's balance where the project may read it. */
 function linkScopes(projectScopes: string[]): string[] {
@@ -279,13 +280,13 @@ export async function startLinking(checkoutId: string, input: StartLinkingInput,
     });
     if (!isProviderLink(c, started.authorizationLink)) {
       await endLink(c, id, "failed", "untrusted_authorization_link");
-      throw new CheckoutError(502, "provider_error", "The payment service gave an unexpected answer. Please try again.");
+      throw new CheckoutError("provider_error", { detail: "The payment service gave an unexpected answer." });
     }
     return { authorizationLink: started.authorizationLink, handle };
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     await endLink(c, id, "failed", `provider_${err.kind}`);
-    throw new CheckoutError(502, "provider_error", "The payment service could not start saving your account. Please try again.");
+    throw new CheckoutError("provider_error", { detail: "The payment service could not start saving your account." });
   }
 }
 
@@ -375,7 +376,7 @@ export async function savedAccountForPayment(ctx: CheckoutContext, checkout: Che
     checkout.customerId && validHandle(payerHandle)
       ? await ctx.db.select().from(accountLinks).where(ownedBy(checkout.customerId, hashHandle(payerHandle), ["active"]))
       : [];
-  if (!link) throw new CheckoutError(409, "no_saved_account", "There is no saved bank account to pay with. Please choose your bank.");
+  if (!link) throw new CheckoutError("no_saved_account");
   return link;
 }
 
@@ -438,7 +439,7 @@ async function accountInfo(ctx: CheckoutContext, link: LinkRow, accessToken: str
 /** The payer's "Forget this account": the link ends and its tokens are wiped at once. */
 export async function forgetSavedAccount(checkoutId: string, payerHandle: string | undefined, c: CheckoutContext): Promise<{ forgotten: boolean }> {
   const checkout = await loadCheckout(c, checkoutId);
-  if (!checkout) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!checkout) throw checkoutNotFound();
   if (!checkout.customerId || !validHandle(payerHandle)) return { forgotten: false };
   const rows = await c.db
     .update(accountLinks)

@@ -1,4 +1,5 @@
 import { webhookEvents } from "../db/schema";
+import type { ErrorCode } from "../errors";
 import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
 import { applyProviderStatus } from "./apply-status";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
@@ -21,8 +22,8 @@ async function withDetails(ctx: CheckoutContext, paymentId: string, status: Norm
 }
 
 export interface WebhookResult {
-  /** The HTTP status to answer the provider with: anything but 200 makes it retry. */
-  httpStatus: 200 | 400 | 401 | 404;
+  /** Why the delivery is refused (anything but 200 makes the provider deliver it again); null: taken. */
+  refusal: Extract<ErrorCode, `webhook_${string}`> | null;
   outcome: string;
   /** Signed with our secret: from the provider. Anything else is from someone pretending to be. */
   authentic: boolean;
@@ -49,10 +50,10 @@ export async function receivePisWebhook(rawBody: string, headers: Headers, c: Ch
   let type: string | null = null;
   let paymentId: string | null = null;
   if (!verdict.ok && verdict.reason !== "malformed") {
-    return { httpStatus: 401, outcome: `rejected_${verdict.reason}`, authentic: false };
+    return { refusal: "webhook_unsigned", outcome: `rejected_${verdict.reason}`, authentic: false };
   }
   if (!verdict.ok) {
-    result = { httpStatus: 400, outcome: `rejected_${verdict.reason}`, authentic: true };
+    result = { refusal: "webhook_malformed", outcome: `rejected_${verdict.reason}`, authentic: true };
   } else if (verdict.event.type === "PAYMENT") {
     type = "PAYMENT";
     paymentId = verdict.event.paymentId;
@@ -62,12 +63,12 @@ export async function receivePisWebhook(rawBody: string, headers: Headers, c: Ch
     if (applied === "unknown_attempt" && attemptId) {
       applied = await applyProviderStatus(c, { attemptId, bind: { providerPaymentId: verdict.event.paymentId } }, status, "webhook");
     }
-    result = applied === "unknown_attempt" ? { httpStatus: 404, outcome: "unknown_payment", authentic: true } : { httpStatus: 200, outcome: applied, authentic: true };
+    result = applied === "unknown_attempt" ? { refusal: "webhook_unknown_payment", outcome: "unknown_payment", authentic: true } : { refusal: null, outcome: applied, authentic: true };
   } else {
     type = "PAYMENT_REFUND";
     paymentId = verdict.event.paymentId;
     const applied = await applyRefundStatus(c, verdict.event.paymentId, verdict.event.refundId, verdict.event.statusGroup);
-    result = applied === "unknown_refund" ? { httpStatus: 404, outcome: "unknown_refund", authentic: true } : { httpStatus: 200, outcome: applied, authentic: true };
+    result = applied === "unknown_refund" ? { refusal: "webhook_unknown_payment", outcome: "unknown_refund", authentic: true } : { refusal: null, outcome: applied, authentic: true };
   }
   await c.db.insert(webhookEvents).values({
     type,

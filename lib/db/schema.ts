@@ -88,8 +88,8 @@ export const statusEvents = pgTable(
       .notNull()
       .references(() => checkouts.id),
     attemptId: text("attempt_id").references(() => paymentAttempts.id),
-    fromStatus: text("from_status"),
-    toStatus: text("to_status").notNull(),
+    fromStatus: text("from_status").$type<CheckoutStatus>(),
+    toStatus: text("to_status").$type<CheckoutStatus>().notNull(),
     providerStatus: text("provider_status"),
     source: text("source").$type<StatusSource>().notNull(),
     createdAt: createdAt(),

@@ -4,7 +4,7 @@ import { openApiDocument } from "./openapi";
 describe("OpenAPI document", () => {
   it("describes the checkout body from the schema that parses it, amount as a string", () => {
     const doc = openApiDocument("http://localhost:3000");
-    const body = doc.paths["/api/checkouts"].post.requestBody.content["application/json"].schema as {
+    const body = doc.paths["/api/checkouts"].post.requestBody!.content["application/json"].schema as {
       properties: Record<string, { type?: string }>;
       required: string[];
     };
@@ -20,6 +20,20 @@ describe("OpenAPI document of the back office's JSON", () => {
     const doc = openApiDocument("http://localhost:3000");
     const list = doc.paths["/api/backoffice/checkouts"].get;
     expect(list.security).toEqual([{ staffSession: [] }]);
-    expect(list.parameters.map((p) => p.name).sort()).toEqual(["bank", "from", "page", "q", "status", "to"]);
+    expect((list.parameters as { name: string }[]).map((p) => p.name).sort()).toEqual(["bank", "from", "page", "q", "status", "to"]);
+  });
+});
+
+describe("OpenAPI document of the answers", () => {
+  it("describes each answer from the zod schema that types it, and each refusal with its codes", () => {
+    const doc = openApiDocument("http://localhost:3000");
+    const start = doc.paths["/api/checkouts/{checkoutId}/payments"].post;
+    const ok = (start.responses["200"] as unknown as { content: Record<string, { schema: { required: string[] } }> }).content["application/json"]!.schema;
+    expect(ok.required.sort()).toEqual(["attemptId", "confirmLink"]);
+    const conflict = start.responses["409"] as unknown as { content: Record<string, { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } }> };
+    expect(conflict.content["application/problem+json"]!.schema.allOf[1].properties.code.enum).toEqual(
+      expect.arrayContaining(["already_paid", "payment_in_progress", "attempt_failed"]),
+    );
+    expect(start.responses["500"]).toBeDefined();
   });
 });

@@ -1,83 +1,186 @@
 import { z } from "zod";
 import { checkoutFilter } from "../checkout/backoffice-filter";
 import { createCheckoutInput } from "../checkout/checkouts";
+import * as contract from "../checkout/contract";
 import { startPaymentInput } from "../checkout/payments";
 import { createRefundInput } from "../checkout/refunds";
 import { startLinkingInput } from "../checkout/saved-accounts";
+import { ERRORS, type ErrorCode } from "../errors";
+import { en } from "../i18n/messages/en";
 
-const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
-const json = (s: z.ZodType | object) => ({ "application/json": { schema: s instanceof z.ZodType ? schema(s) : s } });
-const problem = { description: "Refused: application/problem+json with a stable `code` and, for bad input, `errors[].path`.", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+const jsonSchema = (s: z.ZodType, io: "input" | "output") => {
+  const { $schema: _, ...rest } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+};
+const json = (s: z.ZodType, io: "input" | "output" = "output") => ({ "application/json": { schema: jsonSchema(s, io) } });
+
+/** Refusals every route can answer: a bug of ours. */
+const ALWAYS: ErrorCode[] = ["internal_error"];
+/** What lib/http/route.ts refuses before a handler runs, by what the route takes. */
+const JSON_BODY: ErrorCode[] = ["invalid_json", "invalid_body", "body_too_large", "invalid_request"];
+const PARAMS: ErrorCode[] = ["invalid_request"];
+const MERCHANT: ErrorCode[] = ["unauthorized"];
+
+interface Operation {
+  summary: string;
+  security?: "merchant" | "staff";
+  parameters?: object[];
+  body?: z.ZodType;
+  ok: { description: string; schema?: z.ZodType; status?: number };
+  /** Every code of lib/errors.ts this operation can answer; internal_error is added. */
+  errors: ErrorCode[];
+  headers?: Record<string, object>;
+}
+
+/** The problem+json answers of one operation: one response per status, its `code` limited to the codes listed. */
+function errorResponses(codes: ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set([...codes, ...ALWAYS])) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: list.map((c) => `\`${c}\`: ${en[`apiError.${c}`]}`).join("\n\n"),
+        content: { "application/problem+json": { schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { properties: { code: { enum: list } } }] } } },
+      },
+    ]),
+  );
+}
+
+function operation(op: Operation) {
+  return {
+    summary: op.summary,
+    ...(op.security && { security: [op.security === "merchant" ? { merchantKey: [] } : { staffSession: [] }] }),
+    ...(op.parameters && { parameters: op.parameters }),
+    ...(op.body && { requestBody: { required: true, content: json(op.body, "input") } }),
+    "x-error-codes": [...new Set([...op.errors, ...ALWAYS])],
+    responses: {
+      [String(op.ok.status ?? 200)]: { description: op.ok.description, ...(op.ok.schema && { content: json(op.ok.schema) }), ...(op.headers && { headers: op.headers }) },
+      ...errorResponses(op.errors),
+    },
+  };
+}
+
 const idParam = { name: "checkoutId", in: "path", required: true, schema: { type: "string" } };
-const merchant = [{ merchantKey: [] }];
-const staff = [{ staffSession: [] }];
+const idempotencyKey = (description: string) => ({ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description });
 const listFilterParams = () =>
-  Object.entries((schema(checkoutFilter) as { properties: Record<string, object> }).properties).map(([name, s]) => ({ name, in: "query", required: false, schema: s }));
+  Object.entries((jsonSchema(checkoutFilter, "input") as { properties: Record<string, object> }).properties).map(([name, s]) => ({ name, in: "query", required: false, schema: s }));
 
-/** The OpenAPI 3.1 description of the public API, generated from the same zod schemas that parse requests. */
+/** Where the payer's browser starts or stops a payment: refusals of a checkout that can no longer be paid. */
+const NOT_PAYABLE: ErrorCode[] = ["checkout_not_found", "already_paid", "checkout_cancelled", "checkout_expired"];
+const PAYER_CHOICE: ErrorCode[] = ["terms_required", "unknown_bank", "banks_unavailable", "rate_limited", "provider_error"];
+
+/** The answers proxy.ts gives to page requests (form posts) before they reach a page. */
+export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large"];
+
+/**
+ * The OpenAPI 3.1 description of the public API, generated from the zod schemas that parse its
+ * requests and type its answers (lib/checkout/contract.ts) and from the error table (lib/errors.ts).
+ */
 export function openApiDocument(serverUrl: string) {
   return {
     openapi: "3.1.0",
-    info: { title: "Bank checkout API", version: "1.0.0", description: "Create checkouts for bank payments, follow them, refund them." },
+    info: { title: "Bank checkout API", version: "1.0.0", description: "Create checkouts for bank payments, follow them, refund them. Every refusal is application/problem+json with a stable `code` (lib/errors.ts)." },
     servers: [{ url: serverUrl }],
+    "x-page-error-codes": PAGE_ERRORS,
     components: {
       securitySchemes: {
         merchantKey: { type: "http", scheme: "bearer", description: "MERCHANT_API_KEY" },
         staffSession: { type: "apiKey", in: "cookie", name: "bo_session", description: "The back office's session, set by signing in at /backoffice/login" },
       },
-      schemas: {
-        Problem: {
-          type: "object",
-          required: ["type", "title", "status", "code"],
-          properties: {
-            type: { type: "string" }, title: { type: "string" }, status: { type: "integer" }, code: { type: "string" }, detail: { type: "string" },
-            errors: { type: "array", items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } } },
-          },
-        },
-      },
+      schemas: { Problem: jsonSchema(contract.problemSchema, "output") },
     },
     paths: {
       "/api/checkouts": {
-        post: {
+        post: operation({
           summary: "Create a checkout",
-          security: merchant,
-          parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description: "A retry with the same key returns the same checkout." }],
-          requestBody: { required: true, content: json(createCheckoutInput) },
-          responses: { "200": { description: "Created", content: json({ type: "object", properties: { id: { type: "string" }, url: { type: "string" }, status: { type: "string" }, expiresAt: { type: "string", format: "date-time" } } }) }, "400": problem, "401": problem, "422": problem },
-        },
+          security: "merchant",
+          parameters: [idempotencyKey("A retry with the same key returns the same checkout.")],
+          body: createCheckoutInput,
+          ok: { description: "Created (or the same checkout again for a repeated Idempotency-Key)", schema: contract.createdCheckout },
+          errors: [...MERCHANT, ...JSON_BODY, "idempotency_key_reused"],
+        }),
       },
       "/api/checkouts/{checkoutId}": {
-        get: { summary: "A checkout with its payment attempts", security: merchant, parameters: [idParam], responses: { "200": { description: "The checkout" }, "401": problem, "404": problem } },
+        get: operation({ summary: "A checkout with its payment attempts", security: "merchant", parameters: [idParam], ok: { description: "The checkout", schema: contract.checkoutDetail }, errors: [...MERCHANT, ...PARAMS, "checkout_not_found"] }),
       },
       "/api/checkouts/{checkoutId}/payments": {
-        post: { summary: "Start a payment (payer's browser)", parameters: [idParam], requestBody: { required: true, content: json(startPaymentInput) }, responses: { "200": { description: "Go to confirmLink" }, "400": problem, "409": problem, "410": problem, "422": problem, "429": problem, "502": problem } },
+        post: operation({
+          summary: "Start a payment (payer's browser)",
+          parameters: [idParam],
+          body: startPaymentInput,
+          ok: { description: "Go to confirmLink", schema: contract.startPaymentResponse },
+          errors: [...JSON_BODY, ...NOT_PAYABLE, ...PAYER_CHOICE, "method_unavailable", "payment_in_progress", "attempt_failed", "saved_account_ended", "no_saved_account"],
+        }),
+      },
+      "/api/checkouts/{checkoutId}/payments/abandon": {
+        post: operation({
+          summary: "Stop the payment in flight to pay another way (payer's browser); refused once the bank has it",
+          parameters: [idParam],
+          ok: { description: "Stopped", schema: contract.abandonResponse },
+          errors: [...PARAMS, "checkout_not_found", "rate_limited", "payment_in_progress", "payment_authorised", "provider_error"],
+        }),
       },
       "/api/checkouts/{checkoutId}/saved-account": {
-        post: { summary: "Save the payer's bank account while paying (payer's browser): go to authorizationLink", parameters: [idParam], requestBody: { required: true, content: json(startLinkingInput) }, responses: { "200": { description: "Go to authorizationLink; sets the payer_handle cookie" }, "400": problem, "409": problem, "410": problem, "422": problem, "429": problem, "502": problem } },
-        delete: { summary: "Forget the payer's saved bank account in this browser", parameters: [idParam], responses: { "200": { description: "{forgotten}" }, "404": problem } },
+        post: operation({
+          summary: "Save the payer's bank account while paying (payer's browser): go to authorizationLink",
+          parameters: [idParam],
+          body: startLinkingInput,
+          ok: { description: "Go to authorizationLink; sets the payer_handle cookie", schema: contract.linkingResponse },
+          errors: [...JSON_BODY, ...NOT_PAYABLE, ...PAYER_CHOICE, "saving_unavailable"],
+        }),
+        delete: operation({ summary: "Forget the payer's saved bank account in this browser", parameters: [idParam], ok: { description: "Whether an account was forgotten", schema: contract.forgetResponse }, errors: [...PARAMS, "checkout_not_found"] }),
       },
       "/api/checkouts/{checkoutId}/status": {
-        get: { summary: "Current status, refreshed from the provider while not final", parameters: [idParam], responses: { "200": { description: "The status" }, "404": problem } },
+        get: operation({ summary: "Current status, refreshed from the provider while not final", parameters: [idParam], ok: { description: "The status", schema: contract.checkoutStatusView }, errors: [...PARAMS, "checkout_not_found"] }),
       },
       "/api/checkouts/{checkoutId}/refunds": {
-        post: { summary: "Refund all or part of a paid checkout, or a duplicate payment of it (attemptId)", security: merchant, parameters: [idParam, { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description: "A retry with the same key and request returns the first refund; the same key with another request is refused 422 idempotency_key_reused." }], requestBody: { required: true, content: json(createRefundInput) }, responses: { "200": { description: "The refund" }, "400": problem, "401": problem, "409": problem, "422": problem, "502": problem } },
-        get: { summary: "Refunds of a checkout", security: merchant, parameters: [idParam], responses: { "200": { description: "The refunds" }, "401": problem, "404": problem } },
+        post: operation({
+          summary: "Refund all or part of a paid checkout, or a duplicate payment of it (attemptId)",
+          security: "merchant",
+          parameters: [idParam, idempotencyKey("A retry with the same key and request returns the first refund; the same key with another request is refused 422 idempotency_key_reused.")],
+          body: createRefundInput,
+          ok: { description: "The refund", schema: contract.refundView },
+          errors: [...MERCHANT, ...JSON_BODY, "checkout_not_found", "not_paid", "refund_currency", "refund_not_allowed", "refund_too_late", "refund_exceeds_payment", "idempotency_key_reused", "provider_error"],
+        }),
+        get: operation({ summary: "Refunds of a checkout", security: "merchant", parameters: [idParam], ok: { description: "The refunds", schema: contract.refundList }, errors: [...MERCHANT, ...PARAMS, "checkout_not_found"] }),
       },
       "/api/banks": {
-        get: { summary: "Banks of a country", parameters: [{ name: "country", in: "query", required: true, schema: { type: "string", pattern: "^[A-Z]{2}$" } }], responses: { "200": { description: "Banks" }, "400": problem, "502": problem } },
+        get: operation({
+          summary: "Banks of a country",
+          parameters: [{ name: "country", in: "query", required: true, schema: { type: "string", pattern: "^[A-Z]{2}$" } }],
+          ok: { description: "Banks, popular first", schema: contract.banksResponse },
+          errors: [...PARAMS, "banks_unavailable"],
+        }),
       },
       "/api/backoffice/checkouts": {
-        get: { summary: "The back office's checkout list (newest first, 25 a page)", security: staff, parameters: listFilterParams(), responses: { "200": { description: "{items, page, hasMore, bankNames}" }, "400": problem, "401": problem } },
+        get: operation({ summary: "The back office's checkout list (newest first, 25 a page)", security: "staff", parameters: listFilterParams(), ok: { description: "One page of checkouts", schema: contract.staffListing }, errors: ["unauthorized", ...PARAMS] }),
       },
       "/api/backoffice/checkouts/{checkoutId}": {
-        get: { summary: "Everything staff see about one checkout", security: staff, parameters: [idParam], responses: { "200": { description: "The checkout with attempts, timeline, webhooks, notifications and refunds" }, "401": problem, "404": problem } },
+        get: operation({
+          summary: "Everything staff see about one checkout",
+          security: "staff",
+          parameters: [idParam],
+          ok: { description: "The checkout with attempts, timeline, webhooks, notifications and refunds", schema: contract.staffDetail },
+          errors: ["unauthorized", ...PARAMS, "checkout_not_found"],
+        }),
       },
-      "/api/webhooks/pis": { post: { summary: "Provider webhooks (signed)", responses: { "200": { description: "Taken" }, "401": problem, "404": problem } } },
-      "/api/health": { get: { summary: "Liveness: the process answers (nothing about its dependencies)", responses: { "200": { description: "{status: ok}" } } } },
+      "/api/webhooks/pis": {
+        post: operation({
+          summary: "Provider webhooks (signed); anything but 200 makes the provider deliver again",
+          ok: { description: "Taken", schema: contract.webhookTaken },
+          errors: ["body_too_large", "invalid_body", "webhook_malformed", "webhook_unsigned", "webhook_unknown_payment", "rate_limited"],
+        }),
+      },
+      "/api/health": { get: operation({ summary: "Liveness: the process answers (nothing about its dependencies)", ok: { description: "Alive", schema: contract.liveness }, errors: [] }) },
       "/api/health/ready": {
         get: {
-          summary: "Readiness: the database answers (else 503); the provider's reachability in the body",
-          responses: { "200": { description: "{status: ready | degraded, database: ok, provider: ok | unreachable}" }, "503": { description: "{status: not_ready, database: unreachable, provider}" } },
+          ...operation({ summary: "Readiness: the database answers (else 503); the provider's reachability in the body", ok: { description: "Ready or degraded", schema: contract.readinessView }, errors: [] }),
+          responses: {
+            "200": { description: "Ready or degraded", content: json(contract.readinessView) },
+            "503": { description: "Not ready: the database does not answer", content: json(contract.readinessView) },
+            ...errorResponses([]),
+          },
         },
       },
     },

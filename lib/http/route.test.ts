@@ -46,13 +46,21 @@ describe("route wrapper", () => {
     expect((await res.json()).code).toBe("invalid_json");
   });
 
-  it("turns a domain refusal into its status and code", async () => {
+  it("turns a domain refusal into its code's status, title and retry, with the detail of this refusal", async () => {
     const h = route({}, async () => {
-      throw new CheckoutError(409, "already_paid", "This order is already paid.");
+      throw new CheckoutError("payment_in_progress", { detail: "Finish it at your bank." });
     });
     const res = await h(new Request("http://app.test/x"), ctx());
     expect(res.status).toBe(409);
-    expect(await res.json()).toMatchObject({ code: "already_paid", title: "This order is already paid." });
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(await res.json()).toEqual({
+      type: "about:blank#payment_in_progress",
+      title: "A payment for this order is already in progress.",
+      status: 409,
+      code: "payment_in_progress",
+      retry: true,
+      detail: "Finish it at your bank.",
+    });
   });
 
   it("hides an unexpected error behind a 500 without details", async () => {

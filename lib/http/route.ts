@@ -63,7 +63,7 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
   async function handle(req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }, requestId: string): Promise<Response> {
     try {
       if (spec.bearer && !bearerMatches(req, spec.bearer())) {
-        return problem(401, "unauthorized", "A valid API key is required.", { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." });
+        return problem("unauthorized", { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." });
       }
 
       const params = parse(spec.params, await ctx.params, "params");
@@ -78,33 +78,31 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
         try {
           body = JSON.parse(rawBody);
         } catch {
-          return problem(400, "invalid_json", "The request body is not valid JSON.");
+          return problem("invalid_json");
         }
         body = parse(spec.body, body, "body");
       }
       const app = await appContext();
       if (spec.staff && !(await sessionIsValid(app.db, sessionTokenOf(req.headers.get("cookie")), env().backofficePassword))) {
-        return problem(401, "unauthorized", "Sign in to the back office.");
+        return problem("unauthorized", { detail: "Sign in to the back office." });
       }
       const result = await handler({ req, ctx: app, params, query, body, rawBody } as RouteInput<P, Q, B>);
       return result instanceof Response ? result : json(result);
     } catch (err) {
-      if (err instanceof BodyTooLarge) return problem(413, "body_too_large", "The request body is too large.", { detail: `At most ${err.maxBytes} bytes.` });
-      if (err instanceof BodyNotText) return problem(400, "invalid_body", "The request body is not UTF-8 text.");
+      if (err instanceof BodyTooLarge) return problem("body_too_large", { detail: `At most ${err.maxBytes} bytes.` });
+      if (err instanceof BodyNotText) return problem("invalid_body", { detail: "The body is not UTF-8 text." });
       if (err instanceof InvalidInput) {
-        return problem(400, "invalid_request", `The request ${err.where} is not valid.`, { errors: err.errors });
+        return problem("invalid_request", { detail: `The request ${err.where} is not valid.`, errors: err.errors });
       }
       if (err instanceof RateLimitedError) {
-        const res = problem(429, "rate_limited", "Too many attempts. Wait a moment and try again.", { detail: `Try again in ${err.retryAfterSeconds} s.` });
-        res.headers.set("Retry-After", String(err.retryAfterSeconds));
-        return res;
+        return problem("rate_limited", { detail: `Try again in ${err.retryAfterSeconds} s.` }, { "Retry-After": String(err.retryAfterSeconds) });
       }
       if (err instanceof CheckoutError) {
-        return problem(err.status, err.code, err.title, { detail: err.detail, errors: err.errors });
+        return problem(err.code, err.extras);
       }
       // The id ties the payer's report to this log line (and is in the X-Request-Id header).
       logger.error({ reqId: requestId, method: req.method, route: routeOf(req), err: redactError(err) }, "request failed");
-      return problem(500, "internal_error", "Something went wrong on our side.", { detail: `Request id ${requestId}.` });
+      return problem("internal_error", { detail: `Request id ${requestId}.` });
     }
   }
 }

@@ -11,7 +11,8 @@ import { QrHandoff } from "@/components/checkout/QrHandoff";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
 import { listBanks } from "@/lib/checkout/banks";
-import type { BanksResponse, CheckoutPageData } from "@/lib/checkout/types";
+import type { BanksResponse } from "@/lib/checkout/contract";
+import type { CheckoutPageData } from "@/lib/checkout/page-data";
 import { env } from "@/lib/env";
 import { countryName, format, messages, pickMessages } from "@/lib/i18n";
 
@@ -115,7 +116,7 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
                   offerSave={data.canSaveAccount}
                   savedAccount={data.savedAccount}
                   savedNotice={SAVED_NOTICES.find((n) => n === query.saved) ?? null}
-                  messages={pickMessages(locale, ["pay.", "errors.", "payError.", "picker.", "common.", "attempt.", "saved.", "checkout.failedNotice"])}
+                  messages={pickMessages(locale, ["pay.", "errors.", "payError.", "apiError.", "picker.", "common.", "attempt.", "saved.", "checkout.failedNotice"])}
                 />
               </section>
             )}

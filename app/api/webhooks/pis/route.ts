@@ -1,6 +1,6 @@
 import { receivePisWebhook } from "@/lib/checkout/webhooks";
 import { clientIp } from "@/lib/http/client-address";
-import { json } from "@/lib/http/problem";
+import { json, problem } from "@/lib/http/problem";
 import { limitFailures, limits } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
 
@@ -17,5 +17,5 @@ export const POST = route({ rawBody: true }, async ({ req, ctx, rawBody }) => {
     () => receivePisWebhook(rawBody, req.headers, ctx, new URL(req.url).searchParams),
     (r) => !r.authentic,
   );
-  return json({ outcome: result.outcome }, result.httpStatus);
+  return result.refusal ? problem(result.refusal, { detail: result.outcome }) : json({ outcome: result.outcome });
 });

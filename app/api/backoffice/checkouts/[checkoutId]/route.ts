@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { checkoutDetailForStaff } from "@/lib/checkout/backoffice";
-import { CheckoutError } from "@/lib/checkout/errors";
+import { CheckoutError, checkoutNotFound } from "@/lib/checkout/errors";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -11,6 +11,6 @@ const params = z.object({ checkoutId: z.string().regex(/^[\w-]{1,64}$/) });
 /** One checkout with everything staff see on its page, for the page's refresh (staff session required). */
 export const GET = route({ staff: true, params }, async ({ params, ctx }) => {
   const detail = await checkoutDetailForStaff(params.checkoutId, ctx);
-  if (!detail) throw new CheckoutError(404, "checkout_not_found", "This checkout does not exist.");
+  if (!detail) throw checkoutNotFound();
   return detail;
 });

@@ -1,0 +1,164 @@
+import { z } from "zod";
+import { ERROR_CODES } from "../errors";
+import { PAYMENT_FAILURE_REASONS } from "../pis/status";
+import { CHECKOUT_STATUSES, PAYMENT_METHODS, STATUS_GROUPS } from "./types";
+
+/**
+ * What the API answers, as zod schemas: the TypeScript types below come from them, and
+ * lib/http/openapi.ts turns them into the OpenAPI document's response schemas, so code, types and
+ * document cannot tell different stories (e2e/contract.ts checks real answers against the
+ * document). Requests are parsed by the schemas beside the code that takes them (createCheckoutInput,
+ * startPaymentInput, ...). Amounts are decimal strings, times ISO 8601 strings.
+ *
+ * Server code only: client components import these types with `import type`, never the schemas.
+ */
+
+const amount = z.string().regex(/^\d+(\.\d+)?$/).meta({ description: "Decimal string in the currency's units, e.g. \"12.50\"" });
+const time = z.iso.datetime();
+const checkoutStatus = z.enum(CHECKOUT_STATUSES);
+const statusGroup = z.enum(STATUS_GROUPS);
+
+export const problemSchema = z.object({
+  type: z.string(),
+  title: z.string().meta({ description: "The code's message in English; the same for every answer with this code" }),
+  status: z.int(),
+  code: z.enum(ERROR_CODES),
+  retry: z.boolean().meta({ description: "Whether the same request may work later" }),
+  detail: z.string().optional(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type Problem = z.infer<typeof problemSchema>;
+
+export const checkoutView = z.object({
+  id: z.string(),
+  amount,
+  currency: z.string(),
+  description: z.string(),
+  reference: z.string(),
+  status: checkoutStatus,
+  creditorName: z.string(),
+  country: z.string().nullable(),
+  locale: z.string().nullable(),
+  returnUrl: z.string(),
+  createdAt: time,
+  expiresAt: time,
+});
+export type CheckoutView = z.infer<typeof checkoutView>;
+
+export const attemptView = z.object({
+  id: z.string(),
+  method: z.enum(PAYMENT_METHODS),
+  bankId: z.string().nullable(),
+  statusGroup: statusGroup.nullable().meta({ description: "null while the provider has not answered the initiation" }),
+  providerStatus: z.string().nullable().meta({ description: "The provider's own status of the payment, for support and reconciliation" }),
+  abandoned: z.boolean().meta({ description: "The payer left it unauthorised to pay another way (it may still complete at the bank)" }),
+  duplicate: z.boolean().meta({ description: "Completed after another attempt had already paid the checkout: money to give back" }),
+  createdAt: time,
+});
+export type AttemptView = z.infer<typeof attemptView>;
+
+/** Why the latest attempt failed, in words a payer understands: the provider's reasons, or a start that never reached it. */
+export const failureReason = z.enum([...PAYMENT_FAILURE_REASONS, "provider_error"]);
+export type FailureReason = z.infer<typeof failureReason>;
+
+export const checkoutStatusView = z.object({
+  id: z.string(),
+  status: checkoutStatus,
+  final: z.boolean().meta({ description: "The status will not change any more by itself" }),
+  amount,
+  currency: z.string(),
+  returnUrl: z.string(),
+  attempt: attemptView.nullable(),
+  failureReason: failureReason.nullable().meta({ description: "Set when the checkout or its latest attempt failed" }),
+});
+export type CheckoutStatusView = z.infer<typeof checkoutStatusView>;
+
+export const createdCheckout = z.object({ id: z.string(), url: z.url(), status: checkoutStatus, expiresAt: time });
+
+export const checkoutDetail = checkoutView.extend({
+  customerId: z.string().nullable(),
+  attempts: z.array(attemptView),
+  timeline: z.array(z.object({ at: time, from: checkoutStatus.nullable(), to: checkoutStatus, source: z.string() })),
+});
+export type CheckoutDetail = z.infer<typeof checkoutDetail>;
+
+export const bankView = z.object({
+  id: z.string(),
+  name: z.string(),
+  officialName: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  countryCode: z.string(),
+  popular: z.boolean().meta({ description: "One of the country's most used banks: listed first" }),
+  linkable: z.boolean().meta({ description: "The payer may save an account at this bank" }),
+  searchTerms: z.array(z.string()),
+});
+export type BankView = z.infer<typeof bankView>;
+
+export const banksResponse = z.object({ country: z.string(), banks: z.array(bankView) });
+export type BanksResponse = z.infer<typeof banksResponse>;
+
+export const startPaymentResponse = z.object({ attemptId: z.string(), confirmLink: z.url() });
+export type StartPaymentResponse = z.infer<typeof startPaymentResponse>;
+
+export const abandonResponse = z.object({ abandoned: z.literal(true) });
+export const linkingResponse = z.object({ authorizationLink: z.url() });
+export const forgetResponse = z.object({ forgotten: z.boolean() });
+
+/** The customer's saved bank account in this browser, as the checkout page shows it (ADR 11). */
+export const savedAccountView = z.object({
+  state: z.enum(["active", "expired"]),
+  bankId: z.string(),
+  bankName: z.string(),
+  maskedIban: z.string().nullable(),
+  covers: z.boolean().nullable(),
+});
+export type SavedAccountView = z.infer<typeof savedAccountView>;
+
+export const refundView = z.object({
+  id: z.string(),
+  attemptId: z.string().meta({ description: "The payment it gives money back from" }),
+  amount,
+  currency: z.string(),
+  status: z.enum([...STATUS_GROUPS, "unknown"]),
+  reason: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: time,
+});
+export type RefundView = z.infer<typeof refundView>;
+export const refundList = z.object({ refunds: z.array(refundView) });
+
+export const staffListing = z.object({
+  items: z.array(checkoutView.extend({ bankId: z.string().nullable(), attempts: z.int(), paidTwice: z.boolean() })),
+  page: z.int(),
+  hasMore: z.boolean(),
+  bankNames: z.record(z.string(), z.string()),
+});
+export type StaffListing = z.infer<typeof staffListing>;
+
+export const staffDetail = z.object({
+  checkout: checkoutView,
+  notifyUrl: z.string().nullable(),
+  attempts: z.array(attemptView.extend({ providerPaymentId: z.string().nullable(), failureReason: z.string().nullable(), errorCodes: z.array(z.int()) })),
+  timeline: z.array(z.object({ at: time, from: checkoutStatus.nullable(), to: checkoutStatus, providerStatus: z.string().nullable(), source: z.string(), attemptId: z.string().nullable() })),
+  webhooks: z.array(z.object({ at: time, type: z.string().nullable(), signatureValid: z.boolean(), outcome: z.string() })),
+  notifications: z.array(
+    z.object({ event: z.string(), url: z.string(), attempts: z.int(), deliveredAt: time.nullable(), lastStatus: z.int().nullable(), lastError: z.string().nullable() }),
+  ),
+  refunds: z.array(
+    z.object({ id: z.string(), attemptId: z.string(), amount, status: z.enum([...STATUS_GROUPS, "unknown"]), reason: z.string().nullable(), failureReason: z.string().nullable(), createdAt: time }),
+  ),
+  refundable: amount,
+  duplicates: z.array(z.object({ attemptId: z.string(), providerPaymentId: z.string().nullable(), completedAt: time, refundable: amount })),
+  bankNames: z.record(z.string(), z.string()),
+});
+export type StaffDetail = z.infer<typeof staffDetail>;
+
+export const webhookTaken = z.object({ outcome: z.string() });
+
+export const liveness = z.object({ status: z.literal("ok") });
+export const readinessView = z.object({
+  status: z.enum(["ready", "degraded", "not_ready"]).meta({ description: "ready: serves payments; degraded: serves pages, the provider cannot be reached; not_ready: no database" }),
+  database: z.enum(["ok", "unreachable"]),
+  provider: z.enum(["ok", "unreachable"]),
+});
+export type Readiness = z.infer<typeof readinessView>;
