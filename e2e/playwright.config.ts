@@ -6,6 +6,9 @@ import { defineConfig, devices } from "@playwright/test";
 // made absolute from here.
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CI = !!process.env.CI;
+// Where the app servers write every API answer they give (lib/http/contract-record.ts).
+const CONTRACT_DIR = path.join(root, ".data", "contract");
+process.env.E2E_CONTRACT_DIR ??= CONTRACT_DIR;
 
 // 3100/3101 unless overridden (e.g. to run next to another checkout's e2e run on the same machine).
 const APP_PORT = Number(process.env.E2E_APP_PORT || 3100);
@@ -52,8 +55,9 @@ process.env.E2E_SAVED_SANDBOX_URL ??= `http://localhost:${SANDBOX_PORT + 20}`;
  */
 function appServer(o: { port: number; sandboxPort: number; dataDir: string; apiVersion?: string }) {
   const url = `http://localhost:${o.port}`;
+  const answers = path.join(CONTRACT_DIR, `${o.port}.jsonl`);
   return {
-    command: `rm -rf ${o.dataDir} && npm start`,
+    command: `rm -rf ${o.dataDir} ${answers} && mkdir -p ${CONTRACT_DIR} && npm start`,
     cwd: root,
     url: `${url}/api/health`,
     timeout: 180_000,
@@ -70,6 +74,8 @@ function appServer(o: { port: number; sandboxPort: number; dataDir: string; apiV
       DATABASE_URL: "",
       // A JSON line per request would bury the output that matters; warnings and errors still show.
       LOG_LEVEL: "warn",
+      // Every API answer of the run, for e2e/contract.spec.ts to check against the OpenAPI document.
+      CONTRACT_RECORD_FILE: answers,
     },
     stdout: CI ? ("pipe" as const) : ("ignore" as const),
     stderr: "pipe" as const,
@@ -98,10 +104,12 @@ export default defineConfig({
     video: "off",
   },
   projects: [
-    { name: "chromium", testIgnore: ["**/*.v02.spec.ts", "saved-account.spec.ts"], use: { ...chromium } },
+    { name: "chromium", testIgnore: ["**/*.v02.spec.ts", "saved-account.spec.ts", "contract.spec.ts"], use: { ...chromium } },
     // The payer's journey again with the app speaking API v0.2 to the provider (issue 4).
     { name: "api-v0.2", testMatch: ["pay-approve.spec.ts", "pay-cancel.spec.ts", "webhook-only.spec.ts"], use: { ...chromium, baseURL: V02_URL } },
     { name: "saved-accounts", testMatch: ["saved-account.spec.ts"], use: { ...chromium, baseURL: SAVED_URL } },
+    // After all the others: every API answer they caused, checked against the OpenAPI document.
+    { name: "contract", testMatch: ["contract.spec.ts"], dependencies: ["chromium", "api-v0.2", "saved-accounts"] },
   ],
   webServer: [
     appServer({ port: APP_PORT, sandboxPort: SANDBOX_PORT, dataDir: ".data/e2e" }),

@@ -6,6 +6,7 @@ import { CheckoutError } from "../checkout/errors";
 import { env } from "../env";
 import { logger } from "../log/logger";
 import { redactError } from "../log/redact";
+import { recordAnswer, recordingAnswers } from "./contract-record";
 import { BodyNotText, BodyTooLarge, MAX_BODY_BYTES, readBodyLimited } from "./body";
 import { json, problem } from "./problem";
 import { apiSecurityHeaders } from "./security-headers";
@@ -57,6 +58,7 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
     res.headers.set("X-Request-Id", requestId);
     // One line per request: what an operator filters and graphs by, never the body or the query.
     logger.info({ reqId: requestId, method: req.method, route: routeOf(req), status: res.status, durationMs: Math.round(performance.now() - started) }, "request");
+    if (recordingAnswers()) await recordAnswer(req, res);
     return res;
   };
 

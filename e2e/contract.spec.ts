@@ -1,0 +1,79 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+
+/**
+ * Runs after every other e2e project (see playwright.config.ts): each API answer the app servers
+ * gave during the run (lib/http/contract-record.ts) is checked against the OpenAPI document the
+ * app serves, so the document cannot drift from what the API really answers.
+ */
+
+interface Answer {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+type Schema = Record<string, unknown>;
+interface OpenApi {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  components: Schema;
+}
+
+function recordedAnswers(): Answer[] {
+  const dir = process.env.E2E_CONTRACT_DIR!;
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .flatMap((f) => readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean))
+    .map((line) => JSON.parse(line) as Answer);
+}
+
+/** "/api/checkouts/{checkoutId}/status" as a pattern for real paths. */
+const templateOf = (paths: string[]) => paths.map((p) => ({ p, re: new RegExp(`^${p.replace(/\{[^}]+\}/g, "[^/]+")}$`) }));
+
+test("every API answer of the e2e run matches the OpenAPI document", async ({ request }) => {
+  const doc = (await (await request.get("/api/openapi.json")).json()) as OpenApi;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const templates = templateOf(Object.keys(doc.paths));
+  const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+  const validatorFor = (key: string, schema: Schema) => {
+    if (!validators.has(key)) validators.set(key, ajv.compile({ ...schema, components: doc.components }));
+    return validators.get(key)!;
+  };
+
+  const answers = recordedAnswers().filter((a) => a.path.startsWith("/api/") && a.path !== "/api/openapi.json");
+  expect(answers.length, "the e2e run recorded the API's answers").toBeGreaterThan(0);
+  const problems: string[] = [];
+  const covered = new Set<string>();
+  for (const a of answers) {
+    const where = `${a.method} ${a.path} ${a.status}`;
+    const template = templates.find((t) => t.re.test(a.path))?.p;
+    const operation = template ? doc.paths[template]![a.method.toLowerCase()] : undefined;
+    if (!template || !operation) {
+      problems.push(`${where}: not in the document`);
+      continue;
+    }
+    const response = operation.responses[String(a.status)];
+    if (!response) {
+      problems.push(`${where}: status not in the document`);
+      continue;
+    }
+    const mediaType = (a.contentType ?? "").split(";")[0]!.trim();
+    const schema = response.content?.[mediaType]?.schema;
+    if (!schema) {
+      problems.push(`${where}: ${mediaType || "no content type"} not in the document`);
+      continue;
+    }
+    const validate = validatorFor(`${template} ${a.method} ${a.status} ${mediaType}`, schema);
+    if (!validate(JSON.parse(a.body))) problems.push(`${where}: ${ajv.errorsText(validate.errors)} in ${a.body.slice(0, 300)}`);
+    covered.add(`${a.method} ${template} ${a.status}`);
+  }
+  console.log(`${answers.length} answers checked; ${covered.size} operation/status pairs:\n  ${[...covered].sort().join("\n  ")}`);
+  expect(problems).toEqual([]);
+});
