@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { checkoutDetailForStaff } from "@/lib/checkout/backoffice";
-import { CheckoutError, checkoutNotFound } from "@/lib/checkout/errors";
+import { checkoutNotFound } from "@/lib/checkout/errors";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
