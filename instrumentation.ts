@@ -6,8 +6,8 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   // First: every log line of this server, Next's own included, goes out without personal data.
-  const { installLogRedaction } = await import("./lib/log/redact");
-  await installLogRedaction();
+  const { installLogRedaction } = await import("./lib/log/logger");
+  installLogRedaction();
   const { stampPeerAddress } = await import("./lib/http/client-address");
   await stampPeerAddress();
   const { startBackgroundWork } = await import("./lib/checkout/app-context");

@@ -23,7 +23,10 @@ const config = [
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // No import circles (the rule sees runtime imports; scripts/import-cycles.test.ts also type-only ones).
+      "import/no-cycle": ["error", { ignoreExternal: true }],
     },
+    settings: { "import/ignore": ["node_modules"] },
   },
   {
     // The merchant side talks to the sandbox only over HTTP, as it would to the real provider.

@@ -1,7 +1,7 @@
 import { ApiError } from "@/components/query/fetch-json";
 import { errorMessageId, isErrorCode } from "@/lib/errors";
 import { httpUrl } from "./links";
-import type { FormMessages } from "./PaymentForm";
+import type { MessageId } from "@/lib/i18n/format";
 
 /**
  * What the payer's browser does with the answer to "start paying": follow only a plain http(s)
@@ -9,7 +9,7 @@ import type { FormMessages } from "./PaymentForm";
  */
 
 /** A refusal's message: the code's own (lib/errors.ts), or one for what happened in the browser. */
-export type PayErrorKey = Extract<keyof FormMessages, `payError.${string}` | `apiError.${string}`>;
+export type PayErrorKey = Extract<MessageId, `payError.${string}` | `apiError.${string}`>;
 
 /** The link to send the payer to; anything but a plain http(s) link is refused as `bad_link`. */
 export function linkToFollow(link: unknown): string {

@@ -1,12 +1,11 @@
 import { and, desc, eq, isNull, ne, type SQL } from "drizzle-orm";
 import type { NormalisedStatus } from "../pis";
 import { checkouts, paymentAttempts, statusEvents, type StatusSource } from "../db/schema";
-import type { CheckoutContext } from "./context";
+import type { CheckoutContext, Tx } from "./context";
 import { enqueueNotification, type NotificationEvent } from "./notifications";
 import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt } from "./status-machine";
 import type { CheckoutStatus } from "./types";
 
-export type Tx = Parameters<Parameters<CheckoutContext["db"]["transaction"]>[0]>[0];
 type CheckoutRow = typeof checkouts.$inferSelect;
 type AttemptRow = typeof paymentAttempts.$inferSelect;
 

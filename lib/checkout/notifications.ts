@@ -2,8 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { rowsOf } from "../db/raw";
 import { notifications } from "../db/schema";
-import type { Tx } from "./apply-status";
-import { nowOf, type CheckoutContext } from "./context";
+import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { postToMerchant } from "./merchant-post";
 
 /**

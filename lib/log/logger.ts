@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
-import { redactError, redactText } from "./redact";
+import { redactArgs, redactError, redactText } from "./redact";
 
 /**
  * The server's log: one JSON line per event on stdout (pretty in development), personal data and
@@ -68,5 +68,21 @@ function safeJson(value: unknown): string {
     return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
+  }
+}
+
+let installed = false;
+
+/**
+ * Every console line of this process becomes a log line of lib/log/logger.ts (JSON, redacted),
+ * Next's own included (an error thrown while rendering is logged by Next, not by us). Installed
+ * once at start-up.
+ */
+export function installLogRedaction(): void {
+  if (installed) return;
+  installed = true;
+  const levels = { error: "error", warn: "warn", info: "info", log: "info", debug: "debug" } as const;
+  for (const [method, level] of Object.entries(levels) as [keyof typeof levels, (typeof levels)[keyof typeof levels]][]) {
+    console[method] = (...args: unknown[]) => logConsoleCall(logger, level, redactArgs(args));
   }
 }

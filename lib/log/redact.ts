@@ -57,20 +57,3 @@ export function redactError(err: unknown): Error {
 export function redactArgs(args: unknown[]): unknown[] {
   return args.map((a) => (a instanceof Error ? redactError(a) : typeof a === "string" ? redactText(a) : a));
 }
-
-let installed = false;
-
-/**
- * Every console line of this process becomes a log line of lib/log/logger.ts (JSON, redacted),
- * Next's own included (an error thrown while rendering is logged by Next, not by us). Installed
- * once at start-up.
- */
-export async function installLogRedaction(): Promise<void> {
-  if (installed) return;
-  installed = true;
-  const { logger, logConsoleCall } = await import("./logger");
-  const levels = { error: "error", warn: "warn", info: "info", log: "info", debug: "debug" } as const;
-  for (const [method, level] of Object.entries(levels) as [keyof typeof levels, (typeof levels)[keyof typeof levels]][]) {
-    console[method] = (...args: unknown[]) => logConsoleCall(logger, level, redactArgs(args));
-  }
-}

@@ -2,7 +2,7 @@ import { PisError } from "./errors";
 import { initiatePaymentResponse, payment, paymentStatus, type InitiatePaymentResponse, type Payment } from "./schemas";
 import { normaliseStatus, type NormalisedStatus } from "./status";
 import { bearer, type Transport } from "./transport";
-import { paymentRequestBody, psuHeaders, type Psu, type VersionProfile } from "./versions";
+import { psuHeaders, type Psu, type VersionProfile } from "./versions";
 
 /** How the payer may pay: by bank transfer, by card, or either, chosen on the hosted page. */
 export type PaymentMethodChoice = "bank" | "card" | "hybrid";
@@ -104,5 +104,39 @@ export function paymentsApi(request: Transport, profile: VersionProfile) {
       });
       return normaliseStatus(res);
     },
+  };
+}
+
+/** The body of POST /pis/payment in the version's shape. */
+export function paymentRequestBody(profile: VersionProfile, input: InitiatePaymentInput): Record<string, unknown> {
+  const identifier = input.email ? { identifier: { email: input.email } } : {};
+  const bankDetails = {
+    endToEndId: input.endToEndId,
+    creditorName: input.creditorName,
+    creditorAccount: { iban: input.creditorIban },
+    ...(input.debtorIban !== undefined && { debtorAccount: { iban: input.debtorIban } }),
+    ...(input.informationStructured !== undefined && { informationStructured: input.informationStructured }),
+    ...(input.requestedExecutionDate !== undefined && { requestedExecutionDate: input.requestedExecutionDate }),
+  };
+  if (profile.paymentBody === "flat") {
+    return {
+      ...bankDetails,
+      // The first API had no `description`; the payer's bank shows the unstructured remittance text.
+      informationUnstructured: input.description,
+      currencyCode: input.currencyCode,
+      amount: input.amount,
+      ...identifier,
+    };
+  }
+  const method = input.method ?? "bank";
+  return {
+    amount: input.amount,
+    currencyCode: input.currencyCode,
+    description: input.description,
+    bankPaymentMethod: bankDetails,
+    // An empty object enables the card flow; with no preference on the query it makes a hybrid
+    // payment, where the payer picks bank or card on the hosted page (provider-api.md 4.2).
+    ...(method !== "bank" && { cardPaymentMethod: {} }),
+    ...identifier,
   };
 }

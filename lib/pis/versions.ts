@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { InitiatePaymentInput } from "./payments";
 import { bank, legacyBank, type Bank } from "./schemas";
 
 /**
@@ -94,38 +93,4 @@ const PROFILES: Record<ApiVersion, VersionProfile> = {
 
 export function versionProfile(version: ApiVersion = "v0.3"): VersionProfile {
   return PROFILES[version];
-}
-
-/** The body of POST /pis/payment in the version's shape. */
-export function paymentRequestBody(profile: VersionProfile, input: InitiatePaymentInput): Record<string, unknown> {
-  const identifier = input.email ? { identifier: { email: input.email } } : {};
-  const bankDetails = {
-    endToEndId: input.endToEndId,
-    creditorName: input.creditorName,
-    creditorAccount: { iban: input.creditorIban },
-    ...(input.debtorIban !== undefined && { debtorAccount: { iban: input.debtorIban } }),
-    ...(input.informationStructured !== undefined && { informationStructured: input.informationStructured }),
-    ...(input.requestedExecutionDate !== undefined && { requestedExecutionDate: input.requestedExecutionDate }),
-  };
-  if (profile.paymentBody === "flat") {
-    return {
-      ...bankDetails,
-      // The first API had no `description`; the payer's bank shows the unstructured remittance text.
-      informationUnstructured: input.description,
-      currencyCode: input.currencyCode,
-      amount: input.amount,
-      ...identifier,
-    };
-  }
-  const method = input.method ?? "bank";
-  return {
-    amount: input.amount,
-    currencyCode: input.currencyCode,
-    description: input.description,
-    bankPaymentMethod: bankDetails,
-    // An empty object enables the card flow; with no preference on the query it makes a hybrid
-    // payment, where the payer picks bank or card on the hosted page (provider-api.md 4.2).
-    ...(method !== "bank" && { cardPaymentMethod: {} }),
-    ...identifier,
-  };
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
-import type { ApiCall } from "./api";
+import type { ApiCall } from "./call";
 import { bearerLinking, requireScope } from "./auth";
 import { findBank, makeIban } from "./banks";
 import { apiErrors, header } from "./http";

@@ -1,23 +1,16 @@
-import type { IncomingMessage } from "node:http";
 import { accountBalance, accountDetails, accountTransactions, listAccounts } from "./ais";
 import { receiveToken, startAuth, tokenContent } from "./auth";
 import { COUNTRIES, bankJson, findBank, isCountryCode, listBanks } from "./banks";
 import { bankIdForCardPiece, MIN_CARD_PIECE } from "./cards";
+import type { IncomingMessage } from "node:http";
+import type { ApiCall } from "./call";
 import type { SandboxContext } from "./context";
 import { apiErrors, header } from "./http";
 import { initiatePayment, ownPayment, paymentJson, paymentStatusJson } from "./payments";
-import { authenticate, projectSettingsJson, settingsOf, type Project } from "./projects";
+import { authenticate, projectSettingsJson, settingsOf } from "./projects";
 import { createRefund, listRefunds } from "./refunds";
 import { supports, type ApiVersion, type Feature } from "./versions";
 
-/** One API call, authenticated. */
-export interface ApiCall {
-  ctx: SandboxContext;
-  req: IncomingMessage;
-  url: URL;
-  version: ApiVersion;
-  project: Project;
-}
 
 type Handler = (call: ApiCall, params: string[]) => unknown;
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { ApiCall } from "./api";
+import type { ApiCall } from "./call";
 import { findBank, supportsLinking } from "./banks";
 import type { SandboxContext } from "./context";
 import { appendQuery, apiErrors, header, readBody } from "./http";

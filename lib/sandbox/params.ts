@@ -1,4 +1,4 @@
-import type { ApiCall } from "./api";
+import type { ApiCall } from "./call";
 import { isCountryCode } from "./banks";
 import { apiErrors, header, isHttpUrl } from "./http";
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { ApiCall } from "./api";
+import type { ApiCall } from "./call";
 import { bearerLinking, requireScope } from "./auth";
 import { findBank } from "./banks";
 import { appendQuery, apiErrors, readBody } from "./http";

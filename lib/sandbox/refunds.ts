@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApiCall } from "./api";
+import type { ApiCall } from "./call";
 import { apiErrors, readBody } from "./http";
 import { checkWebhookUrl } from "./params";
 import { ownPayment } from "./payments";
