@@ -7,9 +7,9 @@ import { z } from "zod";
 import type { CheckoutFormState } from "@/components/shop/Shop";
 import { centsToDecimal } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
-import { createCheckout } from "@/lib/checkout/checkouts";
 import { env } from "@/lib/env";
 import { CATALOGUE, CURRENCY, MAX_QUANTITY, findProduct } from "./catalogue";
+import { createCheckout } from "@/lib/checkout/create-checkout";
 
 const cartSchema = z
   .array(

@@ -4,12 +4,12 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Locale } from "@/lib/checkout/types";
 import type { SavedAccountView, StartPaymentResponse } from "@/lib/checkout/contract";
-import type { StartPaymentInput } from "@/lib/checkout/payments";
 import { format } from "@/lib/i18n/format";
 import { fetchJson } from "@/components/query/fetch-json";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow } from "./pay-request";
 import { TermsLabel, type FormMessages } from "./PaymentForm";
+import { StartPaymentInput } from "@/lib/checkout/start-payment";
 
 interface SavedAccountPanelProps {
   checkoutId: string;

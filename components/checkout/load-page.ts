@@ -3,8 +3,8 @@ import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { appContext } from "@/lib/checkout/app-context";
 import { getCheckoutPageData } from "@/lib/checkout/page-data";
-import { PAYER_HANDLE_COOKIE } from "@/lib/checkout/saved-accounts";
 import { LANG_COOKIE, requestedLocale } from "@/lib/i18n";
+import { PAYER_HANDLE_COOKIE } from "@/lib/checkout/saved-accounts/payer-handle";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

@@ -1,5 +1,5 @@
+import { StartPaymentInput } from "@/lib/checkout/start-payment";
 import type { Locale, PaymentMethod } from "@/lib/checkout/types";
-import type { StartPaymentInput } from "@/lib/checkout/payments";
 
 /** The payment form's values and what they lead to; the rules are in payment-form-schema.ts. */
 

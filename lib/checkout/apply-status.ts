@@ -1,13 +1,11 @@
 import { and, desc, eq, isNull, ne, type SQL } from "drizzle-orm";
 import type { NormalisedStatus } from "../pis";
-import { checkouts, paymentAttempts, statusEvents, type StatusSource } from "../db/schema";
+import { checkouts, paymentAttempts, statusEvents, type CheckoutRow, type AttemptRow, type StatusSource } from "../db/schema";
 import type { CheckoutContext, Tx } from "./context";
 import { enqueueNotification, type NotificationEvent } from "./notifications";
 import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt } from "./status-machine";
 import type { CheckoutStatus } from "./types";
 
-type CheckoutRow = typeof checkouts.$inferSelect;
-type AttemptRow = typeof paymentAttempts.$inferSelect;
 
 export type ApplyOutcome = "applied" | "unchanged" | "unknown_attempt";
 

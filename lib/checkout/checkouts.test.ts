@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDbKinds } from "../db/testing";
-import { createCheckout } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { testContext } from "./test-context";
+import { createCheckout } from "./create-checkout";
 
 const order = { amount: "19.90", currency: "EUR", description: "Order 7", reference: "order-7", returnUrl: "https://shop.example/thanks" };
 

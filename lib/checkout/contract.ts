@@ -105,14 +105,14 @@ export const linkingResponse = z.object({ authorizationLink: z.url() });
 export const forgetResponse = z.object({ forgotten: z.boolean() });
 
 /** The customer's saved bank account in this browser, as the checkout page shows it (ADR 11). */
-export const savedAccountView = z.object({
+export const savedAccount = z.object({
   state: z.enum(["active", "expired"]),
   bankId: z.string(),
   bankName: z.string(),
   maskedIban: z.string().nullable(),
   covers: z.boolean().nullable(),
 });
-export type SavedAccountView = z.infer<typeof savedAccountView>;
+export type SavedAccountView = z.infer<typeof savedAccount>;
 
 export const refundView = z.object({
   id: z.string(),

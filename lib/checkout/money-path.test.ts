@@ -3,14 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkouts, notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import { createPisClient, type InitiatedPayment } from "../pis";
-import { createCheckout, getCheckoutDetail, getCheckoutStatus } from "./checkouts";
+import { getCheckoutDetail } from "./checkouts";
 import { webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
-import { abandonPayment, adoptReturnedPayment, startPayment } from "./payments";
+import { abandonPayment, adoptReturnedPayment } from "./payments";
 import { closeStuckInitiations, refreshAttempts } from "./reconcile";
 import { createRefund } from "./refunds";
 import { forceProviderStatus, signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
+import { getCheckoutStatus } from "./checkout-status";
+import { createCheckout } from "./create-checkout";
+import { startPayment } from "./start-payment";
 
 /**
  * The money path when instances die and messages race (issue 15, ADR 13): a payment the provider

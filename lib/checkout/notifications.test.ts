@@ -5,12 +5,12 @@ import { eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
-import { createCheckout } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { deliverDueNotifications, enqueueNotification, startOutbox } from "./notifications";
-import { startPayment } from "./payments";
 import { signedWebhook, testContext, TEST_NOTIFY_SECRET } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
+import { createCheckout } from "./create-checkout";
+import { startPayment } from "./start-payment";
 
 interface Received { body: string; signature: string; event: string; deliveryId: string }
 

@@ -1,11 +1,13 @@
 import { isIP } from "node:net";
 import { clientIp } from "../http/client-address";
-import { expireIfDue, latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
+import { latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { findBank, projectInfo, providerCountries } from "./project";
-import { hashHandle, savedAccountView } from "./saved-accounts";
 import type { AttemptView, CheckoutView, SavedAccountView } from "./contract";
+import { savedAccountView } from "./saved-accounts/paying";
 import { LOCALES, type Locale } from "./types";
+import { hashHandle } from "./saved-accounts/payer-handle";
+import { expireIfDue } from "./checkout-status";
 
 /** Everything the checkout page needs, computed on the server for one request. */
 export interface CheckoutPageData {

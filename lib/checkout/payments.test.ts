@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testDbKinds } from "../db/testing";
 import { paymentAttempts, statusEvents, webhookEvents } from "../db/schema";
 import { createPisClient } from "../pis";
-import { createCheckout, getCheckoutStatus } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
-import { startPayment } from "./payments";
 import { signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
+import { getCheckoutStatus } from "./checkout-status";
+import { createCheckout } from "./create-checkout";
+import { startPayment } from "./start-payment";
 
 const order = { amount: "12.50", currency: "EUR", description: "Order 42", reference: "order-42", returnUrl: "https://shop.test/thanks" };
 const bankPay = (attemptKey: string) => ({ method: "bank" as const, bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey });

@@ -2,12 +2,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentAttempts, statusEvents } from "../db/schema";
 import { testDbKinds } from "../db/testing";
-import { createCheckout, getCheckoutStatus } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { newAttemptId } from "./ids";
-import { startPayment } from "./payments";
 import { closeStuckInitiations, expireCheckouts, nextCheckDelay, refreshAttempts } from "./reconcile";
 import { forceProviderStatus, testContext } from "./test-context";
+import { getCheckoutStatus } from "./checkout-status";
+import { createCheckout } from "./create-checkout";
+import { startPayment } from "./start-payment";
 
 describe.each(testDbKinds())("expiry and reconciliation (%s)", (kind) => {
   let ctx: CheckoutContext;

@@ -3,11 +3,13 @@ import { rowsOf } from "../db/raw";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus } from "./apply-status";
-import { expireIfDue, loadCheckout } from "./checkouts";
+import { loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
-import { closeUnknownInitiation } from "./payments";
-import { reconcileRefunds } from "./refunds";
-import { endLapsedLinks, resealOldTokens } from "./saved-accounts";
+import { endLapsedLinks } from "./saved-accounts/lapse";
+import { resealOldTokens } from "./saved-accounts/tokens";
+import { expireIfDue } from "./checkout-status";
+import { reconcileRefunds } from "./refund-status";
+import { closeUnknownInitiation } from "./attempts";
 
 /**
  * An initiation with no provider answer after this long is closed: a live request gives up on the

@@ -2,14 +2,16 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
-import { createCheckout, getCheckoutStatus } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
-import { startPayment } from "./payments";
 import { PisError } from "../pis";
-import { createRefund, listRefunds, reconcileRefunds } from "./refunds";
+import { createRefund, listRefunds } from "./refunds";
 import { forceProviderStatus, signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
+import { getCheckoutStatus } from "./checkout-status";
+import { createCheckout } from "./create-checkout";
+import { reconcileRefunds } from "./refund-status";
+import { startPayment } from "./start-payment";
 
 async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
   const err = await p.then(() => undefined, (e: unknown) => e);

@@ -3,7 +3,7 @@ import type { ErrorCode } from "../errors";
 import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
 import { applyProviderStatus } from "./apply-status";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
-import { applyRefundStatus } from "./refunds";
+import { applyRefundStatus } from "./refund-status";
 
 /**
  * A webhook is a signal (the provider's own advice): its body has no failure codes. The status

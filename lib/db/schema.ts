@@ -253,3 +253,9 @@ export const accountLinks = pgTable(
     uniqueIndex("account_links_one_active_idx").on(t.customerId, t.handleHash).where(sql`${t.status} = 'active'`),
   ],
 );
+
+/** Rows as read, for the code that takes them apart. */
+export type CheckoutRow = typeof checkouts.$inferSelect;
+export type AttemptRow = typeof paymentAttempts.$inferSelect;
+export type RefundRow = typeof refunds.$inferSelect;
+export type LinkRow = typeof accountLinks.$inferSelect;

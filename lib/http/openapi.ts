@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { checkoutFilter } from "../checkout/backoffice-filter";
-import { createCheckoutInput } from "../checkout/checkouts";
 import * as contract from "../checkout/contract";
-import { startPaymentInput } from "../checkout/payments";
 import { createRefundInput } from "../checkout/refunds";
-import { startLinkingInput } from "../checkout/saved-accounts";
 import { ERRORS, type ErrorCode } from "../errors";
 import { en } from "../i18n/messages/en";
+import { startLinkingInput } from "../checkout/saved-accounts/linking";
+import { createCheckoutInput } from "../checkout/create-checkout";
+import { startPaymentInput } from "../checkout/start-payment";
 
 const jsonSchema = (s: z.ZodType, io: "input" | "output") => {
   const { $schema: _, ...rest } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;

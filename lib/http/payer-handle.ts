@@ -1,4 +1,4 @@
-import { PAYER_HANDLE_COOKIE, PAYER_HANDLE_MAX_AGE_S } from "../checkout/saved-accounts";
+import { PAYER_HANDLE_COOKIE, PAYER_HANDLE_MAX_AGE_S } from "../checkout/saved-accounts/payer-handle";
 
 /** The browser's payer handle (ADR 11) from a request's Cookie header. */
 export function readPayerHandle(req: Request): string | undefined {

@@ -1,7 +1,8 @@
-import { createCheckout, createCheckoutInput } from "@/lib/checkout/checkouts";
 import { json } from "@/lib/http/problem";
 import { route } from "@/lib/http/route";
 import { env } from "@/lib/env";
+import { createCheckout } from "@/lib/checkout/create-checkout";
+import { createCheckoutInput } from "@/lib/checkout/create-checkout";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -7,9 +7,9 @@ import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
 import { messages, pickMessages } from "@/lib/i18n";
 import { appContext } from "@/lib/checkout/app-context";
 import { adoptReturnedPayment, returnQuery } from "@/lib/checkout/payments";
-import { getCheckoutStatus } from "@/lib/checkout/checkouts";
 import { withinMs } from "@/lib/checkout/poll";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
+import { getCheckoutStatus } from "@/lib/checkout/checkout-status";
 
 /**
  * The provider's payment id in the query names the payment of an attempt whose initiation we may

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { continueAfterLinking } from "@/lib/checkout/payments";
-import { linkReturnQuery } from "@/lib/checkout/saved-accounts";
 import { readPayerHandle } from "@/lib/http/payer-handle";
 import { route } from "@/lib/http/route";
+import { linkReturnQuery } from "@/lib/checkout/saved-accounts/linking";
+import { continueAfterLinking } from "@/lib/checkout/start-payment";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

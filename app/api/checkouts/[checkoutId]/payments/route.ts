@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { startPayment, startPaymentInput } from "@/lib/checkout/payments";
 import { readPayerHandle } from "@/lib/http/payer-handle";
 import { limitPaymentStart } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
+import { startPaymentInput, startPayment } from "@/lib/checkout/start-payment";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { forgetSavedAccount, startLinking, startLinkingInput } from "@/lib/checkout/saved-accounts";
 import { env } from "@/lib/env";
 import { payerHandleCookie, readPayerHandle } from "@/lib/http/payer-handle";
 import { json } from "@/lib/http/problem";
 import { limitPaymentStart } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
+import { startLinking, startLinkingInput } from "@/lib/checkout/saved-accounts/linking";
+import { forgetSavedAccount } from "@/lib/checkout/saved-accounts/paying";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

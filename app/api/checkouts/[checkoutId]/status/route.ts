@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { getCheckoutStatus } from "@/lib/checkout/checkouts";
 import { json } from "@/lib/http/problem";
 import { route } from "@/lib/http/route";
+import { getCheckoutStatus } from "@/lib/checkout/checkout-status";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

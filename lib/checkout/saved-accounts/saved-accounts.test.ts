@@ -1,29 +1,22 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { accountLinks } from "../db/schema";
-import { testDbKinds } from "../db/testing";
-import { walkHostedPage } from "../pis/test-helpers";
-import { createCheckout, loadCheckout } from "./checkouts";
-import type { CheckoutContext } from "./context";
-import { CheckoutError } from "./errors";
-import { continueAfterLinking, startPayment } from "./payments";
-import {
-  accessTokenOf,
-  balanceCovers,
-  completeLinking,
-  endLapsedLinks,
-  forgetSavedAccount,
-  LINK_PERIOD_MS,
-  linkReturnUrl,
-  maskIban,
-  newPayerHandle,
-  resealOldTokens,
-  SavedAccountEndedError,
-  savedAccountView,
-  startLinking,
-} from "./saved-accounts";
-import { SANDBOX_CONTROL, testContext } from "./test-context";
-import { openToken } from "./token-vault";
+import { accountLinks } from "../../db/schema";
+import { testDbKinds } from "../../db/testing";
+import { walkHostedPage } from "../../pis/test-helpers";
+import { loadCheckout } from "../checkouts";
+import type { CheckoutContext } from "../context";
+import { CheckoutError } from "../errors";
+import { SANDBOX_CONTROL, testContext } from "../test-context";
+import { openToken } from "../token-vault";
+import { endLapsedLinks } from "./lapse";
+import { startLinking, linkReturnUrl, completeLinking } from "./linking";
+import { LINK_PERIOD_MS, SavedAccountEndedError } from "./links";
+import { newPayerHandle } from "./payer-handle";
+import { forgetSavedAccount, savedAccountView } from "./paying";
+import { accessTokenOf, resealOldTokens } from "./tokens";
+import { createCheckout } from "../create-checkout";
+import { continueAfterLinking, startPayment } from "../start-payment";
+
 
 const PSU = { ipAddress: "127.0.0.1", ipPort: "443", userAgent: "vitest", httpMethod: "GET" as const, deviceId: "device-1" };
 const order = (customerId?: string, amount = "12.50") => ({
@@ -33,31 +26,6 @@ const order = (customerId?: string, amount = "12.50") => ({
   reference: "order-1",
   returnUrl: "https://shop.test/thanks",
   ...(customerId !== undefined && { customerId }),
-});
-
-describe("balanceCovers", () => {
-  const bal = (type: string, amount: string, currencyCode = "EUR") => ({ type, amount, currencyCode });
-  it("compares the available balance exactly, in minor units", () => {
-    expect(balanceCovers([bal("interimAvailable", "12.50")], "12.50", "EUR")).toBe(true);
-    expect(balanceCovers([bal("interimAvailable", "12.49")], "12.50", "EUR")).toBe(false);
-    // 0.1 + 0.2 style traps do not apply: no floating point anywhere.
-    expect(balanceCovers([bal("interimAvailable", "0.30")], "0.3", "EUR")).toBe(true);
-  });
-  it("prefers what can be spent now over what was booked", () => {
-    expect(balanceCovers([bal("closingBooked", "500.00"), bal("interimAvailable", "5.00")], "10.00", "EUR")).toBe(false);
-  });
-  it("treats an overdrawn account as not covering, and other currencies as unknown", () => {
-    expect(balanceCovers([bal("interimAvailable", "-0.50")], "0.01", "EUR")).toBe(false);
-    expect(balanceCovers([bal("interimAvailable", "900.00", "PLN")], "1.00", "EUR")).toBeNull();
-    expect(balanceCovers([], "1.00", "EUR")).toBeNull();
-  });
-});
-
-describe("maskIban", () => {
-  it("keeps the country, check digits and last four characters only", () => {
-    expect(maskIban("LT60 1010 0123 4567 8901")).toBe("LT60 •••• 8901");
-    expect(maskIban("short")).toBe("••••");
-  });
 });
 
 async function refusal(p: Promise<unknown>): Promise<CheckoutError> {

@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import { checkouts, paymentAttempts, type CheckoutRow } from "../db/schema";
+import { PisError } from "../pis";
+import { applyProviderStatus, moveCheckout } from "./apply-status";
+import { nowOf, type CheckoutContext } from "./context";
+import { checkoutNotFound } from "./errors";
+import { isFinalCheckout, isFinalGroup } from "./status-machine";
+import type { CheckoutStatusView } from "./contract";
+import { failureReasonOf, latestAttempt, loadCheckout, toAttemptView } from "./checkouts";
+
+/**
+ * The status the landing page shows. While the latest attempt is not final, asks the provider
+ * first: the redirect's query string is never trusted, and the webhook may not have come yet.
+ * `askProvider: false` answers from what is stored (a page render that cannot wait for the provider).
+ */
+export async function getCheckoutStatus(id: string, c: CheckoutContext, opts: { askProvider?: boolean } = {}): Promise<CheckoutStatusView> {
+  let checkout = await loadCheckout(c, id);
+  if (!checkout) throw checkoutNotFound();
+
+  let attempt = await latestAttempt(c, id);
+  const now = nowOf(c);
+  // Many tabs may poll one checkout: ask the provider at most once per REFRESH_MIN_MS.
+  const recentlyChecked = attempt?.checkedAt && now.getTime() - attempt.checkedAt.getTime() < REFRESH_MIN_MS;
+  if (opts.askProvider !== false && attempt?.providerPaymentId && !isFinalGroup(attempt.statusGroup) && !recentlyChecked) {
+    try {
+      await c.db.update(paymentAttempts).set({ checkedAt: now }).where(eq(paymentAttempts.id, attempt.id));
+      const status = await c.pis.payments.status(attempt.providerPaymentId);
+      const outcome = await applyProviderStatus(c, { attemptId: attempt.id }, status, "landing");
+      if (outcome === "applied") {
+        checkout = (await loadCheckout(c, id)) ?? checkout;
+        attempt = await latestAttempt(c, id);
+      }
+    } catch (err) {
+      // The provider being unreachable must not break the page: show what we know and poll again.
+      if (!(err instanceof PisError)) throw err;
+    }
+  }
+  checkout = await expireIfDue(c, checkout);
+  return {
+    id: checkout.id,
+    status: checkout.status,
+    final: isFinalCheckout(checkout.status),
+    amount: checkout.amount,
+    currency: checkout.currency,
+    returnUrl: checkout.returnUrl,
+    attempt: attempt ? toAttemptView(attempt) : null,
+    failureReason: attempt && (checkout.status === "failed" || attempt.statusGroup === "failed") ? failureReasonOf(attempt) : null,
+  };
+}
+
+const REFRESH_MIN_MS = 2000;
+
+/**
+ * Expires an open or failed checkout past its time as soon as anyone looks at it, so the payer
+ * never sees a payable page for an expired order while waiting for the worker's next round.
+ */
+export async function expireIfDue(ctx: CheckoutContext, checkout: CheckoutRow): Promise<CheckoutRow> {
+  if ((checkout.status !== "open" && checkout.status !== "failed") || checkout.expiresAt > nowOf(ctx)) return checkout;
+  const moved = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkout.id)).for("update");
+    return row ? moveCheckout(tx, row, "expired", "system") : false;
+  });
+  return moved ? { ...checkout, status: "expired" } : ((await loadCheckout(ctx, checkout.id)) ?? checkout);
+}

@@ -1,0 +1,139 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { createHash } from "node:crypto";
+import { checkouts, idempotencyKeys } from "../db/schema";
+import type { Db } from "../db/client";
+import { nowOf, type CheckoutContext, type Tx } from "./context";
+import { CheckoutError } from "./errors";
+import { newCheckoutId } from "./ids";
+import { isPrivateHost } from "./private-address";
+import { amountProblem, normaliseAmount, SUPPORTED_CURRENCIES } from "./money";
+import { LOCALES } from "./types";
+import type { CheckoutView } from "./contract";
+import { toCheckoutView, loadCheckout } from "./checkouts";
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+// https everywhere except on the merchant's own machine, where a developer runs plain http.
+const merchantUrl = z
+  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+  .max(2000)
+  .refine((u) => {
+    // Not a URL at all is already reported by z.url(); this check is only about the scheme.
+    if (!URL.canParse(u)) return true;
+    const url = new URL(u);
+    return url.protocol !== "http:" || LOCAL_HOSTS.has(url.hostname);
+  }, "must use https");
+
+/** What a merchant sends to create a checkout. The amount is a decimal string in the currency's minor units. */
+export const createCheckoutInput = z
+  .object({
+    amount: z.string(),
+    currency: z.enum(SUPPORTED_CURRENCIES as [string, ...string[]]),
+    description: z.string().trim().min(1).max(140),
+    reference: z.string().trim().min(1).max(64),
+    returnUrl: merchantUrl,
+    notifyUrl: merchantUrl.optional(),
+    locale: z.enum(LOCALES).optional(),
+    country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code").optional(),
+    email: z.email().optional(),
+    // The merchant's id for its signed-in customer; offers saving a bank account (ADR 11).
+    customerId: z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),
+    // Never beyond the provider's 7-day confirmLink, less an hour for a payer mid-payment.
+    expiresInMinutes: z.number().int().min(1).max(7 * 24 * 60 - 60).optional(),
+  })
+  .superRefine((v, issue) => {
+    const problem = amountProblem(v.amount, v.currency);
+    if (problem) issue.addIssue({ code: "custom", path: ["amount"], message: problem });
+  });
+
+export type CreateCheckoutInput = z.input<typeof createCheckoutInput>;
+
+/**
+ * Creates a checkout. With an idempotency key, a repeated request (a merchant retrying after a
+ * timeout) returns the checkout the first one made; the same key with another body is refused.
+ */
+export async function createCheckout(input: CreateCheckoutInput, c: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<CheckoutView> {
+  const v = parseCreateInput(input, c.config.allowPrivateUrls);
+  if (opts.idempotencyKey !== undefined) return createIdempotently(c, v, opts.idempotencyKey);
+  return insertCheckout(c, c.db, v);
+}
+
+function parseCreateInput(input: CreateCheckoutInput, allowPrivateUrls: boolean) {
+  const parsed = createCheckoutInput.safeParse(input);
+  const errors = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  // Our server calls notifyUrl, and sends the payer's browser to returnUrl: neither may reach this
+  // machine or the network behind it unless the operator says the merchant lives there.
+  if (parsed.success && !allowPrivateUrls) {
+    for (const field of ["returnUrl", "notifyUrl"] as const) {
+      const url = parsed.data[field];
+      if (url && isPrivateHost(new URL(url).hostname)) errors.push({ path: field, message: "must not point at localhost or a private network (ALLOW_PRIVATE_URLS)" });
+    }
+  }
+  if (!parsed.success || errors.length > 0) throw new CheckoutError("invalid_request", { detail: "The checkout is not valid.", errors: errors });
+  return parsed.data;
+}
+
+async function insertCheckout(c: CheckoutContext, db: Db | Tx, v: z.infer<typeof createCheckoutInput>): Promise<CheckoutView> {
+  const now = nowOf(c);
+  const [row] = await db
+    .insert(checkouts)
+    .values({
+      id: newCheckoutId(),
+      amount: normaliseAmount(v.amount, v.currency),
+      currency: v.currency,
+      description: v.description,
+      reference: v.reference,
+      returnUrl: v.returnUrl,
+      notifyUrl: v.notifyUrl,
+      locale: v.locale,
+      country: v.country,
+      email: v.email,
+      customerId: v.customerId,
+      creditorName: c.config.creditorName,
+      creditorIban: c.config.creditorIban,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: new Date(now.getTime() + (v.expiresInMinutes !== undefined ? v.expiresInMinutes * 60_000 : c.config.checkoutTtlMs)),
+    })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return toCheckoutView(row);
+}
+
+/**
+ * A repeated request with the same key (a merchant retrying after a timeout) gets the checkout
+ * the first one made; the same key with another body is refused. Checkout and key are written in
+ * one transaction, so a race between two such requests leaves exactly one checkout.
+ */
+async function createIdempotently(c: CheckoutContext, v: z.infer<typeof createCheckoutInput>, key: string): Promise<CheckoutView> {
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new CheckoutError("invalid_request", { detail: "The Idempotency-Key header is not valid.", errors: [
+      { path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" },
+    ] });
+  }
+  const requestHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
+  const earlier = async () => {
+    const [row] = await c.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    if (!row) return undefined;
+    if (row.requestHash !== requestHash) {
+      throw new CheckoutError("idempotency_key_reused");
+    }
+    const checkout = await loadCheckout(c, row.checkoutId);
+    if (!checkout) throw new Error(`idempotency key ${key} points at a missing checkout`);
+    return toCheckoutView(checkout);
+  };
+  const found = await earlier();
+  if (found) return found;
+  try {
+    return await c.db.transaction(async (tx) => {
+      const created = await insertCheckout(c, tx, v);
+      await tx.insert(idempotencyKeys).values({ key, requestHash, checkoutId: created.id });
+      return created;
+    });
+  } catch (err) {
+    const winner = await earlier();
+    if (winner) return winner;
+    throw err;
+  }
+}
