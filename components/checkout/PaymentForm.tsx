@@ -1,8 +1,9 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
-import { format, templateParts, type MessagesFor } from "@/lib/i18n/format";
+import { useEffect, useRef } from "react";
+import { format, type MessagesFor } from "@/lib/i18n/format";
 import { BankPicker } from "@/components/bank-picker/BankPicker";
+import { ErrorSummary, TermsField } from "./FormParts";
 import type { FieldErrorKey } from "./payment-form";
 import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
@@ -19,16 +20,6 @@ export interface PaymentFormProps extends PaymentFormOptions {
   messages: FormMessages;
 }
 
-export function TermsLabel({ template, terms, privacy }: { template: string; terms: ReactNode; privacy: ReactNode }) {
-  return (
-    <>
-      {templateParts(template).map((part, i) =>
-        typeof part === "string" ? part : <span key={i}>{part.slot === "terms" ? terms : part.slot === "privacy" ? privacy : null}</span>,
-      )}
-    </>
-  );
-}
-
 /** The payment form's view; its state and actions are usePaymentForm's. */
 export function PaymentForm(props: PaymentFormProps) {
   const { amountText, payee, methods, countries, termsUrl, privacyUrl, notice, messages: t } = props;
@@ -37,7 +28,6 @@ export function PaymentForm(props: PaymentFormProps) {
   const { errors, isSubmitted } = f.form.formState;
   const payErrorRef = useRef<HTMLDivElement>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
-  const uid = useId();
 
   const here = choice === "here";
   const countryName = countries.find((c) => c.code === country)?.name ?? country;
@@ -66,7 +56,6 @@ export function PaymentForm(props: PaymentFormProps) {
         : choice === "card"
           ? t["pay.consent.card"]
           : t["pay.consent.hybrid"];
-  const newTabId = `${uid}-new-tab`;
 
   return (
     <form className="stack payment-form" noValidate aria-labelledby="pay-heading" onSubmit={(event) => void f.submit(event)}>
@@ -76,28 +65,7 @@ export function PaymentForm(props: PaymentFormProps) {
         </p>
       )}
 
-      {isSubmitted && problems.length > 0 && (
-        <div className="alert alert-error" role="alert" aria-label={t["errors.label"]}>
-          <p>
-            <strong>{t["errors.title"]}</strong>
-          </p>
-          <ul>
-            {problems.map((p) => (
-              <li key={p.field}>
-                <a
-                  href={p.href}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    f.focusField(p.field);
-                  }}
-                >
-                  {p.text}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {isSubmitted && problems.length > 0 && <ErrorSummary label={t["errors.label"]} title={t["errors.title"]} problems={problems} onFocus={f.focusField} />}
 
       {f.choices.length > 1 && (
         <fieldset className="method-choice">
@@ -159,40 +127,14 @@ export function PaymentForm(props: PaymentFormProps) {
             )}
           </div>
 
-          <div>
-            <div className="checkbox-row">
-              <input
-                {...f.fields.terms}
-                id="terms"
-                type="checkbox"
-                aria-invalid={termsError ? true : undefined}
-                aria-describedby={termsError ? "terms-error" : undefined}
-              />
-              <label htmlFor="terms">
-                <TermsLabel
-                  template={t["pay.terms"]}
-                  terms={
-                    <a href={termsUrl} target="_blank" rel="noopener noreferrer" aria-describedby={newTabId}>
-                      {t["pay.termsLink"]}
-                    </a>
-                  }
-                  privacy={
-                    <a href={privacyUrl} target="_blank" rel="noopener noreferrer" aria-describedby={newTabId}>
-                      {t["pay.privacyLink"]}
-                    </a>
-                  }
-                />
-              </label>
-            </div>
-            <span id={newTabId} hidden>
-              {t["common.newTab"]}
-            </span>
-            {termsError && (
-              <p id="terms-error" className="field-error">
-                {t[termsError]}
-              </p>
-            )}
-          </div>
+          <TermsField
+            field={f.fields.terms}
+            error={termsError ? t[termsError] : null}
+            label={t["pay.terms"]}
+            terms={{ href: termsUrl, text: t["pay.termsLink"] }}
+            privacy={{ href: privacyUrl, text: t["pay.privacyLink"] }}
+            newTab={t["common.newTab"]}
+          />
 
           {f.canSave && (
             <div>

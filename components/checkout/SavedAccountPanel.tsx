@@ -8,7 +8,8 @@ import { format } from "@/lib/i18n/format";
 import { fetchJson } from "@/components/query/fetch-json";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow } from "./pay-request";
-import { TermsLabel, type FormMessages } from "./PaymentForm";
+import { TermsLabel } from "./FormParts";
+import type { FormMessages } from "./PaymentForm";
 import { StartPaymentInput } from "@/lib/checkout/start-payment";
 
 interface SavedAccountPanelProps {
