@@ -26,7 +26,12 @@ export function proxy(request: NextRequest) {
     return refused;
   }
   const nonce = newNonce();
-  const csp = pageCsp({ nonce, appUrl: settings.appUrl, providerBaseUrl: settings.pisBaseUrl, dev: process.env.NODE_ENV === "development" });
+  const csp = pageCsp({
+    nonce,
+    appUrl: settings.appUrl,
+    providerBaseUrl: settings.pisBaseUrl,
+    dev: process.env.NODE_ENV === "development",
+  });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);
@@ -36,12 +41,18 @@ export function proxy(request: NextRequest) {
   // The landing page may be kept for Back and Forward (revalidated on every load, never in a shared
   // cache); Next's default no-store would keep it out of the back/forward cache. Its status query
   // asks the server again when the page is restored.
-  if (LANDING.test(request.nextUrl.pathname)) response.headers.set("Cache-Control", "private, no-cache, max-age=0, must-revalidate");
+  if (LANDING.test(request.nextUrl.pathname))
+    response.headers.set("Cache-Control", "private, no-cache, max-age=0, must-revalidate");
   // A language chosen with ?lang= (the switcher's links) is remembered here, on the server, so the
   // landing page after the bank, which has no ?lang=, speaks it too; the switcher needs no script.
   const lang = chosenLocale(request.nextUrl.searchParams.get("lang"));
   if (lang && request.cookies.get(LANG_COOKIE)?.value !== lang) {
-    response.cookies.set(LANG_COOKIE, lang, { path: "/", maxAge: LANG_COOKIE_MAX_AGE_S, sameSite: "lax", secure: settings.appUrl.startsWith("https:") });
+    response.cookies.set(LANG_COOKIE, lang, {
+      path: "/",
+      maxAge: LANG_COOKIE_MAX_AGE_S,
+      sameSite: "lax",
+      secure: settings.appUrl.startsWith("https:"),
+    });
   }
   return response;
 }

@@ -10,7 +10,10 @@ test("the back office sends a visitor without a session to the sign-in page", as
   await expect(page).toHaveURL(/\/backoffice\/login$/);
 });
 
-test("a wrong password is refused with an announced error, the right one signs in and Sign out ends the session", async ({ page, context }) => {
+test("a wrong password is refused with an announced error, the right one signs in and Sign out ends the session", async ({
+  page,
+  context,
+}) => {
   await page.goto("/backoffice/login");
   await expectNoAxeViolations(page);
 
@@ -38,7 +41,9 @@ test("a wrong password is refused with an announced error, the right one signs i
 });
 
 test("a forged session cookie does not open the back office", async ({ page, context }) => {
-  await context.addCookies([{ name: "bo_session", value: "eyJleHAiOjk5OTk5OTk5OTk5OTl9.forged", url: "http://localhost" }]);
+  await context.addCookies([
+    { name: "bo_session", value: "eyJleHAiOjk5OTk5OTk5OTk5OTl9.forged", url: "http://localhost" },
+  ]);
   await page.goto("/backoffice");
   await expect(page).toHaveURL(/\/backoffice\/login$/);
 });
@@ -50,7 +55,11 @@ async function signIn(page: import("@playwright/test").Page) {
   await expect(page).toHaveURL(/\/backoffice$/);
 }
 
-test("Sign out really ends the session: its cookie, replayed later, opens nothing", async ({ page, context, browser }) => {
+test("Sign out really ends the session: its cookie, replayed later, opens nothing", async ({
+  page,
+  context,
+  browser,
+}) => {
   await signIn(page);
   const cookie = (await context.cookies()).find((c) => c.name === "bo_session")!;
   await page.getByRole("button", { name: "Sign out", exact: true }).click();

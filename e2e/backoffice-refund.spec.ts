@@ -110,7 +110,9 @@ test("the detail page shows the status timeline with where each change came from
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   const timeline = page.getByRole("table", { name: /Status changes/ });
   await expect(timeline.getByRole("row", { name: /Open to Processing.*Payment start/ })).toHaveCount(1);
-  await expect(timeline.getByRole("row", { name: /Processing to Paid .*(Landing page check|Webhook|Reconciliation)/ })).toHaveCount(1);
+  await expect(
+    timeline.getByRole("row", { name: /Processing to Paid .*(Landing page check|Webhook|Reconciliation)/ }),
+  ).toHaveCount(1);
   const attempts = page.getByRole("table", { name: /Payment attempts/ });
   await expect(attempts).toContainText("Swedbank");
   await expect(attempts).toContainText("Completed");
@@ -171,5 +173,7 @@ test("a malformed amount is refused with a message naming the field", async ({ p
   // What only the server knows (the currency's decimals) comes back onto the same field.
   await page.getByLabel("Amount", { exact: true }).fill("1.234");
   await page.getByRole("button", { name: "Refund" }).click();
-  await expect(page.getByRole("alert", { name: "Refund error" })).toContainText("Amount EUR allows at most 2 decimal places");
+  await expect(page.getByRole("alert", { name: "Refund error" })).toContainText(
+    "Amount EUR allows at most 2 decimal places",
+  );
 });

@@ -17,7 +17,10 @@ const LANGUAGES = [
 ] as const;
 
 for (const l of LANGUAGES) {
-  test(`the checkout, the provider's page and the landing page speak ${l.lang} when the checkout's locale is ${l.lang}`, async ({ page, request }) => {
+  test(`the checkout, the provider's page and the landing page speak ${l.lang} when the checkout's locale is ${l.lang}`, async ({
+    page,
+    request,
+  }) => {
     const checkoutId = await createCheckout(request, { locale: l.lang });
     await page.goto(`/checkout/${checkoutId}`);
     await expect(page.locator("html")).toHaveAttribute("lang", l.lang);
@@ -45,7 +48,10 @@ for (const l of LANGUAGES) {
   });
 }
 
-test("the language switch changes the page, remembers the choice for the landing page, and keeps html[lang] right", async ({ page, request }) => {
+test("the language switch changes the page, remembers the choice for the landing page, and keeps html[lang] right", async ({
+  page,
+  request,
+}) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}`);
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
@@ -67,7 +73,10 @@ test("the language switch changes the page, remembers the choice for the landing
 });
 
 test("Accept-Language chooses the language when nothing else does", async ({ browser, request }) => {
-  const context = await browser.newContext({ locale: "et-EE", extraHTTPHeaders: { "Accept-Language": "et-EE,et;q=0.9,en;q=0.5" } });
+  const context = await browser.newContext({
+    locale: "et-EE",
+    extraHTTPHeaders: { "Accept-Language": "et-EE,et;q=0.9,en;q=0.5" },
+  });
   const page = await context.newPage();
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}`);
@@ -76,7 +85,10 @@ test("Accept-Language chooses the language when nothing else does", async ({ bro
   await context.close();
 });
 
-test("the accessibility statement is linked from the checkout footer, in the page's language", async ({ page, request }) => {
+test("the accessibility statement is linked from the checkout footer, in the page's language", async ({
+  page,
+  request,
+}) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}?lang=lt`);
   await page.getByRole("contentinfo").getByRole("link", { name: "Prieinamumo pareiškimas" }).click();

@@ -10,14 +10,19 @@ async function sandboxPayments(request: import("@playwright/test").APIRequestCon
   return ((await res.json()) as { data: { bankId: string | null; method: string }[] }).data;
 }
 
-test("'Choose my bank on the next page' needs no Terms here and opens the provider's bank choice in the chosen country", async ({ page, request }) => {
+test("'Choose my bank on the next page' needs no Terms here and opens the provider's bank choice in the chosen country", async ({
+  page,
+  request,
+}) => {
   const reference = `hosted-${Date.now()}`;
   const checkoutId = await createCheckout(request, { reference });
   await page.goto(`/checkout/${checkoutId}`);
   await page.getByRole("radio", { name: "Choose my bank on the next page" }).check();
   await expect(page.getByRole("checkbox", { name: /Terms and Conditions/ })).toHaveCount(0);
   await expect(page.getByRole("radiogroup", { name: "Your bank" })).toHaveCount(0);
-  await expect(page.getByText("You will choose your bank and accept the payment service's terms on the next page.")).toBeVisible();
+  await expect(
+    page.getByText("You will choose your bank and accept the payment service's terms on the next page."),
+  ).toBeVisible();
   await page.getByRole("combobox", { name: "Country of your bank" }).selectOption("LV");
   await expectNoAxeViolations(page);
 
@@ -34,7 +39,9 @@ test("card: the provider's card page takes the test card and the payment is rece
   const checkoutId = await createCheckout(request, { reference });
   await page.goto(`/checkout/${checkoutId}`);
   await page.getByRole("radio", { name: "Pay by card" }).check();
-  await expect(page.getByText("You will enter your card details and accept the payment service's terms on the next page.")).toBeVisible();
+  await expect(
+    page.getByText("You will enter your card details and accept the payment service's terms on the next page."),
+  ).toBeVisible();
   await expect(page.getByTestId("consent-from")).toHaveText("Your card, on the next page");
   await expectNoAxeViolations(page);
 

@@ -44,7 +44,10 @@ test("the bank list is one radio group the keyboard can use", async ({ page, req
   await expect(page.getByRole("radio", { name: "Luminor" })).toBeFocused();
 });
 
-test("search ignores case and diacritics, knows short names, and says when nothing matches", async ({ page, request }) => {
+test("search ignores case and diacritics, knows short names, and says when nothing matches", async ({
+  page,
+  request,
+}) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}`);
   const search = page.getByRole("searchbox", { name: "Search banks" });
@@ -68,7 +71,10 @@ test("search ignores case and diacritics, knows short names, and says when nothi
   await expect(banks(page)).toHaveCount(6);
 });
 
-test("switching the country shows that country's banks, and the payment goes to one of them", async ({ page, request }) => {
+test("switching the country shows that country's banks, and the payment goes to one of them", async ({
+  page,
+  request,
+}) => {
   const reference = `lv-${Date.now()}`;
   const checkoutId = await createCheckout(request, { reference });
   await page.goto(`/checkout/${checkoutId}`);
@@ -109,11 +115,22 @@ test("the bank used last time comes first on the next checkout, labelled as last
   await expectNoAxeViolations(page);
 });
 
-test("a country with 3,000 banks stays quick: a few are drawn, search narrows at once, 'Show all' reveals the rest", async ({ page, request }) => {
+test("a country with 3,000 banks stays quick: a few are drawn, search narrows at once, 'Show all' reveals the rest", async ({
+  page,
+  request,
+}) => {
   const names = ["Šiaulių", "Rīgas", "Tallinna", "Ūkio", "Kauno", "Pärnu", "Jūrmalas", "Vilniaus"];
   const many = Array.from({ length: 3000 }, (_, i) => {
     const name = `${names[i % names.length]} kredito unija ${i + 1}`;
-    return { id: `BANK_${i}`, name, officialName: null, logoUrl: null, countryCode: "LV", popular: false, searchTerms: [name.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()] };
+    return {
+      id: `BANK_${i}`,
+      name,
+      officialName: null,
+      logoUrl: null,
+      countryCode: "LV",
+      popular: false,
+      searchTerms: [name.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()],
+    };
   });
   await page.route(/\/api\/banks\?country=LV/, (route) => route.fulfill({ json: { country: "LV", banks: many } }));
   const checkoutId = await createCheckout(request);

@@ -71,7 +71,10 @@ test("a double click on Pay makes exactly one provider payment", async ({ page, 
   expect((await merchantView(request, checkoutId)).attempts).toHaveLength(1);
 });
 
-test("Back from the bank shows the payment in flight, not a fresh Pay button; another bank can then be chosen", async ({ page, request }) => {
+test("Back from the bank shows the payment in flight, not a fresh Pay button; another bank can then be chosen", async ({
+  page,
+  request,
+}) => {
   const reference = `back-${Date.now()}`;
   const checkoutId = await createCheckout(request, { reference });
   await page.goto(`/checkout/${checkoutId}`);
@@ -82,7 +85,10 @@ test("Back from the bank shows the payment in flight, not a fresh Pay button; an
   await expect(page.getByRole("heading", { name: "Your payment is in progress" })).toBeVisible();
   await expect(page.getByText("You started paying €24.90 from Swedbank.")).toBeVisible();
   await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "I have approved it — check status" })).toHaveAttribute("href", `/checkout/${checkoutId}/return`);
+  await expect(page.getByRole("link", { name: "I have approved it — check status" })).toHaveAttribute(
+    "href",
+    `/checkout/${checkoutId}/return`,
+  );
   await expectNoAxeViolations(page);
 
   await page.getByRole("button", { name: "Choose another bank" }).click();
@@ -109,12 +115,16 @@ test("a provider error becomes a plain message with a retry that works", async (
   await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
   await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
 
-  const fault = await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "error", paths: ["/platform/v0.3/pis/payment"], methods: ["POST"], count: 1 } });
+  const fault = await request.post(`${SANDBOX}/_sandbox/faults`, {
+    data: { mode: "error", paths: ["/platform/v0.3/pis/payment"], methods: ["POST"], count: 1 },
+  });
   expect(fault.status()).toBe(200);
   await page.getByRole("button", { name: /^Pay/ }).click();
 
   const error = page.getByRole("alert", { name: "Payment error" });
-  await expect(error).toContainText("We could not reach the payment service just now. No money was taken. Please try again.");
+  await expect(error).toContainText(
+    "We could not reach the payment service just now. No money was taken. Please try again.",
+  );
   await expect(error).not.toContainText(/provider_error|500|code/i);
   await expect(error).toBeFocused();
   await expect(page.getByRole("button", { name: /^Pay/ })).toBeEnabled();

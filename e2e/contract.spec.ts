@@ -20,7 +20,10 @@ interface Answer {
 
 type Schema = Record<string, unknown>;
 interface OpenApi {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
   components: Schema;
 }
 
@@ -34,7 +37,8 @@ function recordedAnswers(): Answer[] {
 }
 
 /** "/api/checkouts/{checkoutId}/status" as a pattern for real paths. */
-const templateOf = (paths: string[]) => paths.map((p) => ({ p, re: new RegExp(`^${p.replace(/\{[^}]+\}/g, "[^/]+")}$`) }));
+const templateOf = (paths: string[]) =>
+  paths.map((p) => ({ p, re: new RegExp(`^${p.replace(/\{[^}]+\}/g, "[^/]+")}$`) }));
 
 test("every API answer of the e2e run matches the OpenAPI document", async ({ request }) => {
   const doc = (await (await request.get("/api/openapi.json")).json()) as OpenApi;
@@ -71,9 +75,12 @@ test("every API answer of the e2e run matches the OpenAPI document", async ({ re
       continue;
     }
     const validate = validatorFor(`${template} ${a.method} ${a.status} ${mediaType}`, schema);
-    if (!validate(JSON.parse(a.body))) problems.push(`${where}: ${ajv.errorsText(validate.errors)} in ${a.body.slice(0, 300)}`);
+    if (!validate(JSON.parse(a.body)))
+      problems.push(`${where}: ${ajv.errorsText(validate.errors)} in ${a.body.slice(0, 300)}`);
     covered.add(`${a.method} ${template} ${a.status}`);
   }
-  console.log(`${answers.length} answers checked; ${covered.size} operation/status pairs:\n  ${[...covered].sort().join("\n  ")}`);
+  console.log(
+    `${answers.length} answers checked; ${covered.size} operation/status pairs:\n  ${[...covered].sort().join("\n  ")}`,
+  );
   expect(problems).toEqual([]);
 });

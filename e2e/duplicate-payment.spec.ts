@@ -7,7 +7,10 @@ import { createCheckout, decideAtBank, MERCHANT_KEY, payWithBank } from "./journ
  * too: the money moved twice. The second payment is shown as a duplicate and given back in one
  * click from the back office (issue 15, ADR 13).
  */
-test("a payment approved in a forgotten tab after the order was paid is flagged and refunded in one click", async ({ browser, request }, testInfo) => {
+test("a payment approved in a forgotten tab after the order was paid is flagged and refunded in one click", async ({
+  browser,
+  request,
+}, testInfo) => {
   testInfo.setTimeout(120_000);
   const reference = `dup-${Date.now()}`;
   const checkoutId = await createCheckout(request, { reference });
@@ -32,9 +35,17 @@ test("a payment approved in a forgotten tab after the order was paid is flagged 
   await expect(forgotten.getByRole("heading", { name: "Payment received" })).toBeVisible();
   await expect
     .poll(async () => {
-      const res = await request.get(`/api/checkouts/${checkoutId}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } });
+      const res = await request.get(`/api/checkouts/${checkoutId}`, {
+        headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
+      });
       const body = (await res.json()) as { status: string; attempts: { duplicate: boolean; statusGroup: string }[] };
-      return [body.status, body.attempts.filter((a) => a.statusGroup === "completed").map((a) => a.duplicate).sort()];
+      return [
+        body.status,
+        body.attempts
+          .filter((a) => a.statusGroup === "completed")
+          .map((a) => a.duplicate)
+          .sort(),
+      ];
     })
     .toEqual(["paid", [false, true]]);
 

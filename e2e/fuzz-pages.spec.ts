@@ -16,11 +16,28 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const PAGE_RUNS = 800;
 const ACTION_RUNS = 400;
 
-function send(baseURL: string, method: string, target: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+function send(
+  baseURL: string,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string }> {
   const url = new URL(target, baseURL);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: url.port, path: `${url.pathname}${url.search}`, method, localAddress: "127.0.0.2", headers: { Host: url.host, ...headers, ...(body !== undefined && { "Content-Length": String(Buffer.byteLength(body)) }) } },
+      {
+        host: "127.0.0.1",
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method,
+        localAddress: "127.0.0.2",
+        headers: {
+          Host: url.host,
+          ...headers,
+          ...(body !== undefined && { "Content-Length": String(Buffer.byteLength(body)) }),
+        },
+      },
       (res) => {
         let text = "";
         res.on("data", (d: Buffer) => (text += d.toString()));
@@ -32,13 +49,43 @@ function send(baseURL: string, method: string, target: string, headers: Record<s
   });
 }
 
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
-const anyText = fc.oneof(printable, fc.string({ unit: "grapheme", maxLength: 20 }), fc.constantFrom("", "%", "%00", "../..", "<script>", "lt", "en", "paid", "2026-13-40", "1e309", "-1"));
-const query = fc.dictionary(fc.constantFrom("lang", "attempt", "status", "from", "to", "bank", "q", "page", "ended", "checkout", "statusGroup", "paymentId", "x"), anyText, { maxKeys: 4 });
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
+const anyText = fc.oneof(
+  printable,
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.constantFrom("", "%", "%00", "../..", "<script>", "lt", "en", "paid", "2026-13-40", "1e309", "-1"),
+);
+const query = fc.dictionary(
+  fc.constantFrom(
+    "lang",
+    "attempt",
+    "status",
+    "from",
+    "to",
+    "bank",
+    "q",
+    "page",
+    "ended",
+    "checkout",
+    "statusGroup",
+    "paymentId",
+    "x",
+  ),
+  anyText,
+  { maxKeys: 4 },
+);
 const headers = fc.record(
   {
     "Accept-Language": fc.oneof(printable, fc.constantFrom("lt", "lv-LV,lv;q=0.9", "et", "*", "zz")),
-    Cookie: fc.oneof(printable, printable.map((v) => `bo_session=${v}`), printable.map((v) => `payer_handle=${v}`), printable.map((v) => `demo_shop_customer=${v}`)),
+    Cookie: fc.oneof(
+      printable,
+      printable.map((v) => `bo_session=${v}`),
+      printable.map((v) => `payer_handle=${v}`),
+      printable.map((v) => `demo_shop_customer=${v}`),
+    ),
     "X-Forwarded-For": printable,
     "User-Agent": printable,
   },
@@ -48,7 +95,11 @@ const headers = fc.record(
 test("pages and server actions: no input makes a 5xx", async ({ request, baseURL }) => {
   test.setTimeout(240_000);
   const known = await createCheckout(request, { reference: `fuzz-${Date.now()}` });
-  const id = fc.oneof(fc.constant(known), anyText.map(encodeURIComponent), fc.constantFrom("co_", "co_AAAAAAAAAAAAAAAAAAAAAAAA", "%2e%2e"));
+  const id = fc.oneof(
+    fc.constant(known),
+    anyText.map(encodeURIComponent),
+    fc.constantFrom("co_", "co_AAAAAAAAAAAAAAAAAAAAAAAA", "%2e%2e"),
+  );
   const page = fc.oneof(
     fc.constantFrom("/", "/accessibility", "/backoffice", "/backoffice/login"),
     id.map((i) => `/checkout/${i}`),
@@ -72,15 +123,52 @@ test("pages and server actions: no input makes a 5xx", async ({ request, baseURL
   );
 
   // The build's own server actions (and made-up ones), with random form and JSON bodies.
-  const manifest = JSON.parse(readFileSync(path.join(root, ".next/server/server-reference-manifest.json"), "utf8")) as { node: Record<string, unknown> };
-  const actionId = fc.oneof(fc.constantFrom(...Object.keys(manifest.node)), fc.stringMatching(/^[0-9a-f]{42}$/), printable);
-  const form = fc.dictionary(fc.constantFrom("password", "amount", "reason", "checkoutId", "attemptId", "refundKey", "productId", "quantity", "1_$ACTION_ID_x", "0"), anyText, { maxKeys: 6 });
+  const manifest = JSON.parse(readFileSync(path.join(root, ".next/server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, unknown>;
+  };
+  const actionId = fc.oneof(
+    fc.constantFrom(...Object.keys(manifest.node)),
+    fc.stringMatching(/^[0-9a-f]{42}$/),
+    printable,
+  );
+  const form = fc.dictionary(
+    fc.constantFrom(
+      "password",
+      "amount",
+      "reason",
+      "checkoutId",
+      "attemptId",
+      "refundKey",
+      "productId",
+      "quantity",
+      "1_$ACTION_ID_x",
+      "0",
+    ),
+    anyText,
+    { maxKeys: 6 },
+  );
   await fc.assert(
-    fc.asyncProperty(actionId, fc.constantFrom("/backoffice/login", "/backoffice", `/backoffice/checkouts/${known}`, "/"), form, headers, fc.boolean(), async (action, target, fields, h, asJson) => {
-      const body = asJson ? JSON.stringify(Object.entries(fields)) : new URLSearchParams(fields).toString();
-      const contentType = asJson ? "text/plain;charset=UTF-8" : "application/x-www-form-urlencoded";
-      no5xx(`action ${action} on ${target}`, await send(baseURL!, "POST", target, { ...h, "Next-Action": action, "Content-Type": contentType, Origin: new URL(baseURL!).origin }, body));
-    }),
+    fc.asyncProperty(
+      actionId,
+      fc.constantFrom("/backoffice/login", "/backoffice", `/backoffice/checkouts/${known}`, "/"),
+      form,
+      headers,
+      fc.boolean(),
+      async (action, target, fields, h, asJson) => {
+        const body = asJson ? JSON.stringify(Object.entries(fields)) : new URLSearchParams(fields).toString();
+        const contentType = asJson ? "text/plain;charset=UTF-8" : "application/x-www-form-urlencoded";
+        no5xx(
+          `action ${action} on ${target}`,
+          await send(
+            baseURL!,
+            "POST",
+            target,
+            { ...h, "Next-Action": action, "Content-Type": contentType, Origin: new URL(baseURL!).origin },
+            body,
+          ),
+        );
+      },
+    ),
     { numRuns: ACTION_RUNS },
   );
   console.log(`page fuzzing: ${requests} requests`);

@@ -5,10 +5,21 @@ export const MERCHANT_KEY = "dev-merchant-key";
 export const BANK_LOGIN = { username: "test", password: "1234" };
 
 /** Creates a checkout the way a merchant backend does, over the API. */
-export async function createCheckout(request: APIRequestContext, over: Record<string, string | number> = {}): Promise<string> {
+export async function createCheckout(
+  request: APIRequestContext,
+  over: Record<string, string | number> = {},
+): Promise<string> {
   const res = await request.post("/api/checkouts", {
     headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
-    data: { amount: "24.90", currency: "EUR", description: "Order from the e2e shop", reference: `e2e-${Date.now()}`, returnUrl: `${process.env.E2E_APP_URL}/`, country: "LT", ...over },
+    data: {
+      amount: "24.90",
+      currency: "EUR",
+      description: "Order from the e2e shop",
+      reference: `e2e-${Date.now()}`,
+      returnUrl: `${process.env.E2E_APP_URL}/`,
+      country: "LT",
+      ...over,
+    },
   });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { id: string }).id;
@@ -16,9 +27,15 @@ export async function createCheckout(request: APIRequestContext, over: Record<st
 
 /** What the merchant's backend sees, straight from our database (no refresh from the provider). */
 export async function merchantView(request: APIRequestContext, checkoutId: string) {
-  const res = await request.get(`/api/checkouts/${checkoutId}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } });
+  const res = await request.get(`/api/checkouts/${checkoutId}`, {
+    headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
+  });
   expect(res.status()).toBe(200);
-  return (await res.json()) as { status: string; attempts: { statusGroup: string | null }[]; timeline: { to: string; source: string }[] };
+  return (await res.json()) as {
+    status: string;
+    attempts: { statusGroup: string | null }[];
+    timeline: { to: string; source: string }[];
+  };
 }
 
 /** On our checkout page: choose a bank, accept the Terms, press Pay; ends on the bank's login page. */
@@ -61,7 +78,11 @@ export async function approveAndVanish(page: Page): Promise<string> {
   await page.route(/\/approve$/, async (route) => {
     const res = await route.fetch({ maxRedirects: 0 });
     location = res.headers()["location"] ?? "";
-    await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Closed</title><p>The payer closed the tab.</p>" });
+    await route.fulfill({
+      status: 200,
+      contentType: "text/html",
+      body: "<!doctype html><title>Closed</title><p>The payer closed the tab.</p>",
+    });
   });
   await decideAtBank(page, "Approve");
   await expect.poll(() => location).not.toBe("");

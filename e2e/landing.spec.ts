@@ -1,6 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { approveAndVanish, createCheckout, decideAtBank, forceProviderStatus, merchantView, payWithBank } from "./journey";
+import {
+  approveAndVanish,
+  createCheckout,
+  decideAtBank,
+  forceProviderStatus,
+  merchantView,
+  payWithBank,
+} from "./journey";
 
 const landing = (checkoutId: string) => new RegExp(`/checkout/${checkoutId}/return`);
 
@@ -34,7 +41,10 @@ test("a payment the bank rejects for lack of funds says so, and offers to try ag
   await expectNoAxeViolations(page);
 });
 
-test("webhook before redirect: the payer arrives after the webhook and sees the payment received", async ({ page, request }) => {
+test("webhook before redirect: the payer arrives after the webhook and sees the payment received", async ({
+  page,
+  request,
+}) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}`);
   await payWithBank(page);
@@ -46,7 +56,11 @@ test("webhook before redirect: the payer arrives after the webhook and sees the 
   expect((await merchantView(request, checkoutId)).timeline.filter((e) => e.to === "paid")).toHaveLength(1);
 });
 
-test("the landing page works in another browser, with no cookie or session of the payer", async ({ page, request, browser }) => {
+test("the landing page works in another browser, with no cookie or session of the payer", async ({
+  page,
+  request,
+  browser,
+}) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}`);
   await payWithBank(page);
@@ -62,7 +76,10 @@ test("the landing page works in another browser, with no cookie or session of th
   await other.close();
 });
 
-test("an expired checkout cannot be paid and sends the payer back to the shop to start again", async ({ page, request }) => {
+test("an expired checkout cannot be paid and sends the payer back to the shop to start again", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const checkoutId = await createCheckout(request, { expiresInMinutes: 1 });
   await page.waitForTimeout(61_000);

@@ -2,10 +2,16 @@ import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
 import { createCheckout, decideAtBank, merchantView, payWithBank } from "./journey";
 
-test("a payer buys in the shop, chooses a bank, approves it and sees the payment received", async ({ page, request }) => {
+test("a payer buys in the shop, chooses a bank, approves it and sees the payment received", async ({
+  page,
+  request,
+}) => {
   await page.goto("/");
   await expectNoAxeViolations(page);
-  await page.getByRole("button", { name: /^Add .* to cart$/ }).first().click();
+  await page
+    .getByRole("button", { name: /^Add .* to cart$/ })
+    .first()
+    .click();
   await page.getByRole("button", { name: "Checkout" }).click();
   await page.waitForURL(/\/checkout\/co_[\w-]+$/);
   const checkoutId = new URL(page.url()).pathname.split("/").pop()!;

@@ -17,7 +17,10 @@ function countRequests(page: Page, pattern: RegExp) {
 test.describe("on a phone (390×844)", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test("the first bank, the amount and the payee are on the first screen; Terms and Pay one scroll away; the payer pays", async ({ page, request }) => {
+  test("the first bank, the amount and the payee are on the first screen; Terms and Pay one scroll away; the payer pays", async ({
+    page,
+    request,
+  }) => {
     const checkoutId = await createCheckout(request, { description: "Two books and a mug" });
     await page.goto(`/checkout/${checkoutId}?lang=en`);
 
@@ -42,7 +45,10 @@ test.describe("on a phone (390×844)", () => {
   });
 });
 
-test("the bank list comes with the page, is not fetched again on load, and each other country once", async ({ page, request }) => {
+test("the bank list comes with the page, is not fetched again on load, and each other country once", async ({
+  page,
+  request,
+}) => {
   const checkoutId = await createCheckout(request);
   const banks = countRequests(page, /^\/api\/banks/);
   await page.goto(`/checkout/${checkoutId}?lang=en`);
@@ -67,7 +73,10 @@ test("the bank list comes with the page, is not fetched again on load, and each 
   expect(banks).toHaveLength(prefetched);
 });
 
-test("the landing keeps polling after the tab comes back from the background, and stops on a final status", async ({ page, request }) => {
+test("the landing keeps polling after the tab comes back from the background, and stops on a final status", async ({
+  page,
+  request,
+}) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}?lang=en`);
   await payWithBank(page);
@@ -125,12 +134,21 @@ for (const locale of LOCALES) {
 test.describe("on a computer (1280×800)", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test("paid on the phone through the QR code, the computer's page shows it paid by itself", async ({ page, request, browser }) => {
+  test("paid on the phone through the QR code, the computer's page shows it paid by itself", async ({
+    page,
+    request,
+    browser,
+  }) => {
     const checkoutId = await createCheckout(request);
     await page.goto(`/checkout/${checkoutId}?lang=en`);
     await expect(page.getByRole("img", { name: "Scan to pay on your phone" })).toBeVisible();
 
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, baseURL: test.info().project.use.baseURL });
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      baseURL: test.info().project.use.baseURL,
+    });
     const phonePage = await phone.newPage();
     await phonePage.goto(`/checkout/${checkoutId}?lang=en`);
     await payWithBank(phonePage);

@@ -104,9 +104,17 @@ export default defineConfig({
     video: "off",
   },
   projects: [
-    { name: "chromium", testIgnore: ["**/*.v02.spec.ts", "saved-account.spec.ts", "contract.spec.ts"], use: { ...chromium } },
+    {
+      name: "chromium",
+      testIgnore: ["**/*.v02.spec.ts", "saved-account.spec.ts", "contract.spec.ts"],
+      use: { ...chromium },
+    },
     // The payer's journey again with the app speaking API v0.2 to the provider (issue 4).
-    { name: "api-v0.2", testMatch: ["pay-approve.spec.ts", "pay-cancel.spec.ts", "webhook-only.spec.ts"], use: { ...chromium, baseURL: V02_URL } },
+    {
+      name: "api-v0.2",
+      testMatch: ["pay-approve.spec.ts", "pay-cancel.spec.ts", "webhook-only.spec.ts"],
+      use: { ...chromium, baseURL: V02_URL },
+    },
     { name: "saved-accounts", testMatch: ["saved-account.spec.ts"], use: { ...chromium, baseURL: SAVED_URL } },
     // After all the others: every API answer they caused, checked against the OpenAPI document.
     { name: "contract", testMatch: ["contract.spec.ts"], dependencies: ["chromium", "api-v0.2", "saved-accounts"] },

@@ -28,8 +28,15 @@ let app: ChildProcess | undefined;
 const stderrOf = new WeakMap<ChildProcess, string>();
 
 function startGroup(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(args[0]!, args.slice(1), { cwd: root, detached: true, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
-  child.stderr?.on("data", (c: Buffer) => stderrOf.set(child, ((stderrOf.get(child) ?? "") + c.toString()).slice(-3000)));
+  const child = spawn(args[0]!, args.slice(1), {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+  });
+  child.stderr?.on("data", (c: Buffer) =>
+    stderrOf.set(child, ((stderrOf.get(child) ?? "") + c.toString()).slice(-3000)),
+  );
   return child;
 }
 
@@ -49,7 +56,8 @@ async function waitUp(request: APIRequestContext, url: string, child: ChildProce
   await expect
     .poll(
       async () => {
-        if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}\n${stderrOf.get(child) ?? ""}`);
+        if (child.exitCode !== null)
+          throw new Error(`${url}: process exited with ${child.exitCode}\n${stderrOf.get(child) ?? ""}`);
         return (await request.get(url, { timeout: 2000 }).catch(() => null))?.status();
       },
       { timeout: 90_000, intervals: [250] },
@@ -96,13 +104,19 @@ async function providerPayments(request: APIRequestContext, reference: string) {
 async function merchantView(request: APIRequestContext, id: string) {
   const res = await request.get(`${APP}/api/checkouts/${id}`, { headers: { Authorization: `Bearer ${KEY}` } });
   expect(res.status()).toBe(200);
-  return (await res.json()) as { status: string; attempts: { statusGroup: string | null; providerPaymentId?: string | null }[] };
+  return (await res.json()) as {
+    status: string;
+    attempts: { statusGroup: string | null; providerPaymentId?: string | null }[];
+  };
 }
 
 test.beforeAll(async ({ request }) => {
   rmSync(path.join(root, PGLITE_DIR), { recursive: true, force: true });
   rmSync(path.join(root, SANDBOX_DIR), { recursive: true, force: true });
-  sandbox = startGroup([process.execPath, path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], { SANDBOX_PORT: String(SANDBOX_PORT), SANDBOX_DATA_DIR: SANDBOX_DIR });
+  sandbox = startGroup([process.execPath, path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], {
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    SANDBOX_DATA_DIR: SANDBOX_DIR,
+  });
   await waitUp(request, `${SANDBOX}/health`, sandbox);
   await startApp(request);
 });
@@ -112,39 +126,66 @@ test.afterAll(async () => {
   await killGroup(sandbox, "SIGTERM");
 });
 
-test("killed after the payment started, approved at the bank while down: after restart the checkout is paid, once", async ({ request }) => {
+test("killed after the payment started, approved at the bank while down: after restart the checkout is paid, once", async ({
+  request,
+}) => {
   const reference = `crash-a-${Date.now()}`;
   const id = await createCheckout(request, reference);
-  const start = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `crash-a-${Date.now()}` } });
+  const start = await request.post(`${APP}/api/checkouts/${id}/payments`, {
+    data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `crash-a-${Date.now()}` },
+  });
   expect(start.status()).toBe(200);
 
   await killGroup(app, "SIGKILL");
   const [payment] = await providerPayments(request, reference);
   expect(payment).toBeDefined();
   // The payer approves at the bank while we are down: the provider's webhook finds nobody.
-  expect((await request.post(`${SANDBOX}/_sandbox/payments/${payment!.id}/status`, { data: { bankStatus: "ACSC" } })).status()).toBe(200);
+  expect(
+    (
+      await request.post(`${SANDBOX}/_sandbox/payments/${payment!.id}/status`, { data: { bankStatus: "ACSC" } })
+    ).status(),
+  ).toBe(200);
 
   await startApp(request);
   // The landing page's polling asks the provider; the webhook retries would also get there.
-  await expect.poll(async () => ((await (await request.get(`${APP}/api/checkouts/${id}/status`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe("paid");
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`${APP}/api/checkouts/${id}/status`)).json()) as { status: string }).status,
+      { timeout: 30_000 },
+    )
+    .toBe("paid");
   const view = await merchantView(request, id);
   expect(view.status).toBe("paid");
   expect(view.attempts).toHaveLength(1);
   expect(await providerPayments(request, reference)).toHaveLength(1);
   // A payer pressing Pay again (a new attempt key) is told it is paid, and makes no second payment.
-  const again = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", termsAccepted: true, attemptKey: `crash-a2-${Date.now()}` } });
+  const again = await request.post(`${APP}/api/checkouts/${id}/payments`, {
+    data: { method: "bank", termsAccepted: true, attemptKey: `crash-a2-${Date.now()}` },
+  });
   expect(again.status()).toBe(409);
   expect(await providerPayments(request, reference)).toHaveLength(1);
 });
 
-test("killed while the provider call is in flight: after restart nothing is lost and no second payment is made", async ({ request }) => {
+test("killed while the provider call is in flight: after restart nothing is lost and no second payment is made", async ({
+  request,
+}) => {
   const reference = `crash-b-${Date.now()}`;
   const id = await createCheckout(request, reference);
   const attemptKey = `crash-b-${Date.now()}`;
-  await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "slow", delayMs: 8000, paths: ["/pis/payment"], methods: ["POST"], count: 1 } });
-  const inFlight = request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, timeout: 30_000 }).catch((e: Error) => e);
+  await request.post(`${SANDBOX}/_sandbox/faults`, {
+    data: { mode: "slow", delayMs: 8000, paths: ["/pis/payment"], methods: ["POST"], count: 1 },
+  });
+  const inFlight = request
+    .post(`${APP}/api/checkouts/${id}/payments`, {
+      data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey },
+      timeout: 30_000,
+    })
+    .catch((e: Error) => e);
   // The provider has made the payment (a slow answer is processed first); our answer is still pending.
-  await expect.poll(async () => (await providerPayments(request, reference)).length, { timeout: 10_000, intervals: [100] }).toBe(1);
+  await expect
+    .poll(async () => (await providerPayments(request, reference)).length, { timeout: 10_000, intervals: [100] })
+    .toBe(1);
   await killGroup(app, "SIGKILL");
   expect((await inFlight) instanceof Error).toBe(true); // the payer's browser saw the connection drop
   await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "none" } });
@@ -156,7 +197,10 @@ test("killed while the provider call is in flight: after restart nothing is lost
   expect(view.status).toBe("processing");
   // The payer retries (the same key, then a fresh one): a clear answer, never a 5xx, never a second provider payment.
   for (const key of [attemptKey, `crash-b2-${Date.now()}`]) {
-    const retry = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", termsAccepted: true, attemptKey: key }, timeout: 30_000 });
+    const retry = await request.post(`${APP}/api/checkouts/${id}/payments`, {
+      data: { method: "bank", termsAccepted: true, attemptKey: key },
+      timeout: 30_000,
+    });
     expect(retry.status(), await retry.text()).toBeLessThan(500);
   }
   expect(await providerPayments(request, reference)).toHaveLength(1);
@@ -171,7 +215,9 @@ test("killed while the provider call is in flight: after restart nothing is lost
   await expect
     .poll(
       async () => {
-        const res = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", termsAccepted: true, attemptKey: `crash-b3-${Date.now()}` } });
+        const res = await request.post(`${APP}/api/checkouts/${id}/payments`, {
+          data: { method: "bank", termsAccepted: true, attemptKey: `crash-b3-${Date.now()}` },
+        });
         if (res.status() === 200) paidAgain = ((await res.json()) as { confirmLink: string }).confirmLink;
         return res.status();
       },
@@ -182,18 +228,32 @@ test("killed while the provider call is in flight: after restart nothing is lost
   expect((await merchantView(request, id)).attempts).toHaveLength(2);
 });
 
-test("SIGTERM while a payment start waits on the provider: the start completes, new connections are refused, the server stops", async ({ request }) => {
+test("SIGTERM while a payment start waits on the provider: the start completes, new connections are refused, the server stops", async ({
+  request,
+}) => {
   const reference = `term-${Date.now()}`;
   const id = await createCheckout(request, reference);
-  await request.post(`${SANDBOX}/_sandbox/faults`, { data: { mode: "slow", delayMs: 4000, paths: ["/pis/payment"], methods: ["POST"], count: 1 } });
-  const inFlight = request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `term-${Date.now()}` }, timeout: 30_000 });
+  await request.post(`${SANDBOX}/_sandbox/faults`, {
+    data: { mode: "slow", delayMs: 4000, paths: ["/pis/payment"], methods: ["POST"], count: 1 },
+  });
+  const inFlight = request.post(`${APP}/api/checkouts/${id}/payments`, {
+    data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `term-${Date.now()}` },
+    timeout: 30_000,
+  });
   // The provider has made the payment; our answer to the payer is still on its way.
-  await expect.poll(async () => (await providerPayments(request, reference)).length, { timeout: 10_000, intervals: [100] }).toBe(1);
+  await expect
+    .poll(async () => (await providerPayments(request, reference)).length, { timeout: 10_000, intervals: [100] })
+    .toBe(1);
 
   const exited = new Promise<number | null>((resolve) => app!.once("exit", (code) => resolve(code)));
   process.kill(-app!.pid!, "SIGTERM");
   // No new request is taken...
-  await expect.poll(async () => (await request.get(`${APP}/api/health`, { timeout: 1000 }).catch(() => null))?.status() ?? "refused", { timeout: 5_000, intervals: [100] }).toBe("refused");
+  await expect
+    .poll(
+      async () => (await request.get(`${APP}/api/health`, { timeout: 1000 }).catch(() => null))?.status() ?? "refused",
+      { timeout: 5_000, intervals: [100] },
+    )
+    .toBe("refused");
   // ...the one in flight is answered in full...
   const start = await inFlight;
   expect(start.status()).toBe(200);

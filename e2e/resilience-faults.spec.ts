@@ -14,14 +14,21 @@ async function setFault(request: APIRequestContext, fault: Record<string, unknow
 }
 
 async function providerPayments(request: APIRequestContext, reference: string) {
-  return ((await (await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`)).json()) as { data: { id: string; statusGroup: string }[] }).data;
+  return (
+    (await (await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`)).json()) as {
+      data: { id: string; statusGroup: string }[];
+    }
+  ).data;
 }
 
 test.afterEach(async ({ request }) => {
   await setFault(request, { mode: "none" });
 });
 
-test("a provider that never answers: the payer is told to try again, and the retry works", async ({ page, request }) => {
+test("a provider that never answers: the payer is told to try again, and the retry works", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(60_000);
   const reference = `timeout-${Date.now()}`;
   const checkoutId = await createCheckout(request, { reference });
@@ -62,7 +69,10 @@ test("a slow provider: Pay waits, says it is busy, and makes exactly one payment
   expect(await providerPayments(request, reference)).toHaveLength(1);
 });
 
-test("the provider's status API down while the payer waits: the landing page waits calmly, then shows the outcome", async ({ page, request }) => {
+test("the provider's status API down while the payer waits: the landing page waits calmly, then shows the outcome", async ({
+  page,
+  request,
+}) => {
   const reference = `status-down-${Date.now()}`;
   const checkoutId = await createCheckout(request, { reference });
   await page.goto(`/checkout/${checkoutId}`);
@@ -72,7 +82,12 @@ test("the provider's status API down while the payer waits: the landing page wai
   await decideAtBank(page, "Approve", "pending");
   await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
   const status = page.getByRole("status");
-  await expect(status.getByRole("heading", { level: 2 }).or(page.getByRole("heading", { level: 1 })).first()).toBeVisible();
+  await expect(
+    status
+      .getByRole("heading", { level: 2 })
+      .or(page.getByRole("heading", { level: 1 }))
+      .first(),
+  ).toBeVisible();
   await expect(page.locator("body")).not.toContainText(/internal_error|provider_|SystemError|500/);
   // The status endpoint itself still answers (from our database) while the provider is down.
   const polled = await request.get(`/api/checkouts/${checkoutId}/status`);
@@ -82,7 +97,11 @@ test("the provider's status API down while the payer waits: the landing page wai
   // The provider recovers and the bank completes the payment: the page turns paid by itself.
   await setFault(request, { mode: "none" });
   const [payment] = await providerPayments(request, reference);
-  expect((await request.post(`${SANDBOX}/_sandbox/payments/${payment!.id}/status`, { data: { bankStatus: "ACSC" } })).status()).toBe(200);
+  expect(
+    (
+      await request.post(`${SANDBOX}/_sandbox/payments/${payment!.id}/status`, { data: { bankStatus: "ACSC" } })
+    ).status(),
+  ).toBe(200);
   await expect(status.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 20_000 });
   expect((await merchantView(request, checkoutId)).status).toBe("paid");
 });

@@ -5,10 +5,54 @@ import { expectNoAxeViolations } from "./axe";
 // `lang` on the payment: every hosted page in en, lt, lv and et, with the html lang attribute set.
 
 const LANGUAGES = {
-  en: { chooseBank: "Choose your bank", continue: "Continue", username: "Username", password: "Password", logIn: "Log in", confirm: "Confirm payment", approve: "Approve", done: "Payment approved", card: "Pay by card", cardNumber: "Card number" },
-  lt: { chooseBank: "Pasirinkite banką", continue: "Tęsti", username: "Naudotojo vardas", password: "Slaptažodis", logIn: "Prisijungti", confirm: "Patvirtinkite mokėjimą", approve: "Patvirtinti", done: "Mokėjimas patvirtintas", card: "Mokėti kortele", cardNumber: "Kortelės numeris" },
-  lv: { chooseBank: "Izvēlieties banku", continue: "Turpināt", username: "Lietotājvārds", password: "Parole", logIn: "Pieslēgties", confirm: "Apstipriniet maksājumu", approve: "Apstiprināt", done: "Maksājums apstiprināts", card: "Maksāt ar karti", cardNumber: "Kartes numurs" },
-  et: { chooseBank: "Valige oma pank", continue: "Jätka", username: "Kasutajanimi", password: "Parool", logIn: "Logi sisse", confirm: "Kinnitage makse", approve: "Kinnita", done: "Makse kinnitatud", card: "Maksa kaardiga", cardNumber: "Kaardi number" },
+  en: {
+    chooseBank: "Choose your bank",
+    continue: "Continue",
+    username: "Username",
+    password: "Password",
+    logIn: "Log in",
+    confirm: "Confirm payment",
+    approve: "Approve",
+    done: "Payment approved",
+    card: "Pay by card",
+    cardNumber: "Card number",
+  },
+  lt: {
+    chooseBank: "Pasirinkite banką",
+    continue: "Tęsti",
+    username: "Naudotojo vardas",
+    password: "Slaptažodis",
+    logIn: "Prisijungti",
+    confirm: "Patvirtinkite mokėjimą",
+    approve: "Patvirtinti",
+    done: "Mokėjimas patvirtintas",
+    card: "Mokėti kortele",
+    cardNumber: "Kortelės numeris",
+  },
+  lv: {
+    chooseBank: "Izvēlieties banku",
+    continue: "Turpināt",
+    username: "Lietotājvārds",
+    password: "Parole",
+    logIn: "Pieslēgties",
+    confirm: "Apstipriniet maksājumu",
+    approve: "Apstiprināt",
+    done: "Maksājums apstiprināts",
+    card: "Maksāt ar karti",
+    cardNumber: "Kartes numurs",
+  },
+  et: {
+    chooseBank: "Valige oma pank",
+    continue: "Jätka",
+    username: "Kasutajanimi",
+    password: "Parool",
+    logIn: "Logi sisse",
+    confirm: "Kinnitage makse",
+    approve: "Kinnita",
+    done: "Makse kinnitatud",
+    card: "Maksa kaardiga",
+    cardNumber: "Kaardi number",
+  },
 };
 
 test.beforeEach(async ({ page }) => {

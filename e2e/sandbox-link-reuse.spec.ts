@@ -8,7 +8,10 @@ test.beforeEach(async ({ page }) => {
   await routeShop(page);
 });
 
-test("a second visit of the confirmLink says it was used; Back into the flow still works", async ({ page, browser }) => {
+test("a second visit of the confirmLink says it was used; Back into the flow still works", async ({
+  page,
+  browser,
+}) => {
   const { id, confirmLink } = await createPayment();
   await page.goto(confirmLink);
   await page.getByText("SEB", { exact: true }).click();

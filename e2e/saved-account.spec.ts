@@ -86,7 +86,10 @@ test("the payer saves the bank account while paying, then pays the next order in
   expect((await merchantView(request, second)).status).toBe("paid");
 });
 
-test("another payer cannot use the saved account: not another browser, not another customer here", async ({ browser, request }, info) => {
+test("another payer cannot use the saved account: not another browser, not another customer here", async ({
+  browser,
+  request,
+}, info) => {
   const checkout = await createCheckout(request, { customerId: CUSTOMER });
   const stranger = await browser.newContext({ baseURL: info.project.use.baseURL });
   const theirs = await stranger.newPage();
@@ -108,13 +111,17 @@ test("another payer cannot use the saved account: not another browser, not anoth
   await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
 });
 
-test("after 90 days the link has ended: the payer is told, saves the account again, and one click works again", async ({ request }) => {
+test("after 90 days the link has ended: the payer is told, saves the account again, and one click works again", async ({
+  request,
+}) => {
   const clock = await request.post(`${SANDBOX}/_sandbox/clock`, { data: { advanceMs: 91 * 24 * 3600 * 1000 } });
   expect(clock.status()).toBe(200);
 
   const checkout = await createCheckout(request, { customerId: CUSTOMER });
   await page.goto(`/checkout/${checkout}`);
-  await expect(page.getByText(/Your saved Swedbank account can no longer be used for one-click payments/)).toBeVisible();
+  await expect(
+    page.getByText(/Your saved Swedbank account can no longer be used for one-click payments/),
+  ).toBeVisible();
   await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
   await expectNoAxeViolations(page);
   // The bank is chosen and "Remember" ticked already: accept the Terms and pay.
@@ -122,7 +129,9 @@ test("after 90 days the link has ended: the payer is told, saves the account aga
 
   const next = await createCheckout(request, { customerId: CUSTOMER });
   await page.goto(`/checkout/${next}`);
-  await expect(page.getByRole("region", { name: SAVED }).getByRole("button", { name: /^Pay €24\.90 from this account$/ })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: SAVED }).getByRole("button", { name: /^Pay €24\.90 from this account$/ }),
+  ).toBeVisible();
 });
 
 test("the payer forgets the saved account", async ({ request }) => {

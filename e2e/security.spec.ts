@@ -14,12 +14,25 @@ import { MERCHANT_KEY, createCheckout } from "./journey";
 const SANDBOX = process.env.SANDBOX_URL ?? "http://localhost:3101";
 const root = fileURLToPath(new URL("..", import.meta.url));
 // lib/env.ts SANDBOX_DEFAULTS: what the e2e app runs with.
-const SECRETS = { PIS_CLIENT_SECRET: "sandbox-client-secret", PIS_WEBHOOK_SECRET: "sandbox-webhook-secret", MERCHANT_API_KEY: MERCHANT_KEY, MERCHANT_NOTIFY_SECRET: "dev-notify-secret" };
+const SECRETS = {
+  PIS_CLIENT_SECRET: "sandbox-client-secret",
+  PIS_WEBHOOK_SECRET: "sandbox-webhook-secret",
+  MERCHANT_API_KEY: MERCHANT_KEY,
+  MERCHANT_NOTIFY_SECRET: "dev-notify-secret",
+};
 const CREDITOR = { name: "Demo Shop UAB", iban: "LT601010012345678901" };
 
 async function pagePaths(request: APIRequestContext): Promise<string[]> {
   const id = await createCheckout(request);
-  return ["/", "/accessibility", `/checkout/${id}`, `/checkout/${id}?lang=lt`, `/checkout/${id}/return`, "/backoffice/login", "/checkout/co_does_not_exist"];
+  return [
+    "/",
+    "/accessibility",
+    `/checkout/${id}`,
+    `/checkout/${id}?lang=lt`,
+    `/checkout/${id}/return`,
+    "/backoffice/login",
+    "/checkout/co_does_not_exist",
+  ];
 }
 
 function listFiles(dir: string): string[] {
@@ -71,14 +84,19 @@ test.describe("headers", () => {
     ];
     for (const res of responses) {
       const h = res.headers();
-      expect(h["content-security-policy"], res.url()).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+      expect(h["content-security-policy"], res.url()).toBe(
+        "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      );
       expect(h["x-content-type-options"], res.url()).toBe("nosniff");
       expect(h["referrer-policy"], res.url()).toBeDefined();
       expect(res.status(), res.url()).toBeLessThan(500);
     }
   });
 
-  test("pages run under the CSP with no violation: scripts hydrate, bank logos load, <html lang> is set", async ({ page, request }) => {
+  test("pages run under the CSP with no violation: scripts hydrate, bank logos load, <html lang> is set", async ({
+    page,
+    request,
+  }) => {
     const violations: string[] = [];
     page.on("console", (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
@@ -95,7 +113,9 @@ test.describe("headers", () => {
     await expect(page.getByRole("radio").first()).toBeChecked();
     const logos = page.locator("img[src^='http']");
     await expect(logos.first()).toBeVisible();
-    const loaded = await logos.evaluateAll((imgs) => imgs.slice(0, 5).map((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0));
+    const loaded = await logos.evaluateAll((imgs) =>
+      imgs.slice(0, 5).map((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+    );
     expect(loaded.every(Boolean)).toBe(true);
     expect(violations).toEqual([]);
   });
@@ -107,17 +127,27 @@ test("no credential appears in any built client asset or page response", async (
   expect(files.length).toBeGreaterThan(10);
   for (const file of files) {
     const text = readFileSync(file, "latin1");
-    for (const [name, value] of Object.entries(SECRETS)) expect(text.includes(value), `${name} in ${path.relative(root, file)}`).toBe(false);
+    for (const [name, value] of Object.entries(SECRETS))
+      expect(text.includes(value), `${name} in ${path.relative(root, file)}`).toBe(false);
   }
   const id = await createCheckout(request);
-  const pages = [...(await pagePaths(request)), `/checkout/${id}/return?paymentId=x&statusGroup=completed`, "/backoffice", "/api/openapi.json", "/api/banks?country=LT", `/api/checkouts/${id}/status`];
+  const pages = [
+    ...(await pagePaths(request)),
+    `/checkout/${id}/return?paymentId=x&statusGroup=completed`,
+    "/backoffice",
+    "/api/openapi.json",
+    "/api/banks?country=LT",
+    `/api/checkouts/${id}/status`,
+  ];
   for (const p of pages) {
     const body = await (await request.get(p)).text();
     for (const [name, value] of Object.entries(SECRETS)) expect(body.includes(value), `${name} in ${p}`).toBe(false);
   }
 });
 
-test("a browser cannot change the amount, currency or creditor: the provider gets the server's", async ({ request }) => {
+test("a browser cannot change the amount, currency or creditor: the provider gets the server's", async ({
+  request,
+}) => {
   const reference = `tamper-${Date.now()}`;
   const id = await createCheckout(request, { reference, amount: "24.90" });
   const res = await request.post(`/api/checkouts/${id}/payments`, {
@@ -131,7 +161,11 @@ test("a browser cannot change the amount, currency or creditor: the provider get
       currencyCode: "PLN",
       creditorName: "Mallory",
       creditorAccount: { iban: "LT121000011101001000" },
-      bankPaymentMethod: { creditorName: "Mallory", creditorAccount: { iban: "LT121000011101001000" }, endToEndId: "x" },
+      bankPaymentMethod: {
+        creditorName: "Mallory",
+        creditorAccount: { iban: "LT121000011101001000" },
+        endToEndId: "x",
+      },
       description: "free stuff",
       endToEndId: "other",
     },
@@ -140,21 +174,34 @@ test("a browser cannot change the amount, currency or creditor: the provider get
   if (res.status() === 400) return; // refused outright is as good; a 200 must not have obeyed
   const { confirmLink } = (await res.json()) as { confirmLink: string };
   expect(new URL(confirmLink).origin).toBe(new URL(SANDBOX).origin);
-  const payments = ((await (await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`)).json()) as { data: Record<string, unknown>[] }).data;
+  const payments = (
+    (await (await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`)).json()) as {
+      data: Record<string, unknown>[];
+    }
+  ).data;
   expect(payments).toHaveLength(1);
   const p = payments[0]!;
   expect(Number(p.amount)).toBe(24.9);
   expect(p.currencyCode).toBe("EUR");
   // The creditor as the provider's own API reports it (the control API does not list it).
-  const fromProvider = await request.get(`${SANDBOX}/platform/v0.3/pis/payment/${String(p.id)}`, { headers: { "Client-Id": "sandbox-client-id", "Client-Secret": SECRETS.PIS_CLIENT_SECRET } });
+  const fromProvider = await request.get(`${SANDBOX}/platform/v0.3/pis/payment/${String(p.id)}`, {
+    headers: { "Client-Id": "sandbox-client-id", "Client-Secret": SECRETS.PIS_CLIENT_SECRET },
+  });
   expect(fromProvider.status()).toBe(200);
-  const detail = (await fromProvider.json()) as { amount: string; currencyCode: string; bankPaymentMethod: { creditorName: string; creditorAccount: { iban: string } } };
+  const detail = (await fromProvider.json()) as {
+    amount: string;
+    currencyCode: string;
+    bankPaymentMethod: { creditorName: string; creditorAccount: { iban: string } };
+  };
   expect(Number(detail.amount)).toBe(24.9);
   expect(detail.bankPaymentMethod.creditorName).toBe(CREDITOR.name);
   expect(detail.bankPaymentMethod.creditorAccount.iban).toBe(CREDITOR.iban);
 });
 
-test("no response redirects to a foreign origin; confirmLink is on the provider's origin", async ({ request, baseURL }) => {
+test("no response redirects to a foreign origin; confirmLink is on the provider's origin", async ({
+  request,
+  baseURL,
+}) => {
   const id = await createCheckout(request);
   const evil = "https://evil.example/x";
   const paths = [
@@ -175,7 +222,9 @@ test("no response redirects to a foreign origin; confirmLink is on the provider'
   const locations: string[] = [];
   // Protocol-relative paths ("//evil.example") are sent as raw paths against our origin.
   for (const p of [...paths, "//evil.example/", "/\\evil.example/"]) {
-    const res = await request.get(p.startsWith("//") || p.startsWith("/\\") ? `${baseURL}${p}` : p, { maxRedirects: 0 });
+    const res = await request.get(p.startsWith("//") || p.startsWith("/\\") ? `${baseURL}${p}` : p, {
+      maxRedirects: 0,
+    });
     const location = res.headers()["location"];
     if (location) {
       locations.push(location);
@@ -184,7 +233,9 @@ test("no response redirects to a foreign origin; confirmLink is on the provider'
   }
   expect(locations.length).toBeGreaterThan(0); // the crawl did meet redirects (e.g. /backoffice -> login)
 
-  const start = await request.post(`/api/checkouts/${id}/payments`, { data: { method: "bank", termsAccepted: true, attemptKey: `redir-${Date.now()}` } });
+  const start = await request.post(`/api/checkouts/${id}/payments`, {
+    data: { method: "bank", termsAccepted: true, attemptKey: `redir-${Date.now()}` },
+  });
   expect(start.status()).toBe(200);
   expect(new URL(((await start.json()) as { confirmLink: string }).confirmLink).origin).toBe(new URL(SANDBOX).origin);
 });
@@ -195,7 +246,13 @@ test("checkout ids carry at least 128 random bits", async ({ request }) => {
     Array.from({ length: N }, async (_, i) => {
       const res = await request.post("/api/checkouts", {
         headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
-        data: { amount: "1.00", currency: "EUR", description: "Entropy", reference: `ent-${i}`, returnUrl: "https://shop.example/" },
+        data: {
+          amount: "1.00",
+          currency: "EUR",
+          description: "Entropy",
+          reference: `ent-${i}`,
+          returnUrl: "https://shop.example/",
+        },
       });
       return ((await res.json()) as { id: string }).id;
     }),
@@ -219,7 +276,9 @@ test("checkout ids carry at least 128 random bits", async ({ request }) => {
   expect(fair).toBe(width);
 });
 
-test("payment start is rate-limited per checkout: 429 problem+json rate_limited with Retry-After", async ({ request }) => {
+test("payment start is rate-limited per checkout: 429 problem+json rate_limited with Retry-After", async ({
+  request,
+}) => {
   const id = await createCheckout(request);
   const body = { method: "bank", termsAccepted: true, attemptKey: `rate-${Date.now()}` };
   const statuses: number[] = [];
@@ -239,20 +298,44 @@ test("payment start is rate-limited per checkout: 429 problem+json rate_limited 
   expect(await limited!.json()).toMatchObject({ status: 429, code: "rate_limited" });
   // another checkout of the same payer is not affected
   const other = await createCheckout(request);
-  expect((await request.post(`/api/checkouts/${other}/payments`, { data: { ...body, attemptKey: `rate2-${Date.now()}` } })).status()).toBe(200);
+  expect(
+    (
+      await request.post(`/api/checkouts/${other}/payments`, { data: { ...body, attemptKey: `rate2-${Date.now()}` } })
+    ).status(),
+  ).toBe(200);
 });
 
 /** POSTs `size` bytes to the running app as a raw HTTP client would (declared or streamed without a length). */
-function rawPost(baseURL: string, pathname: string, size: number, declareLength: boolean, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function rawPost(
+  baseURL: string,
+  pathname: string,
+  size: number,
+  declareLength: boolean,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const url = new URL(pathname, baseURL);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8", Origin: url.origin, ...headers, ...(declareLength ? { "Content-Length": String(size) } : {}) } }, (res) => {
-      let body = "";
-      res.on("data", (d: Buffer) => (body += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "Content-Type": "text/plain;charset=UTF-8",
+          Origin: url.origin,
+          ...headers,
+          ...(declareLength ? { "Content-Length": String(size) } : {}),
+        },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (d: Buffer) => (body += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     // The server may answer and close before the whole body is sent: that is the point.
-    req.on("error", (err) => (err.message.includes("EPIPE") || err.message.includes("ECONNRESET") ? undefined : reject(err)));
+    req.on("error", (err) =>
+      err.message.includes("EPIPE") || err.message.includes("ECONNRESET") ? undefined : reject(err),
+    );
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     let sent = 0;
     const pump = () => {
@@ -266,7 +349,9 @@ function rawPost(baseURL: string, pathname: string, size: number, declareLength:
   });
 }
 
-test("a 10 MB body is refused with 413 on pages (server actions) and the API, and one streamed without a length with 411 or 413, never 5xx", async ({ baseURL }) => {
+test("a 10 MB body is refused with 413 on pages (server actions) and the API, and one streamed without a length with 411 or 413, never 5xx", async ({
+  baseURL,
+}) => {
   const tenMb = 10 * 1024 * 1024;
   for (const [pathname, headers] of [
     ["/backoffice/login", { "Next-Action": "0".repeat(42) }],

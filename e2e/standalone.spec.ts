@@ -27,7 +27,11 @@ let log = "";
 const database = `standalone_${Date.now()}`;
 
 function run(args: string[], cwd: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const keep = (d: Buffer) => (log = (log + d.toString()).slice(-6000));
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
@@ -36,15 +40,21 @@ function run(args: string[], cwd: string, env: Record<string, string>): ChildPro
 
 async function up(url: string, child: ChildProcess) {
   await expect
-    .poll(async () => {
-      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${log}`);
-      return (await fetch(url).catch(() => null))?.status;
-    }, { timeout: 60_000, intervals: [250] })
+    .poll(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${log}`);
+        return (await fetch(url).catch(() => null))?.status;
+      },
+      { timeout: 60_000, intervals: [250] },
+    )
     .toBe(200);
 }
 
 test.beforeAll(async () => {
-  expect(existsSync(path.join(standalone, "server.js")), "the build has a standalone server (next.config.mjs output)").toBe(true);
+  expect(
+    existsSync(path.join(standalone, "server.js")),
+    "the build has a standalone server (next.config.mjs output)",
+  ).toBe(true);
   // What the Dockerfile copies next to it.
   cpSync(path.join(root, ".next/static"), path.join(standalone, ".next/static"), { recursive: true });
   cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
@@ -53,7 +63,10 @@ test.beforeAll(async () => {
   await admin.query(`create database ${database}`);
   await admin.end();
 
-  sandbox = run([path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], root, { SANDBOX_PORT: String(SANDBOX_PORT), SANDBOX_DATA_DIR: "" });
+  sandbox = run([path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], root, {
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    SANDBOX_DATA_DIR: "",
+  });
   await up(`http://127.0.0.1:${SANDBOX_PORT}/health`, sandbox);
   server = run(["server.js"], standalone, {
     NODE_ENV: "production",
@@ -76,13 +89,21 @@ test.afterAll(async () => {
   await admin.end();
 });
 
-test("the standalone server migrates a fresh Postgres, is ready, serves the checkout and takes a payment, and stops on SIGTERM", async ({ request }) => {
+test("the standalone server migrates a fresh Postgres, is ready, serves the checkout and takes a payment, and stops on SIGTERM", async ({
+  request,
+}) => {
   const ready = await request.get(`${APP}/api/health/ready`);
   expect(await ready.json()).toEqual({ status: "ready", database: "ok", provider: "ok" });
 
   const created = await request.post(`${APP}/api/checkouts`, {
     headers: { Authorization: "Bearer dev-merchant-key" },
-    data: { amount: "9.99", currency: "EUR", description: "Standalone", reference: `sa-${Date.now()}`, returnUrl: "https://shop.example/done" },
+    data: {
+      amount: "9.99",
+      currency: "EUR",
+      description: "Standalone",
+      reference: `sa-${Date.now()}`,
+      returnUrl: "https://shop.example/done",
+    },
   });
   expect(created.status()).toBe(200);
   const { id } = (await created.json()) as { id: string };
@@ -93,13 +114,26 @@ test("the standalone server migrates a fresh Postgres, is ready, serves the chec
   expect(script).toBeTruthy();
   expect((await request.get(`${APP}${script}`)).status()).toBe(200);
 
-  const start = await request.post(`${APP}/api/checkouts/${id}/payments`, { data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `sa-${Date.now()}` } });
+  const start = await request.post(`${APP}/api/checkouts/${id}/payments`, {
+    data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `sa-${Date.now()}` },
+  });
   expect(start.status()).toBe(200);
 
   const exited = new Promise<number | null>((resolve) => server!.once("exit", (code) => resolve(code)));
   server!.kill("SIGTERM");
   expect(await exited).toBe(143);
   // Its log is JSON lines, one per request.
-  const lines = log.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
-  expect(lines).toContainEqual(expect.objectContaining({ msg: "request", method: "POST", route: "/api/checkouts/{id}/payments", status: 200, reqId: expect.any(String) }));
+  const lines = log
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(lines).toContainEqual(
+    expect.objectContaining({
+      msg: "request",
+      method: "POST",
+      route: "/api/checkouts/{id}/payments",
+      status: 200,
+      reqId: expect.any(String),
+    }),
+  );
 });

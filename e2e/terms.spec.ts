@@ -2,7 +2,10 @@ import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
 import { createCheckout, merchantView } from "./journey";
 
-test("Pay without accepting the Terms is blocked with a message, and nothing is sent to the provider", async ({ page, request }) => {
+test("Pay without accepting the Terms is blocked with a message, and nothing is sent to the provider", async ({
+  page,
+  request,
+}) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}`);
   await page.getByRole("radio", { name: "Swedbank", exact: true }).check();

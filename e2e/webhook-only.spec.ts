@@ -16,7 +16,9 @@ test("the webhook alone marks the checkout paid when the payer never comes back"
     await expect.poll(async () => (await merchantView(request, checkoutId)).status, { timeout: 30_000 }).toBe("paid");
   } catch (err) {
     const paymentId = bank.pathname.split("/")[2];
-    const deliveries = await (await request.get(`${bank.origin}/_sandbox/webhooks?paymentId=${paymentId}`, { timeout: 5_000 })).text();
+    const deliveries = await (
+      await request.get(`${bank.origin}/_sandbox/webhooks?paymentId=${paymentId}`, { timeout: 5_000 })
+    ).text();
     throw new Error(`checkout not paid by the webhook; the provider's delivery log: ${deliveries}`, { cause: err });
   }
   const { timeline } = await merchantView(request, checkoutId);

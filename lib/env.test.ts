@@ -36,12 +36,22 @@ describe("settings", () => {
   });
 
   it("requires real secrets and the merchant's account when a real provider is configured", () => {
-    expect(() => loadEnv({ PIS_BASE_URL: "https://api.kevin.eu/platform" })).toThrow(/PIS_CLIENT_SECRET: required[\s\S]*CREDITOR_IBAN: required/);
+    expect(() => loadEnv({ PIS_BASE_URL: "https://api.kevin.eu/platform" })).toThrow(
+      /PIS_CLIENT_SECRET: required[\s\S]*CREDITOR_IBAN: required/,
+    );
   });
 
   it("takes a complete real-provider configuration", () => {
-    const e = loadEnv({ ...REAL_PROVIDER_ENV, PIS_BASE_URL: "https://api.kevin.eu/platform/", CREDITOR_IBAN: "lt60 1010 0123 4567 8901" });
-    expect(e).toMatchObject({ sandbox: false, pisBaseUrl: "https://api.kevin.eu/platform", creditorIban: "LT601010012345678901" });
+    const e = loadEnv({
+      ...REAL_PROVIDER_ENV,
+      PIS_BASE_URL: "https://api.kevin.eu/platform/",
+      CREDITOR_IBAN: "lt60 1010 0123 4567 8901",
+    });
+    expect(e).toMatchObject({
+      sandbox: false,
+      pisBaseUrl: "https://api.kevin.eu/platform",
+      creditorIban: "LT601010012345678901",
+    });
   });
 });
 
@@ -62,7 +72,14 @@ describe("deployment checks with a real provider", () => {
   });
 
   it("refuses each built-in development secret, in one line naming the setting", () => {
-    for (const key of ["PIS_WEBHOOK_SECRET", "MERCHANT_API_KEY", "BACKOFFICE_PASSWORD", "MERCHANT_NOTIFY_SECRET", "TOKEN_ENCRYPTION_KEYS", "PIS_CLIENT_SECRET"] as const) {
+    for (const key of [
+      "PIS_WEBHOOK_SECRET",
+      "MERCHANT_API_KEY",
+      "BACKOFFICE_PASSWORD",
+      "MERCHANT_NOTIFY_SECRET",
+      "TOKEN_ENCRYPTION_KEYS",
+      "PIS_CLIENT_SECRET",
+    ] as const) {
       const problems = refusal({ [key]: SANDBOX_DEFAULTS[key] });
       expect(problems).toHaveLength(1);
       expect(problems[0]).toMatch(new RegExp(`^${key}: .*development`));
@@ -75,9 +92,15 @@ describe("deployment checks with a real provider", () => {
   });
 
   it("refuses a short back-office password, and a well-known one however long", () => {
-    expect(refusal({ BACKOFFICE_PASSWORD: "Tr0ub4dor&3" })).toEqual([expect.stringMatching(/^BACKOFFICE_PASSWORD: .*at least 12/)]);
-    expect(refusal({ BACKOFFICE_PASSWORD: "password1234" })).toEqual([expect.stringMatching(/^BACKOFFICE_PASSWORD: .*well known/)]);
-    expect(refusal({ BACKOFFICE_PASSWORD: "aaaaaaaaaaaaaaaa" })).toEqual([expect.stringMatching(/^BACKOFFICE_PASSWORD: .*well known/)]);
+    expect(refusal({ BACKOFFICE_PASSWORD: "Tr0ub4dor&3" })).toEqual([
+      expect.stringMatching(/^BACKOFFICE_PASSWORD: .*at least 12/),
+    ]);
+    expect(refusal({ BACKOFFICE_PASSWORD: "password1234" })).toEqual([
+      expect.stringMatching(/^BACKOFFICE_PASSWORD: .*well known/),
+    ]);
+    expect(refusal({ BACKOFFICE_PASSWORD: "aaaaaaaaaaaaaaaa" })).toEqual([
+      expect.stringMatching(/^BACKOFFICE_PASSWORD: .*well known/),
+    ]);
   });
 
   it("refuses a short merchant API key", () => {
@@ -85,11 +108,21 @@ describe("deployment checks with a real provider", () => {
   });
 
   it("names every problem at once, so one restart fixes them all", () => {
-    expect(refusal({ APP_URL: "http://x.example", BACKOFFICE_PASSWORD: "dev-backoffice", MERCHANT_API_KEY: "dev-merchant-key" })).toHaveLength(3);
+    expect(
+      refusal({
+        APP_URL: "http://x.example",
+        BACKOFFICE_PASSWORD: "dev-backoffice",
+        MERCHANT_API_KEY: "dev-merchant-key",
+      }),
+    ).toHaveLength(3);
   });
 
   it("lets a test rig run against a sandbox on this machine only when ALLOW_INSECURE_SETTINGS says so", () => {
-    const rig = { APP_URL: "http://localhost:3600", PIS_BASE_URL: "http://localhost:3601/platform", ...SANDBOX_DEFAULTS };
+    const rig = {
+      APP_URL: "http://localhost:3600",
+      PIS_BASE_URL: "http://localhost:3601/platform",
+      ...SANDBOX_DEFAULTS,
+    };
     expect(refusal(rig).length).toBeGreaterThan(3);
     expect(refusal({ ...rig, ALLOW_INSECURE_SETTINGS: "true" })).toEqual([]);
   });

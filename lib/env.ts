@@ -22,9 +22,7 @@ export const SANDBOX_DEFAULTS = {
 } as const;
 
 const port = z.coerce.number().int().min(1).max(65535);
-const httpUrl = z
-  .url({ protocol: /^https?$/ })
-  .transform((u) => u.replace(/\/+$/, ""));
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().min(1).optional());
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), httpUrl.optional());
 
@@ -34,7 +32,10 @@ const rawSchema = z.object({
   APP_URL: optionalUrl,
   DATABASE_URL: z.preprocess(
     (v) => (v === "" ? undefined : v),
-    z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://").optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
   ),
   PGLITE_DIR: optionalString,
   PIS_BASE_URL: optionalUrl,
@@ -48,7 +49,12 @@ const rawSchema = z.object({
   BACKOFFICE_PASSWORD: optionalString,
   MERCHANT_NOTIFY_SECRET: optionalString,
   TOKEN_ENCRYPTION_KEYS: optionalString,
-  CHECKOUT_TTL_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60 - 60).default(24 * 60),
+  CHECKOUT_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 60 - 60)
+    .default(24 * 60),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(15_000),
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PAYMENTS_PER_IP: z.coerce.number().int().min(1).default(120),
@@ -63,7 +69,10 @@ const rawSchema = z.object({
   CREDITOR_NAME: optionalString,
   CREDITOR_IBAN: z.preprocess(
     (v) => (typeof v === "string" && v !== "" ? v.replace(/\s+/g, "").toUpperCase() : undefined),
-    z.string().regex(/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/, "must be an IBAN").optional(),
+    z
+      .string()
+      .regex(/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/, "must be an IBAN")
+      .optional(),
   ),
 });
 
@@ -77,33 +86,96 @@ type SettingName = keyof z.input<typeof rawSchema>;
 export const SETTING_DOCS: Record<SettingName, { meaning: string; default: string; secret?: true }> = {
   NODE_ENV: { meaning: "set by npm start and next", default: "development" },
   PORT: { meaning: "port of the app", default: "3000" },
-  APP_URL: { meaning: "public origin payers and the provider reach the app at; builds Redirect-URL and Webhook-URL; must be https with a real provider", default: "http://localhost:$PORT" },
-  DATABASE_URL: { meaning: "postgres:// URL of a Postgres server", default: "unset: embedded PGlite under PGLITE_DIR (one instance only)" },
+  APP_URL: {
+    meaning:
+      "public origin payers and the provider reach the app at; builds Redirect-URL and Webhook-URL; must be https with a real provider",
+    default: "http://localhost:$PORT",
+  },
+  DATABASE_URL: {
+    meaning: "postgres:// URL of a Postgres server",
+    default: "unset: embedded PGlite under PGLITE_DIR (one instance only)",
+  },
   PGLITE_DIR: { meaning: "where the embedded database lives; one process at a time", default: ".data/pglite" },
-  PIS_BASE_URL: { meaning: "provider base URL without version, e.g. https://api.kevin.eu/platform; setting it turns on the deployment checks", default: "unset: the built-in sandbox on SANDBOX_PORT" },
+  PIS_BASE_URL: {
+    meaning:
+      "provider base URL without version, e.g. https://api.kevin.eu/platform; setting it turns on the deployment checks",
+    default: "unset: the built-in sandbox on SANDBOX_PORT",
+  },
   SANDBOX_PORT: { meaning: "port of the built-in sandbox provider", default: "3001" },
   PIS_API_VERSION: { meaning: "provider API version: v0.3, v0.2 or v0.1", default: "v0.3" },
   PIS_TIMEOUT_MS: { meaning: "timeout of each provider call, in milliseconds", default: "15000" },
-  PIS_CLIENT_ID: { meaning: "the provider project's Client-Id", default: "the sandbox test project; required with a real provider" },
-  PIS_CLIENT_SECRET: { meaning: "the provider project's Client-Secret", default: "the sandbox test project; required with a real provider", secret: true },
-  PIS_WEBHOOK_SECRET: { meaning: "endpoint secret that signs the provider's webhooks", default: "the sandbox test secret; required with a real provider", secret: true },
-  MERCHANT_API_KEY: { meaning: "Bearer key of the checkouts API (at least 24 characters with a real provider)", default: "dev-merchant-key in sandbox mode; required otherwise", secret: true },
-  BACKOFFICE_PASSWORD: { meaning: "staff password of /backoffice (at least 12 characters, not a well-known one, with a real provider)", default: "dev-backoffice in sandbox mode; required otherwise", secret: true },
-  MERCHANT_NOTIFY_SECRET: { meaning: "signs our notifications to the merchant's notifyUrl", default: "dev-notify-secret in sandbox mode; required otherwise", secret: true },
-  TOKEN_ENCRYPTION_KEYS: { meaning: "AES-256 keys sealing saved accounts' tokens: id:base64 of 32 bytes, comma-separated, newest first", default: "a development key in sandbox mode; required otherwise", secret: true },
+  PIS_CLIENT_ID: {
+    meaning: "the provider project's Client-Id",
+    default: "the sandbox test project; required with a real provider",
+  },
+  PIS_CLIENT_SECRET: {
+    meaning: "the provider project's Client-Secret",
+    default: "the sandbox test project; required with a real provider",
+    secret: true,
+  },
+  PIS_WEBHOOK_SECRET: {
+    meaning: "endpoint secret that signs the provider's webhooks",
+    default: "the sandbox test secret; required with a real provider",
+    secret: true,
+  },
+  MERCHANT_API_KEY: {
+    meaning: "Bearer key of the checkouts API (at least 24 characters with a real provider)",
+    default: "dev-merchant-key in sandbox mode; required otherwise",
+    secret: true,
+  },
+  BACKOFFICE_PASSWORD: {
+    meaning: "staff password of /backoffice (at least 12 characters, not a well-known one, with a real provider)",
+    default: "dev-backoffice in sandbox mode; required otherwise",
+    secret: true,
+  },
+  MERCHANT_NOTIFY_SECRET: {
+    meaning: "signs our notifications to the merchant's notifyUrl",
+    default: "dev-notify-secret in sandbox mode; required otherwise",
+    secret: true,
+  },
+  TOKEN_ENCRYPTION_KEYS: {
+    meaning: "AES-256 keys sealing saved accounts' tokens: id:base64 of 32 bytes, comma-separated, newest first",
+    default: "a development key in sandbox mode; required otherwise",
+    secret: true,
+  },
   CHECKOUT_TTL_MINUTES: { meaning: "default lifetime of a checkout (at most 7 days less an hour)", default: "1440" },
   WORKER_INTERVAL_MS: { meaning: "how often expiry, reconciliation and token re-sealing run", default: "15000" },
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: { meaning: "payment starts per minute per checkout", default: "10" },
   RATE_LIMIT_PAYMENTS_PER_IP: { meaning: "payment starts per minute per client address", default: "120" },
-  RATE_LIMIT_LOGIN_FAILURES_PER_IP: { meaning: "wrong back-office passwords per 15 minutes per address", default: "10" },
-  RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: { meaning: "webhooks not signed with our secret per minute per address", default: "30" },
+  RATE_LIMIT_LOGIN_FAILURES_PER_IP: {
+    meaning: "wrong back-office passwords per 15 minutes per address",
+    default: "10",
+  },
+  RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: {
+    meaning: "webhooks not signed with our secret per minute per address",
+    default: "30",
+  },
   RATE_LIMIT_ABANDONS_PER_IP: { meaning: "abandoned-payment calls per minute per address", default: "60" },
-  TRUSTED_PROXY_HOPS: { meaning: "how many reverse proxies in front of the app append to X-Forwarded-For (0: the socket's address)", default: "0" },
-  LOG_LEVEL: { meaning: "least severe log level written (JSON lines on stdout; pretty in development): fatal, error, warn, info, debug, trace or silent", default: "info" },
-  ALLOW_PRIVATE_URLS: { meaning: "true: returnUrl and notifyUrl may point at localhost or a private network", default: "true in sandbox mode, false otherwise" },
-  ALLOW_INSECURE_SETTINGS: { meaning: "true: skip the deployment checks (a test rig against a local sandbox; never a deployment)", default: "false" },
-  CREDITOR_NAME: { meaning: "the merchant's name on the receiving account", default: "Demo Shop UAB in sandbox mode; required otherwise" },
-  CREDITOR_IBAN: { meaning: "the merchant's receiving account", default: "LT601010012345678901 in sandbox mode; required otherwise" },
+  TRUSTED_PROXY_HOPS: {
+    meaning: "how many reverse proxies in front of the app append to X-Forwarded-For (0: the socket's address)",
+    default: "0",
+  },
+  LOG_LEVEL: {
+    meaning:
+      "least severe log level written (JSON lines on stdout; pretty in development): fatal, error, warn, info, debug, trace or silent",
+    default: "info",
+  },
+  ALLOW_PRIVATE_URLS: {
+    meaning: "true: returnUrl and notifyUrl may point at localhost or a private network",
+    default: "true in sandbox mode, false otherwise",
+  },
+  ALLOW_INSECURE_SETTINGS: {
+    meaning: "true: skip the deployment checks (a test rig against a local sandbox; never a deployment)",
+    default: "false",
+  },
+  CREDITOR_NAME: {
+    meaning: "the merchant's name on the receiving account",
+    default: "Demo Shop UAB in sandbox mode; required otherwise",
+  },
+  CREDITOR_IBAN: {
+    meaning: "the merchant's receiving account",
+    default: "LT601010012345678901 in sandbox mode; required otherwise",
+  },
 };
 
 /** .env.example: every setting, its meaning and default, all commented out (the defaults apply). */
@@ -111,7 +183,7 @@ export function envExample(): string {
   const lines = [
     "# Every setting of the app (lib/env.ts), generated by `npm run env:example`: do not edit by hand.",
     "# All are optional in sandbox mode. With PIS_BASE_URL set, the secrets and the creditor are required",
-    "# and start-up refuses development values, a non-https APP_URL and weak passwords (README \"Settings\").",
+    '# and start-up refuses development values, a non-https APP_URL and weak passwords (README "Settings").',
     "",
   ];
   for (const [name, doc] of Object.entries(SETTING_DOCS)) {
@@ -137,11 +209,40 @@ export type Env = ReturnType<typeof loadEnv>;
 
 // Our own secrets that must never be the development values printed in this file; the provider's
 // client secret too, which would only work against the sandbox anyway.
-const SECRETS = ["PIS_CLIENT_SECRET", "PIS_WEBHOOK_SECRET", "MERCHANT_API_KEY", "BACKOFFICE_PASSWORD", "MERCHANT_NOTIFY_SECRET", "TOKEN_ENCRYPTION_KEYS"] as const;
+const SECRETS = [
+  "PIS_CLIENT_SECRET",
+  "PIS_WEBHOOK_SECRET",
+  "MERCHANT_API_KEY",
+  "BACKOFFICE_PASSWORD",
+  "MERCHANT_NOTIFY_SECRET",
+  "TOKEN_ENCRYPTION_KEYS",
+] as const;
 const MIN_PASSWORD_LENGTH = 12;
 const MIN_API_KEY_LENGTH = 24;
 // Lowercased, with digits and punctuation at the ends stripped before comparing ("Password123!").
-const KNOWN_PASSWORDS = new Set(["password", "passw0rd", "changeme", "change-me", "admin", "administrator", "backoffice", "back-office", "devbackoffice", "dev-backoffice", "letmein", "qwerty", "qwertyuiop", "welcome", "secret", "default", "staff", "checkout", "iloveyou", "abc", "test"]);
+const KNOWN_PASSWORDS = new Set([
+  "password",
+  "passw0rd",
+  "changeme",
+  "change-me",
+  "admin",
+  "administrator",
+  "backoffice",
+  "back-office",
+  "devbackoffice",
+  "dev-backoffice",
+  "letmein",
+  "qwerty",
+  "qwertyuiop",
+  "welcome",
+  "secret",
+  "default",
+  "staff",
+  "checkout",
+  "iloveyou",
+  "abc",
+  "test",
+]);
 
 function wellKnownPassword(password: string): boolean {
   const core = password.toLowerCase().replace(/^[\d\W_]+|[\d\W_]+$/g, "");
@@ -155,18 +256,28 @@ function wellKnownPassword(password: string): boolean {
  */
 function deploymentProblems(raw: z.infer<typeof rawSchema>): string[] {
   const problems: string[] = [];
-  if (raw.APP_URL === undefined) problems.push("APP_URL: required with a real provider: the https address payers and the provider reach this app at");
-  else if (!raw.APP_URL.startsWith("https://")) problems.push("APP_URL: must be https with a real provider (payers' bank details and the session cookie travel over it)");
+  if (raw.APP_URL === undefined)
+    problems.push(
+      "APP_URL: required with a real provider: the https address payers and the provider reach this app at",
+    );
+  else if (!raw.APP_URL.startsWith("https://"))
+    problems.push(
+      "APP_URL: must be https with a real provider (payers' bank details and the session cookie travel over it)",
+    );
   for (const key of SECRETS) {
-    if (raw[key] === SANDBOX_DEFAULTS[key]) problems.push(`${key}: is the built-in development value, which anyone can read in the source; set your own`);
+    if (raw[key] === SANDBOX_DEFAULTS[key])
+      problems.push(`${key}: is the built-in development value, which anyone can read in the source; set your own`);
   }
   const password = raw.BACKOFFICE_PASSWORD ?? "";
   if (password !== SANDBOX_DEFAULTS.BACKOFFICE_PASSWORD) {
-    if (password.length < MIN_PASSWORD_LENGTH) problems.push(`BACKOFFICE_PASSWORD: must be at least ${MIN_PASSWORD_LENGTH} characters`);
-    else if (wellKnownPassword(password)) problems.push("BACKOFFICE_PASSWORD: is a well known password; choose one nobody would guess");
+    if (password.length < MIN_PASSWORD_LENGTH)
+      problems.push(`BACKOFFICE_PASSWORD: must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    else if (wellKnownPassword(password))
+      problems.push("BACKOFFICE_PASSWORD: is a well known password; choose one nobody would guess");
   }
   const apiKey = raw.MERCHANT_API_KEY ?? "";
-  if (apiKey !== SANDBOX_DEFAULTS.MERCHANT_API_KEY && apiKey.length < MIN_API_KEY_LENGTH) problems.push(`MERCHANT_API_KEY: must be at least ${MIN_API_KEY_LENGTH} characters (e.g. openssl rand -hex 24)`);
+  if (apiKey !== SANDBOX_DEFAULTS.MERCHANT_API_KEY && apiKey.length < MIN_API_KEY_LENGTH)
+    problems.push(`MERCHANT_API_KEY: must be at least ${MIN_API_KEY_LENGTH} characters (e.g. openssl rand -hex 24)`);
   return problems;
 }
 
@@ -179,11 +290,14 @@ export function parseTokenKeys(value: string): { id: string; key: Buffer }[] {
     const [id, b64] = part.trim().split(":");
     const key = Buffer.from(b64 ?? "", "base64");
     if (!id || !/^[A-Za-z0-9_-]{1,16}$/.test(id) || key.length !== 32) {
-      throw new EnvError([`TOKEN_ENCRYPTION_KEYS: each entry must be id:base64 of 32 bytes (id of 1-16 letters, digits, _ or -)`]);
+      throw new EnvError([
+        `TOKEN_ENCRYPTION_KEYS: each entry must be id:base64 of 32 bytes (id of 1-16 letters, digits, _ or -)`,
+      ]);
     }
     return { id, key };
   });
-  if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new EnvError(["TOKEN_ENCRYPTION_KEYS: key ids must be unique"]);
+  if (new Set(keys.map((k) => k.id)).size !== keys.length)
+    throw new EnvError(["TOKEN_ENCRYPTION_KEYS: key ids must be unique"]);
   return keys;
 }
 

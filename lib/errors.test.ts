@@ -5,7 +5,13 @@ import { LOCALES } from "./checkout/types";
 import { messages } from "./i18n";
 
 const doc = openApiDocument("http://localhost:3000");
-type Op = { "x-error-codes": string[]; responses: Record<string, { content?: Record<string, { schema: { allOf?: [unknown, { properties: { code: { enum: string[] } } }] } }> }> };
+type Op = {
+  "x-error-codes": string[];
+  responses: Record<
+    string,
+    { content?: Record<string, { schema: { allOf?: [unknown, { properties: { code: { enum: string[] } } }] } }> }
+  >;
+};
 const operations = Object.values(doc.paths).flatMap((path) => Object.values(path) as Op[]);
 
 describe("the error table (lib/errors.ts)", () => {

@@ -22,7 +22,10 @@ export interface Fetched {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-export function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<Fetched> {
+export function request(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -40,10 +43,17 @@ export function request(url: string, init: { method?: string; headers?: Record<s
 /** The header the sandbox's control API (/_sandbox/...) wants: its documented test secret. */
 export const SANDBOX_CONTROL = { "X-Sandbox-Secret": process.env.SANDBOX_CONTROL_SECRET || "sandbox-control-secret" };
 
-export async function json<T>(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function json<T>(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   const res = await request(url, {
     method: init.method,
-    headers: { "Content-Type": "application/json", ...(url.includes("/_sandbox/") ? SANDBOX_CONTROL : {}), ...init.headers },
+    headers: {
+      "Content-Type": "application/json",
+      ...(url.includes("/_sandbox/") ? SANDBOX_CONTROL : {}),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = res.body.toString();
@@ -71,7 +81,12 @@ export interface RunningApp {
 }
 
 /** `npm start` on `port` (sandbox on port + 1), with a fresh embedded database unless databaseUrl is given. */
-export async function startApp(o: { port: number; dataDir: string; databaseUrl?: string; env?: Record<string, string> }): Promise<RunningApp> {
+export async function startApp(o: {
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}): Promise<RunningApp> {
   for (const p of [o.port, o.port + 1]) if (!(await portFree(p))) throw new Error(`port ${p} is in use`);
   const url = `http://localhost:${o.port}`;
   rmSync(path.join(root, o.dataDir), { recursive: true, force: true });
@@ -95,11 +110,19 @@ export async function startApp(o: { port: number; dataDir: string; databaseUrl?:
   child.stderr?.on("data", (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-4000);
   });
-  const app: RunningApp = { url, sandboxUrl: `http://localhost:${o.port + 1}`, child, stop: () => stopProcessGroup(child) };
+  const app: RunningApp = {
+    url,
+    sandboxUrl: `http://localhost:${o.port + 1}`,
+    child,
+    stop: () => stopProcessGroup(child),
+  };
   const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}\n${stderr.trim()}`);
-    const ok = await request(`${url}/api/health`, { timeoutMs: 2000 }).then((r) => r.status === 200, () => false);
+    const ok = await request(`${url}/api/health`, { timeoutMs: 2000 }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return app;
     if (Date.now() > deadline) {
       await app.stop();
@@ -146,7 +169,11 @@ export async function createCheckout(app: string, reference: string, amount = "1
 }
 
 /** Runs `task` over `items` with at most `concurrency` at once. */
-export async function pool<T, R>(items: T[], concurrency: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(

@@ -42,8 +42,40 @@ function line(text = "") {
 // ---------------------------------------------------------------------------------------------
 // 1. Bank search
 
-const FIRST = ["Šiaulių", "Žemaitijos", "Rīgas", "Tallinna", "Kredīt", "Ūkio", "Citadele", "Swed", "Luminor", "Lietuvos", "Pärnu", "Daugavas", "Vilniaus", "Kauno", "Jūrmalas", "Tartu", "Ģirts", "Ķekavas", "Narva", "Panevėžio"];
-const SECOND = ["bankas", "banka", "pank", "kredito unija", "krājaisdevu sabiedrība", "hoiupank", "finance", "taupomoji kasa", "investīciju banka", "ühistu"];
+const FIRST = [
+  "Šiaulių",
+  "Žemaitijos",
+  "Rīgas",
+  "Tallinna",
+  "Kredīt",
+  "Ūkio",
+  "Citadele",
+  "Swed",
+  "Luminor",
+  "Lietuvos",
+  "Pärnu",
+  "Daugavas",
+  "Vilniaus",
+  "Kauno",
+  "Jūrmalas",
+  "Tartu",
+  "Ģirts",
+  "Ķekavas",
+  "Narva",
+  "Panevėžio",
+];
+const SECOND = [
+  "bankas",
+  "banka",
+  "pank",
+  "kredito unija",
+  "krājaisdevu sabiedrība",
+  "hoiupank",
+  "finance",
+  "taupomoji kasa",
+  "investīciju banka",
+  "ühistu",
+];
 const SHORT = ["sb", "ku", "kb", "fin", "hp", "tk"];
 
 function syntheticBanks(count: number): (SearchableBank & { popular: boolean })[] {
@@ -54,7 +86,13 @@ function syntheticBanks(count: number): (SearchableBank & { popular: boolean })[
     const name = `${first} ${second} ${i + 1}`;
     const officialName = `AB „${name}“`;
     const short = `${SHORT[i % SHORT.length]}${i}`;
-    return { id: `BANK_${i}`, name, officialName, popular: i < 5, searchTerms: [fold(name), fold(officialName), short] };
+    return {
+      id: `BANK_${i}`,
+      name,
+      officialName,
+      popular: i < 5,
+      searchTerms: [fold(name), fold(officialName), short],
+    };
   });
 }
 
@@ -84,7 +122,9 @@ function benchFilter() {
   const median = percentile(times, 50);
   const p95 = percentile(times, 95);
   line(`bank search over ${banks.length} banks, typing "${query}" (${times.length} keystrokes):`);
-  line(`  per keystroke: median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms (target ≤ ${FILTER_TARGET_MS} ms) ${p95 <= FILTER_TARGET_MS ? "OK" : "OVER"}`);
+  line(
+    `  per keystroke: median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms (target ≤ ${FILTER_TARGET_MS} ms) ${p95 <= FILTER_TARGET_MS ? "OK" : "OVER"}`,
+  );
   line(`  one-time index of the list: ${indexMs.toFixed(2)} ms; "${query}" matches ${lastCount} banks`);
 }
 
@@ -97,7 +137,10 @@ interface Fetched {
   body: Buffer;
 }
 
-function get(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Fetched> {
+function get(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -158,11 +201,16 @@ async function gzipSize(url: string): Promise<number> {
 async function firstLoadJs(pagePath: string): Promise<{ kib: number; scripts: number; inlineKib: number }> {
   const page = await get(`${APP}${pagePath}`, { headers: { "Accept-Language": "en" } });
   if (page.status !== 200) throw new Error(`${pagePath} answered ${page.status}`);
-  const html = page.headers["content-encoding"] === "gzip" ? (await import("node:zlib")).gunzipSync(page.body).toString("utf8") : page.body.toString("utf8");
+  const html =
+    page.headers["content-encoding"] === "gzip"
+      ? (await import("node:zlib")).gunzipSync(page.body).toString("utf8")
+      : page.body.toString("utf8");
   const sources = scriptSources(html);
   let total = 0;
   for (const src of sources) total += await gzipSize(new URL(src, APP).href);
-  const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1] ?? "").join("");
+  const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
+    .map((m) => m[1] ?? "")
+    .join("");
   return { kib: total / 1024, scripts: sources.length, inlineKib: gzipSync(inline, { level: 9 }).length / 1024 };
 }
 
@@ -188,17 +236,32 @@ async function lighthouse(url: string): Promise<LighthouseFigures> {
 
 function lighthouseOnce(url: string): LighthouseFigures {
   const bin = path.join(root, "node_modules/.bin/lighthouse");
-  const r = spawnSync(bin, [url, "--output=json", "--quiet", "--only-categories=performance,accessibility,best-practices", '--chrome-flags=--headless=new --no-sandbox --disable-gpu'], {
-    env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
-    maxBuffer: 64 * 1024 * 1024,
-    encoding: "utf8",
-  });
+  const r = spawnSync(
+    bin,
+    [
+      url,
+      "--output=json",
+      "--quiet",
+      "--only-categories=performance,accessibility,best-practices",
+      "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+    ],
+    {
+      env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
+      maxBuffer: 64 * 1024 * 1024,
+      encoding: "utf8",
+    },
+  );
   if (r.status !== 0) throw new Error(`lighthouse failed: ${r.stderr.slice(-500)}`);
   const report = JSON.parse(r.stdout) as {
     categories: Record<string, { score: number | null }>;
-    audits: Record<string, { numericValue?: number; score: number | null; details?: { items?: { reason?: string }[] } }>;
+    audits: Record<
+      string,
+      { numericValue?: number; score: number | null; details?: { items?: { reason?: string }[] } }
+    >;
   };
-  const scores = Object.fromEntries(Object.entries(report.categories).map(([k, c]) => [k, c.score === null ? undefined : Math.round(c.score * 100)]));
+  const scores = Object.fromEntries(
+    Object.entries(report.categories).map(([k, c]) => [k, c.score === null ? undefined : Math.round(c.score * 100)]),
+  );
   const bf = report.audits["bf-cache"];
   const bfReasons = (bf?.details?.items ?? []).map((i) => i.reason).filter(Boolean);
   return {
@@ -219,7 +282,6 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-
 async function benchFirstLoad() {
   const env = {
     ...process.env,
@@ -233,7 +295,11 @@ async function benchFirstLoad() {
   };
   if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
     line("no build found: running next build...");
-    const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+    const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...env, NODE_ENV: "production" },
+    });
     if (r.status !== 0) {
       line("next build failed: first-load JS not measured");
       return;
@@ -257,18 +323,33 @@ async function benchFirstLoad() {
     const created = await get(`${APP}/api/checkouts`, {
       method: "POST",
       headers: { Authorization: "Bearer dev-merchant-key", "Content-Type": "application/json" },
-      body: JSON.stringify({ amount: "12.50", currency: "EUR", description: "Bench", reference: "bench-1", returnUrl: `${APP}/` }),
+      body: JSON.stringify({
+        amount: "12.50",
+        currency: "EUR",
+        description: "Bench",
+        reference: "bench-1",
+        returnUrl: `${APP}/`,
+      }),
     });
-    if (created.status !== 200) throw new Error(`creating a checkout answered ${created.status}: ${created.body.toString()}`);
+    if (created.status !== 200)
+      throw new Error(`creating a checkout answered ${created.status}: ${created.body.toString()}`);
     const { id } = JSON.parse(created.body.toString()) as { id: string };
 
     const checkout = await firstLoadJs(`/checkout/${id}`);
     const landing = await firstLoadJs(`/checkout/${id}/return`);
-    line(`checkout first-load JS: ${checkout.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${checkout.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${checkout.scripts} scripts; inline RSC data ${checkout.inlineKib.toFixed(1)} KiB gzip`);
-    line(`landing first-load JS: ${landing.kib.toFixed(1)} KiB gzip (target ≤ ${LANDING_TARGET_KIB} KiB) ${landing.kib <= LANDING_TARGET_KIB ? "OK" : "OVER"} — ${landing.scripts} scripts; inline RSC data ${landing.inlineKib.toFixed(1)} KiB gzip`);
+    line(
+      `checkout first-load JS: ${checkout.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${checkout.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${checkout.scripts} scripts; inline RSC data ${checkout.inlineKib.toFixed(1)} KiB gzip`,
+    );
+    line(
+      `landing first-load JS: ${landing.kib.toFixed(1)} KiB gzip (target ≤ ${LANDING_TARGET_KIB} KiB) ${landing.kib <= LANDING_TARGET_KIB ? "OK" : "OVER"} — ${landing.scripts} scripts; inline RSC data ${landing.inlineKib.toFixed(1)} KiB gzip`,
+    );
     // The floor: a page with no client code of ours (the accessibility statement loads only Next's
     // and React's runtime). On a given machine the two payer pages cannot score above it.
-    const pages = [["checkout", `/checkout/${id}`], ["landing", `/checkout/${id}/return`], ["floor (accessibility statement, framework only)", "/accessibility"]] as const;
+    const pages = [
+      ["checkout", `/checkout/${id}`],
+      ["landing", `/checkout/${id}/return`],
+      ["floor (accessibility statement, framework only)", "/accessibility"],
+    ] as const;
     // A freshly started server compiles its code on the first requests: warm it before measuring.
     for (let i = 0; i < 5; i++) for (const [, pagePath] of pages) await get(`${APP}${pagePath}?lang=en`);
     for (const [name, pagePath] of pages) {
@@ -277,10 +358,16 @@ async function benchFirstLoad() {
       const runs: LighthouseFigures[] = [];
       for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(`${APP}${pagePath}?lang=en`));
       const perf = runs.map((r) => r.scores.performance ?? 0);
-      const lh = runs.slice().sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0))[Math.floor(runs.length / 2)]!;
-      const scores = Object.entries(LIGHTHOUSE_TARGETS).map(([k, target]) => `${k} ${lh.scores[k]} (≥ ${target}) ${(lh.scores[k] ?? 0) >= target ? "OK" : "LOW"}`);
+      const lh = runs.slice().sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0))[
+        Math.floor(runs.length / 2)
+      ]!;
+      const scores = Object.entries(LIGHTHOUSE_TARGETS).map(
+        ([k, target]) => `${k} ${lh.scores[k]} (≥ ${target}) ${(lh.scores[k] ?? 0) >= target ? "OK" : "LOW"}`,
+      );
       line(`lighthouse ${name}, median of ${runs.length} runs (performance ${perf.join(", ")}): ${scores.join(", ")}`);
-      line(`lighthouse ${name}: LCP ${lh.lcpMs.toFixed(0)} ms, TBT ${lh.tbtMs.toFixed(0)} ms, CLS ${lh.cls.toFixed(3)}, back/forward cache ${lh.bfcache}`);
+      line(
+        `lighthouse ${name}: LCP ${lh.lcpMs.toFixed(0)} ms, TBT ${lh.tbtMs.toFixed(0)} ms, CLS ${lh.cls.toFixed(3)}, back/forward cache ${lh.bfcache}`,
+      );
     }
   } catch (err) {
     line(`first-load JS not measured: ${err instanceof Error ? err.message : String(err)}`);

@@ -10,15 +10,30 @@ import nextTs from "eslint-config-next/typescript";
 const PROVIDER_STATUS_CODES = "STRD|ACCC|ACCP|ACSC|ACSP|ACTC|ACWC|ACWP|RCVD|PDNG|RJCT|CANC|ACFC|PATC";
 export const providerCodeRule = [
   "error",
-  { selector: `Literal[value=/^(${PROVIDER_STATUS_CODES})$/i]`, message: "Provider status codes stay in lib/pis: use the normalised status or failure reason." },
-  { selector: "Literal[raw=/^2[01]\\d{3}$/]", message: "Provider error codes stay in lib/pis: use failureReasonOf or PisError's kind." },
+  {
+    selector: `Literal[value=/^(${PROVIDER_STATUS_CODES})$/i]`,
+    message: "Provider status codes stay in lib/pis: use the normalised status or failure reason.",
+  },
+  {
+    selector: "Literal[raw=/^2[01]\\d{3}$/]",
+    message: "Provider error codes stay in lib/pis: use failureReasonOf or PisError's kind.",
+  },
 ];
 
 const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", "node_modules/**", ".data/**", ".ci-out/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "lib/db/migrations/**"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      ".data/**",
+      ".ci-out/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+      "lib/db/migrations/**",
+    ],
   },
   {
     rules: {
@@ -32,11 +47,30 @@ const config = [
     // The merchant side talks to the sandbox only over HTTP, as it would to the real provider.
     files: ["app/**", "components/**", "lib/checkout/**", "lib/pis/**", "lib/http/**", "lib/db/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/sandbox/**", "@/lib/sandbox/*", "@/lib/sandbox"], message: "Merchant code reaches the sandbox only over HTTP." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/sandbox/**", "@/lib/sandbox/*", "@/lib/sandbox"],
+              message: "Merchant code reaches the sandbox only over HTTP.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
-    files: ["app/**", "components/**", "lib/checkout/**", "lib/http/**", "lib/db/**", "lib/i18n/**", "lib/log/**", "proxy.ts"],
+    files: [
+      "app/**",
+      "components/**",
+      "lib/checkout/**",
+      "lib/http/**",
+      "lib/db/**",
+      "lib/i18n/**",
+      "lib/log/**",
+      "proxy.ts",
+    ],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     rules: { "no-restricted-syntax": providerCodeRule },
   },
@@ -44,7 +78,26 @@ const config = [
     // ...and the sandbox knows nothing of the merchant side, like a real provider.
     files: ["lib/sandbox/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@/*", "../checkout/**", "../pis/**", "../db/**", "../http/**", "../env", "../../app/**", "../../components/**"], message: "The sandbox is a separate system: no imports from the merchant side." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [
+                "@/*",
+                "../checkout/**",
+                "../pis/**",
+                "../db/**",
+                "../http/**",
+                "../env",
+                "../../app/**",
+                "../../components/**",
+              ],
+              message: "The sandbox is a separate system: no imports from the merchant side.",
+            },
+          ],
+        },
+      ],
     },
   },
 ];

@@ -30,7 +30,9 @@ const line = (s = "") => process.stdout.write(`${s}\n`);
 
 function stats(name: string, values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
-  line(`  ${name.padEnd(28)} p50 ${percentile(sorted, 50).toFixed(0).padStart(6)} ms   p95 ${percentile(sorted, 95).toFixed(0).padStart(6)} ms   max ${(sorted.at(-1) ?? 0).toFixed(0).padStart(6)} ms`);
+  line(
+    `  ${name.padEnd(28)} p50 ${percentile(sorted, 50).toFixed(0).padStart(6)} ms   p95 ${percentile(sorted, 95).toFixed(0).padStart(6)} ms   max ${(sorted.at(-1) ?? 0).toFixed(0).padStart(6)} ms`,
+  );
 }
 
 async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> {
@@ -46,13 +48,19 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
     body: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `load-${runId}-${i}-key` },
   });
   const startMs = performance.now() - t;
-  if (start.status !== 200 || !start.body.confirmLink) throw new Error(`payer ${i}: start answered ${start.status} ${JSON.stringify(start.body)}`);
+  if (start.status !== 200 || !start.body.confirmLink)
+    throw new Error(`payer ${i}: start answered ${start.status} ${JSON.stringify(start.body)}`);
 
   const t0 = performance.now();
-  const found = await json<{ data: { id: string }[] }>(`${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`);
+  const found = await json<{ data: { id: string }[] }>(
+    `${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`,
+  );
   const paymentId = found.body.data[0]?.id;
   if (!paymentId) throw new Error(`payer ${i}: the provider has no payment for ${reference}`);
-  const forced = await json(`${app.sandboxUrl}/_sandbox/payments/${paymentId}/status`, { method: "POST", body: { bankStatus: decision } });
+  const forced = await json(`${app.sandboxUrl}/_sandbox/payments/${paymentId}/status`, {
+    method: "POST",
+    body: { bankStatus: decision },
+  });
   if (forced.status !== 200) throw new Error(`payer ${i}: forcing ${decision} answered ${forced.status}`);
 
   // Final in the merchant's view: our database, moved by the webhook (no refresh from the provider).
@@ -60,7 +68,9 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
   let final: string | undefined;
   let delay = 1_500;
   while (Date.now() < deadline) {
-    const view = await json<{ status: string }>(`${app.url}/api/checkouts/${checkoutId}`, { headers: { Authorization: "Bearer dev-merchant-key" } });
+    const view = await json<{ status: string }>(`${app.url}/api/checkouts/${checkoutId}`, {
+      headers: { Authorization: "Bearer dev-merchant-key" },
+    });
     if (["paid", "failed", "expired", "cancelled"].includes(view.body.status)) {
       final = view.body.status;
       break;
@@ -70,15 +80,27 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
     await new Promise((r) => setTimeout(r, delay * (0.8 + Math.random() * 0.4)));
     delay = Math.min(delay * 1.5, 10_000);
   }
-  return { reference, checkoutId, paymentId, expected: decision === "ACSC" ? "paid" : "failed", createMs, startMs, finalMs: performance.now() - t0, final };
+  return {
+    reference,
+    checkoutId,
+    paymentId,
+    expected: decision === "ACSC" ? "paid" : "failed",
+    createMs,
+    startMs,
+    finalMs: performance.now() - t0,
+    final,
+  };
 }
 
 async function main() {
   // LOAD_DATABASE=postgres runs the same payers against a throwaway Postgres server.
   const pg = process.env.LOAD_DATABASE === "postgres" ? startPostgres() : undefined;
-  if (process.env.LOAD_DATABASE === "postgres" && !pg) throw new Error("scripts/pg-throwaway.sh could not start a Postgres server");
+  if (process.env.LOAD_DATABASE === "postgres" && !pg)
+    throw new Error("scripts/pg-throwaway.sh could not start a Postgres server");
   line(`== load: ${PAYERS} concurrent payers ==`);
-  line(`starting the app on http://localhost:${PORT} (sandbox on ${PORT + 1}, ${pg ? "Postgres" : "embedded PGlite"})...`);
+  line(
+    `starting the app on http://localhost:${PORT} (sandbox on ${PORT + 1}, ${pg ? "Postgres" : "embedded PGlite"})...`,
+  );
   const app = await startApp({
     port: PORT,
     dataDir: ".data/load",
@@ -93,10 +115,21 @@ async function main() {
     const settled = await Promise.allSettled(Array.from({ length: PAYERS }, (_, i) => payer(app, i, runId)));
     const wallMs = performance.now() - t;
     const payers = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
-    const errors = settled.flatMap((s) => (s.status === "rejected" ? [String(s.reason instanceof Error ? s.reason.message : s.reason)] : []));
+    const errors = settled.flatMap((s) =>
+      s.status === "rejected" ? [String(s.reason instanceof Error ? s.reason.message : s.reason)] : [],
+    );
 
     // Duplicates: provider payments per reference.
-    const counts = await pool(payers, 16, async (p) => (await json<{ data: unknown[] }>(`${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(p.reference)}`)).body.data.length);
+    const counts = await pool(
+      payers,
+      16,
+      async (p) =>
+        (
+          await json<{ data: unknown[] }>(
+            `${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(p.reference)}`,
+          )
+        ).body.data.length,
+    );
     const duplicates = counts.filter((n) => n !== 1).length;
     // Lost webhooks: every payment's latest delivery answered 200 (retries that are still due,
     // after a slow answer under load, are given up to a minute: that is the provider's design).
@@ -105,8 +138,12 @@ async function main() {
     let delivered = 0;
     let reasons = new Map<string, number>();
     const ours = new Set(payers.map((p) => p.paymentId));
-    for (const deadline = Date.now() + 60_000; ; ) {
-      const deliveries = (await json<{ data: { paymentId?: string; statusCode: number | null; error?: string; at: number; attempt: number }[] }>(`${app.sandboxUrl}/_sandbox/webhooks`)).body.data;
+    for (const deadline = Date.now() + 60_000; ;) {
+      const deliveries = (
+        await json<{
+          data: { paymentId?: string; statusCode: number | null; error?: string; at: number; attempt: number }[];
+        }>(`${app.sandboxUrl}/_sandbox/webhooks`)
+      ).body.data;
       // Why first tries failed, so retries under load are explained rather than only counted.
       reasons = new Map();
       for (const d of deliveries) {
@@ -117,7 +154,8 @@ async function main() {
       delivered = deliveries.filter((d) => d.paymentId && ours.has(d.paymentId)).length;
       retried = deliveries.filter((d) => d.paymentId && ours.has(d.paymentId) && d.attempt > 1).length;
       const latest = new Map<string, number | null>();
-      for (const d of [...deliveries].sort((a, b) => a.at - b.at)) if (d.paymentId) latest.set(d.paymentId, d.statusCode);
+      for (const d of [...deliveries].sort((a, b) => a.at - b.at))
+        if (d.paymentId) latest.set(d.paymentId, d.statusCode);
       lost = payers.filter((p) => latest.get(p.paymentId) !== 200).length;
       if (lost === 0 || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 1000));
@@ -126,12 +164,24 @@ async function main() {
     const wrong = payers.filter((p) => p.final && p.final !== p.expected).length;
 
     line(`finished in ${(wallMs / 1000).toFixed(1)} s: ${payers.length} payers completed, ${errors.length} errors`);
-    stats("create checkout", payers.map((p) => p.createMs));
-    stats("start payment", payers.map((p) => p.startMs));
-    stats("bank decision -> final", payers.map((p) => p.finalMs));
+    stats(
+      "create checkout",
+      payers.map((p) => p.createMs),
+    );
+    stats(
+      "start payment",
+      payers.map((p) => p.startMs),
+    );
+    stats(
+      "bank decision -> final",
+      payers.map((p) => p.finalMs),
+    );
     line(`  duplicate provider payments: ${duplicates} (target 0)`);
-    line(`  lost webhooks:               ${lost} (target 0); ${delivered} delivery attempts, ${retried} of them retries`);
-    if (reasons.size > 0) line(`  failed deliveries, by cause: ${[...reasons].map(([why, n]) => `${why} ×${n}`).join(", ")}`);
+    line(
+      `  lost webhooks:               ${lost} (target 0); ${delivered} delivery attempts, ${retried} of them retries`,
+    );
+    if (reasons.size > 0)
+      line(`  failed deliveries, by cause: ${[...reasons].map(([why, n]) => `${why} ×${n}`).join(", ")}`);
     line(`  not final in ${FINAL_TIMEOUT_MS / 1000} s:          ${notFinal} (target 0)`);
     line(`  wrong final status:          ${wrong} (target 0)`);
     for (const e of errors.slice(0, 5)) line(`  error: ${e}`);

@@ -3,7 +3,6 @@ import { loadEnv } from "../lib/env";
 import { REAL_PROVIDER_ENV } from "../lib/env-fixtures";
 import { processesFor } from "./start-plan";
 
-
 describe("npm start", () => {
   it("starts the sandbox provider beside the app when no provider is configured", () => {
     expect(processesFor(loadEnv({}), false).map((p) => p.name)).toEqual(["sandbox provider", "next"]);
@@ -16,6 +15,11 @@ describe("npm start", () => {
   });
 
   it("serves on the configured port", () => {
-    expect(processesFor(loadEnv({ PORT: "4000" }), false).at(-1)!.args).toEqual(["node_modules/next/dist/bin/next", "start", "-p", "4000"]);
+    expect(processesFor(loadEnv({ PORT: "4000" }), false).at(-1)!.args).toEqual([
+      "node_modules/next/dist/bin/next",
+      "start",
+      "-p",
+      "4000",
+    ]);
   });
 });

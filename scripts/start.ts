@@ -35,7 +35,9 @@ function stop(code: number) {
   stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
   setTimeout(() => process.exit(code), 3000).unref();
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() => process.exit(code));
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() =>
+    process.exit(code),
+  );
 }
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
@@ -88,12 +90,17 @@ async function main() {
 
   if (!dev && buildIsStale()) {
     console.log("building the app (next build)...");
-    const r = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    const r = spawnSync(process.execPath, [nextBin, "build"], {
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 
   for (const spec of processesFor(settings, dev)) run(spec);
-  console.log(`shop and checkout on ${settings.appUrl}${settings.sandbox ? `, sandbox provider on http://localhost:${settings.sandboxPort}` : ""}`);
+  console.log(
+    `shop and checkout on ${settings.appUrl}${settings.sandbox ? `, sandbox provider on http://localhost:${settings.sandboxPort}` : ""}`,
+  );
 }
 
 main().catch((err) => {

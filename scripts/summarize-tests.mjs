@@ -54,9 +54,8 @@ function fromVitest(r) {
   // test: count each such file as one failure.
   const files = Array.isArray(r.testResults) ? r.testResults : null;
   const brokenFiles = files
-    ? files.filter(
-        (f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed"),
-      ).length
+    ? files.filter((f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed"))
+        .length
     : failed === 0
       ? num(r.numFailedTestSuites)
       : 0;

@@ -30,7 +30,8 @@ const cartSchema = z
 export async function startCheckout(_previous: CheckoutFormState, formData: FormData): Promise<CheckoutFormState> {
   if (!env().sandbox) return { error: "The demo shop exists only in sandbox mode." };
   // Whatever the signature says, the client sent the arguments: a form, or anything at all.
-  if (!(formData instanceof FormData)) return { error: "Your cart could not be read. Please check the quantities and try again." };
+  if (!(formData instanceof FormData))
+    return { error: "Your cart could not be read. Please check the quantities and try again." };
   const productIds = formData.getAll("productId");
   const quantities = formData.getAll("quantity");
   const parsed = cartSchema.safeParse(productIds.map((productId, i) => ({ productId, quantity: quantities[i] })));
@@ -47,14 +48,17 @@ export async function startCheckout(_previous: CheckoutFormState, formData: Form
 
   let checkoutId: string;
   try {
-    const checkout = await createCheckout({
-      amount: centsToDecimal(totalCents),
-      currency: CURRENCY,
-      description: "Order from Demo shop",
-      reference: `order-${randomBytes(5).toString("hex")}`,
-      returnUrl: `${env().appUrl}/`,
-      customerId: await demoCustomerId(),
-    }, await appContext());
+    const checkout = await createCheckout(
+      {
+        amount: centsToDecimal(totalCents),
+        currency: CURRENCY,
+        description: "Order from Demo shop",
+        reference: `order-${randomBytes(5).toString("hex")}`,
+        returnUrl: `${env().appUrl}/`,
+        customerId: await demoCustomerId(),
+      },
+      await appContext(),
+    );
     checkoutId = checkout.id;
   } catch (error) {
     console.error("demo shop: could not create a checkout", error instanceof Error ? error.message : error);
@@ -75,6 +79,12 @@ async function demoCustomerId(): Promise<string> {
   const known = jar.get(CUSTOMER_COOKIE)?.value;
   if (known && /^cust_[A-Za-z0-9_-]{16}$/.test(known)) return known;
   const id = `cust_${randomBytes(12).toString("base64url")}`;
-  jar.set(CUSTOMER_COOKIE, id, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 400 * 24 * 3600, secure: env().appUrl.startsWith("https:") });
+  jar.set(CUSTOMER_COOKIE, id, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: 400 * 24 * 3600,
+    secure: env().appUrl.startsWith("https:"),
+  });
   return id;
 }

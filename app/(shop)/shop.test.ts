@@ -14,7 +14,9 @@ describe("the demo shop's action", () => {
   it("answers anything but a form (a client can send any arguments) with a message, not an exception", async () => {
     const { actions } = await shopWith({ PIS_BASE_URL: "" });
     for (const junk of [undefined, null, "[]", 42, { productId: "mug" }]) {
-      await expect(actions.startCheckout({ error: null }, junk as unknown as FormData)).resolves.toEqual({ error: expect.stringMatching(/could not be read/) });
+      await expect(actions.startCheckout({ error: null }, junk as unknown as FormData)).resolves.toEqual({
+        error: expect.stringMatching(/could not be read/),
+      });
     }
   });
 });
@@ -24,10 +26,14 @@ describe("the demo shop with a real provider", () => {
 
   it("is not there: the page is a 404 and its action creates nothing", async () => {
     const { page, actions } = await shopWith(REAL_PROVIDER_ENV);
-    await expect(page({ searchParams: Promise.resolve({}) })).rejects.toMatchObject({ digest: expect.stringMatching(/404/) });
+    await expect(page({ searchParams: Promise.resolve({}) })).rejects.toMatchObject({
+      digest: expect.stringMatching(/404/),
+    });
     const form = new FormData();
     form.append("productId", "mug");
     form.append("quantity", "1");
-    await expect(actions.startCheckout({ error: null }, form)).resolves.toEqual({ error: "The demo shop exists only in sandbox mode." });
+    await expect(actions.startCheckout({ error: null }, form)).resolves.toEqual({
+      error: "The demo shop exists only in sandbox mode.",
+    });
   });
 });

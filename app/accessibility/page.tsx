@@ -9,7 +9,10 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 async function pageLocale(searchParams: SearchParams): Promise<{ locale: Locale; checkoutId: string | null }> {
   const [query, jar, h] = await Promise.all([searchParams, cookies(), headers()]);
-  const locale = resolveLocale({ requested: requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value), acceptLanguage: h.get("accept-language") });
+  const locale = resolveLocale({
+    requested: requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value),
+    acceptLanguage: h.get("accept-language"),
+  });
   const checkout = typeof query.checkout === "string" && /^[\w-]{1,100}$/.test(query.checkout) ? query.checkout : null;
   return { locale, checkoutId: checkout };
 }
@@ -26,7 +29,13 @@ export default async function AccessibilityPage({ searchParams }: { searchParams
   const back = checkoutId ? `/checkout/${encodeURIComponent(checkoutId)}?lang=${locale}` : null;
 
   return (
-    <PageFrame locale={locale} path="/accessibility" query={checkoutId ? { checkout: checkoutId } : {}} sandbox={false} accessibilityHref={null}>
+    <PageFrame
+      locale={locale}
+      path="/accessibility"
+      query={checkoutId ? { checkout: checkoutId } : {}}
+      sandbox={false}
+      accessibilityHref={null}
+    >
       <main className="page page-prose">
         <article className="card prose">
           <h1>{t["a11y.title"]}</h1>

@@ -16,7 +16,13 @@ const req = (path: string, init: { method?: string; body?: unknown; headers?: Re
     body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
   });
 const auth = { Authorization: `Bearer ${KEY}` };
-const order = { amount: "12.50", currency: "EUR", description: "Order 1", reference: "api-1", returnUrl: "https://shop.example/done" };
+const order = {
+  amount: "12.50",
+  currency: "EUR",
+  description: "Order 1",
+  reference: "api-1",
+  returnUrl: "https://shop.example/done",
+};
 
 describe.each(testDbKinds())("API routes (%s)", (kind) => {
   let routes: {
@@ -65,7 +71,8 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     await drop();
   });
 
-  const create = async (body: unknown = order, headers: Record<string, string> = auth) => routes.checkouts.POST(req("/api/checkouts", { method: "POST", body, headers }), none);
+  const create = async (body: unknown = order, headers: Record<string, string> = auth) =>
+    routes.checkouts.POST(req("/api/checkouts", { method: "POST", body, headers }), none);
 
   it("refuses to create a checkout without the merchant key, or with a wrong one", async () => {
     expect((await create(order, {})).status).toBe(401);
@@ -105,19 +112,33 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect((await routes.checkout.GET(req(`/api/checkouts/${id}`), withId(id))).status).toBe(401);
     const ok = await routes.checkout.GET(req(`/api/checkouts/${id}`, { headers: auth }), withId(id));
     expect(await ok.json()).toMatchObject({ id, amount: "12.50", attempts: [] });
-    expect((await routes.checkout.GET(req("/api/checkouts/co_nope", { headers: auth }), withId("co_nope"))).status).toBe(404);
+    expect(
+      (await routes.checkout.GET(req("/api/checkouts/co_nope", { headers: auth }), withId("co_nope"))).status,
+    ).toBe(404);
   });
 
   it("refuses a payment body that tries to set the amount or lacks the attempt key, naming the field", async () => {
     const { id } = await (await create()).json();
-    const res = await routes.payments.POST(req(`/api/checkouts/${id}/payments`, { method: "POST", body: { method: "bank", termsAccepted: true, amount: "0.01" } }), withId(id));
+    const res = await routes.payments.POST(
+      req(`/api/checkouts/${id}/payments`, {
+        method: "POST",
+        body: { method: "bank", termsAccepted: true, amount: "0.01" },
+      }),
+      withId(id),
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).errors).toEqual([expect.objectContaining({ path: "attemptKey" })]);
   });
 
   it("starts a payment and reports it in progress, the amount untouched by the browser", async () => {
     const { id } = await (await create()).json();
-    const body = { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey: "api-key-0001", amount: "0.01" };
+    const body = {
+      method: "bank",
+      bankId: "SEB_LT_SAND",
+      termsAccepted: true,
+      attemptKey: "api-key-0001",
+      amount: "0.01",
+    };
     const res = await routes.payments.POST(req(`/api/checkouts/${id}/payments`, { method: "POST", body }), withId(id));
     expect(res.status).toBe(200);
     expect((await res.json()).confirmLink).toMatch(/\/login\//);
@@ -128,12 +149,18 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
   it("starts saving a bank account with an HttpOnly browser handle, and only for a named customer", async () => {
     const anonymous = (await (await create()).json()) as { id: string };
     const body = { bankId: "SWEDBANK_LT_SAND", termsAccepted: true };
-    const refused = await routes.savedAccount.POST(req(`/api/checkouts/${anonymous.id}/saved-account`, { method: "POST", body }), withId(anonymous.id));
+    const refused = await routes.savedAccount.POST(
+      req(`/api/checkouts/${anonymous.id}/saved-account`, { method: "POST", body }),
+      withId(anonymous.id),
+    );
     expect(refused.status).toBe(422);
     expect(await refused.json()).toMatchObject({ code: "saving_unavailable" });
 
     const named = (await (await create({ ...order, customerId: "customer-42" })).json()) as { id: string };
-    const res = await routes.savedAccount.POST(req(`/api/checkouts/${named.id}/saved-account`, { method: "POST", body }), withId(named.id));
+    const res = await routes.savedAccount.POST(
+      req(`/api/checkouts/${named.id}/saved-account`, { method: "POST", body }),
+      withId(named.id),
+    );
     expect(res.status).toBe(200);
     const { authorizationLink } = (await res.json()) as { authorizationLink: string };
     expect(new URL(authorizationLink).origin).toBe(new URL(inject("sandboxUrl")).origin);
@@ -141,16 +168,29 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect(cookie).toMatch(/^payer_handle=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
 
     // The provider's return with a made-up request id goes back to the checkout, saving nothing.
-    const back = await routes.linkReturn.GET(req(`/checkout/${named.id}/saved-account?requestId=al_nope&code=x&status=success`), withId(named.id));
+    const back = await routes.linkReturn.GET(
+      req(`/checkout/${named.id}/saved-account?requestId=al_nope&code=x&status=success`),
+      withId(named.id),
+    );
     expect(back.status).toBe(303);
     expect(back.headers.get("location")).toMatch(new RegExp(`/checkout/${named.id}\\?saved=failed$`));
     // Forgetting without a handle forgets nothing, and says so.
-    const forgot = await routes.savedAccount.DELETE(req(`/api/checkouts/${named.id}/saved-account`, { method: "DELETE" }), withId(named.id));
+    const forgot = await routes.savedAccount.DELETE(
+      req(`/api/checkouts/${named.id}/saved-account`, { method: "DELETE" }),
+      withId(named.id),
+    );
     expect(await forgot.json()).toEqual({ forgotten: false });
   });
 
   it("answers an unknown checkout's status with 404", async () => {
-    expect((await routes.status.GET(req("/api/checkouts/co_missing_000000000000000/status"), withId("co_missing_000000000000000"))).status).toBe(404);
+    expect(
+      (
+        await routes.status.GET(
+          req("/api/checkouts/co_missing_000000000000000/status"),
+          withId("co_missing_000000000000000"),
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it("lists banks of a country, and names a bad country", async () => {
@@ -162,12 +202,23 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
   });
 
   it("refuses an unsigned webhook", async () => {
-    const res = await routes.webhooks.POST(req("/api/webhooks/pis", { method: "POST", body: { id: "a".repeat(40), statusGroup: "completed", type: "PAYMENT" } }), none);
+    const res = await routes.webhooks.POST(
+      req("/api/webhooks/pis", {
+        method: "POST",
+        body: { id: "a".repeat(40), statusGroup: "completed", type: "PAYMENT" },
+      }),
+      none,
+    );
     expect(res.status).toBe(401);
   });
 
   it("refuses a 10 MB body with 413 having read at most about 64 KB of it, on the merchant API, the payer API and the webhook route", async () => {
-    const checkout = await (await routes.checkouts.POST(req("/api/checkouts", { method: "POST", body: { ...order, reference: "big-body" }, headers: auth }), none)).json();
+    const checkout = await (
+      await routes.checkouts.POST(
+        req("/api/checkouts", { method: "POST", body: { ...order, reference: "big-body" }, headers: auth }),
+        none,
+      )
+    ).json();
     const calls: [string, (r: Request) => Promise<Response>][] = [
       ["/api/checkouts", (r) => routes.checkouts.POST(r, none)],
       [`/api/checkouts/${checkout.id}/payments`, (r) => routes.payments.POST(r, withId(checkout.id))],
@@ -185,7 +236,9 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
         });
         const headers: Record<string, string> = { ...auth, "Content-Type": "application/json" };
         if (declareLength) headers["Content-Length"] = String(160 * 64 * 1024);
-        const res = await call(new Request(`http://localhost:3000${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit));
+        const res = await call(
+          new Request(`http://localhost:3000${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit),
+        );
         expect([path, declareLength, res.status]).toEqual([path, declareLength, 413]);
         expect((await res.json()).code).toBe("body_too_large");
         expect(pulled).toBeLessThanOrEqual(3);
@@ -202,7 +255,10 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
   it("limits abandoning payments per address (anyone may call it)", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 61; i++) {
-      const r = req("/api/checkouts/co_nothing/payments/abandon", { method: "POST", headers: { "x-checkout-peer": "198.51.100.4" } });
+      const r = req("/api/checkouts/co_nothing/payments/abandon", {
+        method: "POST",
+        headers: { "x-checkout-peer": "198.51.100.4" },
+      });
       statuses.push((await routes.abandon.POST(r, withId(`co_nothing${i}`))).status);
     }
     expect(statuses.slice(0, 60).every((s) => s !== 429)).toBe(true);
@@ -219,7 +275,11 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       req("/api/webhooks/pis", {
         method: "POST",
         body: { id: "b".repeat(40), statusGroup: "completed", type: "PAYMENT" },
-        headers: { "x-checkout-peer": ip, "X-Kevin-Signature": "0".repeat(64), "X-Kevin-Timestamp": String(Date.now()) },
+        headers: {
+          "x-checkout-peer": ip,
+          "X-Kevin-Signature": "0".repeat(64),
+          "X-Kevin-Timestamp": String(Date.now()),
+        },
       });
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await routes.webhooks.POST(forged("203.0.113.7"), none)).status);

@@ -19,30 +19,71 @@ const MIN_REQUESTS = 10_000;
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 // Header values a real client could send (Headers refuses control characters and non-Latin-1).
-const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 });
-const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/);
-const headers = fc.record(
-  {
-    extra: fc.dictionary(headerName, headerValue, { maxKeys: 4 }),
-    authorization: fc.oneof(fc.constant(`Bearer ${KEY}`), fc.constant("Bearer "), headerValue.map((v) => `Bearer ${v}`), headerValue),
-    contentType: fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""),
-    idempotencyKey: headerValue,
-    forwardedFor: fc.oneof(fc.ipV4(), fc.ipV6(), headerValue),
-    // A staff session (valid, made up or garbage) and other cookies.
-    cookie: fc.oneof(fc.constant("STAFF"), headerValue.map((v) => `bo_session=${v}`), headerValue, fc.constant("bo_session=")),
-  },
-  { requiredKeys: [] },
-).map((h) => {
-  const out: Record<string, string> = { ...h.extra };
-  if (h.authorization !== undefined) out.authorization = h.authorization;
-  if (h.contentType) out["content-type"] = h.contentType;
-  if (h.idempotencyKey !== undefined) out["idempotency-key"] = h.idempotencyKey;
-  if (h.forwardedFor !== undefined) out["x-forwarded-for"] = h.forwardedFor;
-  if (h.cookie !== undefined) out.cookie = h.cookie;
-  return out;
+const headerValue = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 80,
 });
+const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/);
+const headers = fc
+  .record(
+    {
+      extra: fc.dictionary(headerName, headerValue, { maxKeys: 4 }),
+      authorization: fc.oneof(
+        fc.constant(`Bearer ${KEY}`),
+        fc.constant("Bearer "),
+        headerValue.map((v) => `Bearer ${v}`),
+        headerValue,
+      ),
+      contentType: fc.constantFrom(
+        "application/json",
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "",
+      ),
+      idempotencyKey: headerValue,
+      forwardedFor: fc.oneof(fc.ipV4(), fc.ipV6(), headerValue),
+      // A staff session (valid, made up or garbage) and other cookies.
+      cookie: fc.oneof(
+        fc.constant("STAFF"),
+        headerValue.map((v) => `bo_session=${v}`),
+        headerValue,
+        fc.constant("bo_session="),
+      ),
+    },
+    { requiredKeys: [] },
+  )
+  .map((h) => {
+    const out: Record<string, string> = { ...h.extra };
+    if (h.authorization !== undefined) out.authorization = h.authorization;
+    if (h.contentType) out["content-type"] = h.contentType;
+    if (h.idempotencyKey !== undefined) out["idempotency-key"] = h.idempotencyKey;
+    if (h.forwardedFor !== undefined) out["x-forwarded-for"] = h.forwardedFor;
+    if (h.cookie !== undefined) out.cookie = h.cookie;
+    return out;
+  });
 
-const anyString = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 20 }), fc.constantFrom("", " ", "0", "-1", "1e309", "NaN", "__proto__", "constructor", "%00", "../../etc/passwd", "<script>", "12.50", "0.001", "EUR", "LT"));
+const anyString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.constantFrom(
+    "",
+    " ",
+    "0",
+    "-1",
+    "1e309",
+    "NaN",
+    "__proto__",
+    "constructor",
+    "%00",
+    "../../etc/passwd",
+    "<script>",
+    "12.50",
+    "0.001",
+    "EUR",
+    "LT",
+  ),
+);
 const anyScalar = fc.oneof(anyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const checkoutBody = fc.record(
   {
@@ -50,7 +91,11 @@ const checkoutBody = fc.record(
     currency: fc.oneof(anyScalar, fc.constantFrom("EUR", "PLN", "eur", "XYZ")),
     description: anyScalar,
     reference: anyScalar,
-    returnUrl: fc.oneof(anyScalar, fc.webUrl(), fc.constantFrom("javascript:alert(1)", "//evil.example", "https://shop.example/done")),
+    returnUrl: fc.oneof(
+      anyScalar,
+      fc.webUrl(),
+      fc.constantFrom("javascript:alert(1)", "//evil.example", "https://shop.example/done"),
+    ),
     notifyUrl: fc.oneof(anyScalar, fc.webUrl()),
     locale: fc.oneof(anyScalar, fc.constantFrom("en", "lt", "xx")),
     country: fc.oneof(anyScalar, fc.constantFrom("LT", "lv", "ZZ")),
@@ -73,13 +118,27 @@ const paymentBody = fc.record(
   },
   { requiredKeys: [] },
 );
-const refundBody = fc.record({ amount: fc.oneof(anyScalar, fc.constantFrom("1.00", "0.00", "1000000")), reason: anyScalar }, { requiredKeys: [] });
+const refundBody = fc.record(
+  { amount: fc.oneof(anyScalar, fc.constantFrom("1.00", "0.00", "1000000")), reason: anyScalar },
+  { requiredKeys: [] },
+);
 const rawBody = (shaped: fc.Arbitrary<unknown>) =>
   fc.oneof(
     { weight: 3, arbitrary: shaped.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
-    { weight: 1, arbitrary: fc.constantFrom("", "{", "[]", "null", '{"__proto__":{"x":1}}', "x".repeat(70_000), '{"a":' + "[".repeat(5000)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "",
+        "{",
+        "[]",
+        "null",
+        '{"__proto__":{"x":1}}',
+        "x".repeat(70_000),
+        '{"a":' + "[".repeat(5000),
+      ),
+    },
   );
 const query = fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength: 30 }), { maxKeys: 4 });
 
@@ -131,7 +190,13 @@ describe("route fuzzing: no input makes a 5xx", () => {
       new Request(`${APP}/api/checkouts`, {
         method: "POST",
         headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ amount: "12.50", currency: "EUR", description: "Fuzz", reference: "fuzz-1", returnUrl: "https://shop.example/done" }),
+        body: JSON.stringify({
+          amount: "12.50",
+          currency: "EUR",
+          description: "Fuzz",
+          reference: "fuzz-1",
+          returnUrl: "https://shop.example/done",
+        }),
       }),
       { params: Promise.resolve({}) },
     );
@@ -144,7 +209,12 @@ describe("route fuzzing: no input makes a 5xx", () => {
     delete holder.__checkoutDb;
   });
 
-  const checkoutId = () => fc.oneof(fc.constant(known), fc.string({ maxLength: 80 }), fc.constantFrom("", "co_", "co_AAAAAAAAAAAAAAAAAAAAAAAA", "../", "%2e%2e"));
+  const checkoutId = () =>
+    fc.oneof(
+      fc.constant(known),
+      fc.string({ maxLength: 80 }),
+      fc.constantFrom("", "co_", "co_AAAAAAAAAAAAAAAAAAAAAAAA", "../", "%2e%2e"),
+    );
 
   /** One request as a client sends it; "STAFF" in the Cookie header stands for a signed-in staff member. */
   async function send(name: string, req: Request, params: Record<string, string>): Promise<Response> {
@@ -180,43 +250,69 @@ describe("route fuzzing: no input makes a 5xx", () => {
   for (const [name, method, body, withId] of cases) {
     it(`${name}: body, query, headers and id`, { timeout: 60_000 }, async () => {
       await fc.assert(
-        fc.asyncProperty(body ? rawBody(body) : fc.constant(undefined), query, headers, withId ? checkoutId() : fc.constant(""), async (b, q, h, id) => {
-          const path = name.replace("{id}", encodeURIComponent(id)).replace(/^\w+ /, "");
-          const url = `${APP}${path}?${new URLSearchParams(q)}`;
-          const res = await send(name, new Request(url, { method, headers: h, body: method === "GET" || method === "DELETE" ? undefined : b }), withId ? { checkoutId: id } : {});
-          await expectNo5xx(name, res);
-        }),
+        fc.asyncProperty(
+          body ? rawBody(body) : fc.constant(undefined),
+          query,
+          headers,
+          withId ? checkoutId() : fc.constant(""),
+          async (b, q, h, id) => {
+            const path = name.replace("{id}", encodeURIComponent(id)).replace(/^\w+ /, "");
+            const url = `${APP}${path}?${new URLSearchParams(q)}`;
+            const res = await send(
+              name,
+              new Request(url, { method, headers: h, body: method === "GET" || method === "DELETE" ? undefined : b }),
+              withId ? { checkoutId: id } : {},
+            );
+            await expectNo5xx(name, res);
+          },
+        ),
         { numRuns: RUNS },
       );
     });
   }
 
-  it("POST /api/webhooks/pis: unsigned, mis-signed and correctly signed random bodies", { timeout: 60_000 }, async () => {
-    const event = fc.record(
-      {
-        id: fc.oneof(anyScalar, fc.stringMatching(/^[0-9a-f]{40}$/)),
-        paymentId: anyScalar,
-        bankStatus: fc.oneof(anyScalar, fc.constantFrom("ACSC", "RJCT", "CANC")),
-        statusGroup: fc.oneof(anyScalar, fc.constantFrom("completed", "failed", "pending", "started")),
-        type: fc.oneof(anyScalar, fc.constantFrom("PAYMENT", "PAYMENT_REFUND")),
-      },
-      { requiredKeys: [] },
-    );
-    await fc.assert(
-      fc.asyncProperty(rawBody(event), headers, fc.constantFrom("none", "wrong", "signed", "stale"), async (b, h, signing) => {
-        const body = b ?? "";
-        const timestamp = String(signing === "stale" ? Date.now() - 3_600_000 : Date.now());
-        const all: Record<string, string> = { ...h };
-        if (signing !== "none") {
-          all["x-kevin-timestamp"] = timestamp;
-          all["x-kevin-signature"] = signing === "wrong" ? "0".repeat(64) : webhookSignature("sandbox-webhook-secret", `${APP}/api/webhooks/pis`, timestamp, body);
-        }
-        const res = await send("POST /api/webhooks/pis", new Request(`${APP}/api/webhooks/pis`, { method: "POST", headers: all, body }), {});
-        await expectNo5xx("webhooks", res);
-      }),
-      { numRuns: WEBHOOK_RUNS },
-    );
-  });
+  it(
+    "POST /api/webhooks/pis: unsigned, mis-signed and correctly signed random bodies",
+    { timeout: 60_000 },
+    async () => {
+      const event = fc.record(
+        {
+          id: fc.oneof(anyScalar, fc.stringMatching(/^[0-9a-f]{40}$/)),
+          paymentId: anyScalar,
+          bankStatus: fc.oneof(anyScalar, fc.constantFrom("ACSC", "RJCT", "CANC")),
+          statusGroup: fc.oneof(anyScalar, fc.constantFrom("completed", "failed", "pending", "started")),
+          type: fc.oneof(anyScalar, fc.constantFrom("PAYMENT", "PAYMENT_REFUND")),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          rawBody(event),
+          headers,
+          fc.constantFrom("none", "wrong", "signed", "stale"),
+          async (b, h, signing) => {
+            const body = b ?? "";
+            const timestamp = String(signing === "stale" ? Date.now() - 3_600_000 : Date.now());
+            const all: Record<string, string> = { ...h };
+            if (signing !== "none") {
+              all["x-kevin-timestamp"] = timestamp;
+              all["x-kevin-signature"] =
+                signing === "wrong"
+                  ? "0".repeat(64)
+                  : webhookSignature("sandbox-webhook-secret", `${APP}/api/webhooks/pis`, timestamp, body);
+            }
+            const res = await send(
+              "POST /api/webhooks/pis",
+              new Request(`${APP}/api/webhooks/pis`, { method: "POST", headers: all, body }),
+              {},
+            );
+            await expectNo5xx("webhooks", res);
+          },
+        ),
+        { numRuns: WEBHOOK_RUNS },
+      );
+    },
+  );
 
   it(`sent at least ${MIN_REQUESTS} requests over every route`, () => {
     console.log(`route fuzzing: ${requests} requests over ${Object.keys(handlers).length} routes`);
@@ -228,15 +324,31 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const { rowsOf } = await import("@/lib/db/raw");
     const count = async (query: string) => Number(rowsOf<{ n: number | string }>(await db.execute(query))[0]!.n);
     // A paid checkout has the completed payment that paid it; a failed or open one has none.
-    expect(await count(`select count(*) as n from checkouts c where c.status = 'paid' and not exists (select 1 from payment_attempts a where a.checkout_id = c.id and a.status_group = 'completed')`)).toBe(0);
+    expect(
+      await count(
+        `select count(*) as n from checkouts c where c.status = 'paid' and not exists (select 1 from payment_attempts a where a.checkout_id = c.id and a.status_group = 'completed')`,
+      ),
+    ).toBe(0);
     // Every attempt that reached the provider names its payment; none is left claiming a start in flight.
-    expect(await count(`select count(*) as n from payment_attempts a join checkouts c on c.id = a.checkout_id where a.status_group is not null and a.status_group <> 'failed' and a.provider_payment_id is null`)).toBe(0);
+    expect(
+      await count(
+        `select count(*) as n from payment_attempts a join checkouts c on c.id = a.checkout_id where a.status_group is not null and a.status_group <> 'failed' and a.provider_payment_id is null`,
+      ),
+    ).toBe(0);
     // Refunds never exceed what was paid.
-    expect(await count(`select count(*) as n from checkouts c where (select coalesce(sum(r.amount), 0) from refunds r where r.checkout_id = c.id and r.status_group is distinct from 'failed') > c.amount`)).toBe(0);
+    expect(
+      await count(
+        `select count(*) as n from checkouts c where (select coalesce(sum(r.amount), 0) from refunds r where r.checkout_id = c.id and r.status_group is distinct from 'failed') > c.amount`,
+      ),
+    ).toBe(0);
     // Only webhooks signed with our secret are stored.
     expect(await count(`select count(*) as n from webhook_events where signature_valid = false`)).toBe(0);
     // Every status change belongs to a checkout that is in the state its last change says.
-    expect(await count(`select count(*) as n from checkouts c where c.status <> 'open' and c.status <> (select e.to_status from status_events e where e.checkout_id = c.id order by e.id desc limit 1)`)).toBe(0);
+    expect(
+      await count(
+        `select count(*) as n from checkouts c where c.status <> 'open' and c.status <> (select e.to_status from status_events e where e.checkout_id = c.id order by e.id desc limit 1)`,
+      ),
+    ).toBe(0);
   });
 
   it("logged no unexpected error while fuzzing", () => {

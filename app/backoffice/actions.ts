@@ -14,7 +14,14 @@ import { createRefund } from "@/lib/checkout/refunds";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/http/client-address";
 import { hit, limits, peek } from "@/lib/http/rate-limit";
-import { SESSION_COOKIE, endAllSessions, endSession, openSession, passwordMatches, sessionCookieOptions } from "@/lib/http/staff-session";
+import {
+  SESSION_COOKIE,
+  endAllSessions,
+  endSession,
+  openSession,
+  passwordMatches,
+  sessionCookieOptions,
+} from "@/lib/http/staff-session";
 
 /*
  * The back office's only mutations. Server actions are CSRF-safe: Next.js refuses a POST whose
@@ -35,13 +42,18 @@ export async function login(_previous: LoginState, formData: FormData): Promise<
   const rule = limits().loginFailuresPerIp;
   const { db } = await appContext();
   const verdict = await peek(db, key, rule);
-  if (!verdict.ok) return { error: `Too many wrong passwords. Try again in ${Math.ceil(verdict.retryAfterSeconds / 60)} min.` };
+  if (!verdict.ok)
+    return { error: `Too many wrong passwords. Try again in ${Math.ceil(verdict.retryAfterSeconds / 60)} min.` };
   const password = formData.get("password");
   if (typeof password !== "string" || password === "" || !passwordMatches(password, env().backofficePassword)) {
     await hit(db, key, rule);
     return { error: "Wrong password" };
   }
-  (await cookies()).set(SESSION_COOKIE, await openSession(db, env().backofficePassword), sessionCookieOptions(env().appUrl));
+  (await cookies()).set(
+    SESSION_COOKIE,
+    await openSession(db, env().backofficePassword),
+    sessionCookieOptions(env().appUrl),
+  );
   redirect("/backoffice");
 }
 
@@ -64,7 +76,10 @@ export async function logoutEverywhere(): Promise<void> {
 const refundForm = refundFields.extend({
   checkoutId: z.string().regex(/^[\w-]{1,64}$/),
   // A duplicate payment's attempt; absent for the paying one.
-  attemptId: z.string().regex(/^pa_[0-9a-f-]{36}$/).optional(),
+  attemptId: z
+    .string()
+    .regex(/^pa_[0-9a-f-]{36}$/)
+    .optional(),
   // Made by the form once per refund: a double submit or a resent request refunds once.
   refundKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
 });
@@ -82,19 +97,34 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path[0] === "reason" ? "reason" : issue?.path[0] === "amount" ? "amount" : undefined;
-    return { ok: false, error: field ? (issue?.message ?? "Check this field.") : "This refund could not be read. Reload the page and try again.", field, values };
+    return {
+      ok: false,
+      error: field
+        ? (issue?.message ?? "Check this field.")
+        : "This refund could not be read. Reload the page and try again.",
+      field,
+      values,
+    };
   }
   const { checkoutId, amount, reason, attemptId, refundKey } = parsed.data;
   let message: string;
   try {
-    const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", await appContext(), { idempotencyKey: `backoffice-${refundKey}` });
+    const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", await appContext(), {
+      idempotencyKey: `backoffice-${refundKey}`,
+    });
     // The same refund key answers with the refund it first made, which may have been refused.
-    if (refund.status === "failed") return { ok: false, error: "The payment service refused this refund. See the refunds list.", values };
+    if (refund.status === "failed")
+      return { ok: false, error: "The payment service refused this refund. See the refunds list.", values };
     message = `Refund of ${formatMoney(refund.amount, refund.currency)} started`;
   } catch (err) {
     if (err instanceof CheckoutError) return { ok: false, ...describeRefundError(err), values };
     console.error("backoffice: refund failed", err instanceof Error ? err.message : err);
-    return { ok: false, error: "The refund could not be started because of an unexpected error. Check the refunds list before trying again.", values };
+    return {
+      ok: false,
+      error:
+        "The refund could not be started because of an unexpected error. Check the refunds list before trying again.",
+      values,
+    };
   }
   return { ok: true, message };
 }

@@ -22,7 +22,9 @@ export default async function BackofficeHomePage({ searchParams }: { searchParam
   const seenBanks = new Set<string>(stats.byBank.map((b) => b.bankId).filter((id): id is string => !!id));
   if (filter.bank) seenBanks.add(filter.bank);
   const names = { ...listing.bankNames, ...(await bankNames(ctx, seenBanks)) };
-  const bankOptions = [...seenBanks].map((id) => ({ id, name: names[id] ?? id })).sort((a, b) => a.name.localeCompare(b.name));
+  const bankOptions = [...seenBanks]
+    .map((id) => ({ id, name: names[id] ?? id }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 
   return (
     <StaffFrame>

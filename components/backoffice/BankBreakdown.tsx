@@ -54,10 +54,28 @@ export function BankBreakdown({ rows }: { rows: BankRow[] }) {
                     <td className={styles.num}>{row.inProgress}</td>
                     <td className={styles.num}>{row.total}</td>
                     <td>
-                      <svg className={styles.bankBar} viewBox="0 0 100 14" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                      <svg
+                        className={styles.bankBar}
+                        viewBox="0 0 100 14"
+                        preserveAspectRatio="none"
+                        aria-hidden="true"
+                        focusable="false"
+                      >
                         {(["completed", "failed", "inProgress"] as const).map((part) => {
                           const w = (row[part] / most) * 100;
-                          const rect = w > 0 ? <rect key={part} x={x} y="0" width={w} height="14" fill={`url(#${patternId(BANK_LOOKS[part])})`} stroke="#fff" strokeWidth="0.5" /> : null;
+                          const rect =
+                            w > 0 ? (
+                              <rect
+                                key={part}
+                                x={x}
+                                y="0"
+                                width={w}
+                                height="14"
+                                fill={`url(#${patternId(BANK_LOOKS[part])})`}
+                                stroke="#fff"
+                                strokeWidth="0.5"
+                              />
+                            ) : null;
                           x += w;
                           return rect;
                         })}

@@ -3,7 +3,10 @@ import type { StaffDetail } from "@/lib/checkout/contract";
 import { refreshEveryMs } from "./CheckoutDetail";
 
 const detail = (status: string, refundStatuses: string[]) =>
-  ({ checkout: { status }, refunds: refundStatuses.map((s, i) => ({ id: `r${i}`, status: s })) }) as unknown as StaffDetail;
+  ({
+    checkout: { status },
+    refunds: refundStatuses.map((s, i) => ({ id: `r${i}`, status: s })),
+  }) as unknown as StaffDetail;
 
 describe("the checkout page's refresh while something is moving", () => {
   it("does not read again once everything is settled", () => {

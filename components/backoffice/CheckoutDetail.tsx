@@ -15,7 +15,9 @@ import { StatusBadge } from "./StatusBadge";
 import styles from "./backoffice.module.css";
 
 /** Still on its way: a refund waiting for the provider's webhook, a payment not yet settled. */
-const moving = (d: StaffDetail | undefined) => !!d && (d.checkout.status === "processing" || d.refunds.some((r) => r.status === "started" || r.status === "pending"));
+const moving = (d: StaffDetail | undefined) =>
+  !!d &&
+  (d.checkout.status === "processing" || d.refunds.some((r) => r.status === "started" || r.status === "pending"));
 
 /**
  * Read again every 5 s while something is moving, slower the longer it takes (10 s after a minute,
@@ -84,8 +86,9 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
       {duplicates.length > 0 && (
         <Section id="duplicates" title="Duplicate payments">
           <p className="alert alert-error">
-            The payer paid this order {duplicates.length + 1} times: the bank completed {duplicates.length === 1 ? "a payment" : "payments"} after another had
-            already paid it. The merchant was notified (<span className={styles.code}>checkout.duplicate_payment</span>). Give the money back:
+            The payer paid this order {duplicates.length + 1} times: the bank completed{" "}
+            {duplicates.length === 1 ? "a payment" : "payments"} after another had already paid it. The merchant was
+            notified (<span className={styles.code}>checkout.duplicate_payment</span>). Give the money back:
           </p>
           {duplicates.map((d) => (
             <RefundForm
@@ -123,7 +126,12 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
         ) : !REFUND_CURRENCIES.includes(checkout.currency) ? (
           <p className="muted">Refunds are only possible in {REFUND_CURRENCIES.join(" or ")}.</p>
         ) : (
-          <RefundForm checkoutId={checkout.id} refundable={refundable} refundableText={money(refundable)} currency={checkout.currency} />
+          <RefundForm
+            checkoutId={checkout.id}
+            refundable={refundable}
+            refundableText={money(refundable)}
+            currency={checkout.currency}
+          />
         )}
       </Section>
 

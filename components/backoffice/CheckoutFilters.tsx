@@ -26,52 +26,59 @@ export function CheckoutFilters({ filter, banks }: CheckoutFiltersProps) {
     showList(listHref(parseFilter(values).filter));
   };
   return (
-      <form method="get" action="/backoffice" role="search" className="card" aria-labelledby="filters-heading" onSubmit={apply}>
-        <h2 id="filters-heading" className={styles.sectionHeading}>
-          Find checkouts
-        </h2>
-        <div className={styles.filters}>
-          <div className={`field ${styles.filterSearch}`}>
-            <label htmlFor="filter-q">Reference or checkout id</label>
-            <input id="filter-q" name="q" type="search" defaultValue={filter.q ?? ""} maxLength={64} autoComplete="off" />
-          </div>
-          <div className="field">
-            <label htmlFor="filter-status">Status</label>
-            <select id="filter-status" name="status" defaultValue={filter.status ?? ""}>
-              <option value="">All statuses</option>
-              {CHECKOUT_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="filter-bank">Bank</label>
-            <select id="filter-bank" name="bank" defaultValue={filter.bank ?? ""}>
-              <option value="">All banks</option>
-              {banks.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="filter-from">From</label>
-            <input id="filter-from" name="from" type="date" defaultValue={filter.from ?? ""} />
-          </div>
-          <div className="field">
-            <label htmlFor="filter-to">To</label>
-            <input id="filter-to" name="to" type="date" defaultValue={filter.to ?? ""} />
-          </div>
-          <div className={styles.filterActions}>
-            <button type="submit" className="btn btn-primary">
-              Apply filters
-            </button>
-            {hasFilters(filter) && <ListLink href="/backoffice">Clear filters</ListLink>}
-          </div>
+    <form
+      method="get"
+      action="/backoffice"
+      role="search"
+      className="card"
+      aria-labelledby="filters-heading"
+      onSubmit={apply}
+    >
+      <h2 id="filters-heading" className={styles.sectionHeading}>
+        Find checkouts
+      </h2>
+      <div className={styles.filters}>
+        <div className={`field ${styles.filterSearch}`}>
+          <label htmlFor="filter-q">Reference or checkout id</label>
+          <input id="filter-q" name="q" type="search" defaultValue={filter.q ?? ""} maxLength={64} autoComplete="off" />
         </div>
-      </form>
+        <div className="field">
+          <label htmlFor="filter-status">Status</label>
+          <select id="filter-status" name="status" defaultValue={filter.status ?? ""}>
+            <option value="">All statuses</option>
+            {CHECKOUT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="filter-bank">Bank</label>
+          <select id="filter-bank" name="bank" defaultValue={filter.bank ?? ""}>
+            <option value="">All banks</option>
+            {banks.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="filter-from">From</label>
+          <input id="filter-from" name="from" type="date" defaultValue={filter.from ?? ""} />
+        </div>
+        <div className="field">
+          <label htmlFor="filter-to">To</label>
+          <input id="filter-to" name="to" type="date" defaultValue={filter.to ?? ""} />
+        </div>
+        <div className={styles.filterActions}>
+          <button type="submit" className="btn btn-primary">
+            Apply filters
+          </button>
+          {hasFilters(filter) && <ListLink href="/backoffice">Clear filters</ListLink>}
+        </div>
+      </div>
+    </form>
   );
 }

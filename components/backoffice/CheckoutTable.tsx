@@ -23,11 +23,19 @@ export function CheckoutTable({ listing, filter, loading }: CheckoutTableProps) 
     <section className="card" aria-labelledby="checkouts-heading" aria-busy={loading || undefined}>
       <h2 id="checkouts-heading">Checkouts</h2>
       <p role="status" className="visually-hidden">
-        {loading ? "Loading checkouts" : `${items.length === 0 ? "No" : items.length} ${items.length === 1 ? "checkout" : "checkouts"} on page ${page}`}
+        {loading
+          ? "Loading checkouts"
+          : `${items.length === 0 ? "No" : items.length} ${items.length === 1 ? "checkout" : "checkouts"} on page ${page}`}
       </p>
       {items.length === 0 ? (
         <div className={styles.empty}>
-          <p>{page > 1 ? "No more checkouts on this page." : filtered ? "No checkouts match these filters." : "No checkouts yet."}</p>
+          <p>
+            {page > 1
+              ? "No more checkouts on this page."
+              : filtered
+                ? "No checkouts match these filters."
+                : "No checkouts yet."}
+          </p>
           {filtered && (
             <p>
               <ListLink href="/backoffice">Clear filters</ListLink>

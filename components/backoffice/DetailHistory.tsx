@@ -38,7 +38,17 @@ export function DetailHistory({ detail }: { detail: StaffDetail }) {
         <DataTable
           caption="Payment attempts, oldest first"
           empty="The payer has not started a payment yet."
-          head={["Started", "Method", "Bank", "Provider payment id", "Status group", "Provider status", "Failure reason", "Abandoned", "Duplicate"]}
+          head={[
+            "Started",
+            "Method",
+            "Bank",
+            "Provider payment id",
+            "Status group",
+            "Provider status",
+            "Failure reason",
+            "Abandoned",
+            "Duplicate",
+          ]}
           rows={attempts.map((a) => ({
             key: a.id,
             cells: [
@@ -63,7 +73,12 @@ export function DetailHistory({ detail }: { detail: StaffDetail }) {
           head={["Received", "Type", "Signature", "Outcome"]}
           rows={webhooks.map((w, i) => ({
             key: String(i),
-            cells: [<Time key="t" iso={w.at} />, w.type ?? <None key="n" />, w.signatureValid ? "Valid" : "Invalid", outcomeLabel(w.outcome)],
+            cells: [
+              <Time key="t" iso={w.at} />,
+              w.type ?? <None key="n" />,
+              w.signatureValid ? "Valid" : "Invalid",
+              outcomeLabel(w.outcome),
+            ],
           }))}
         />
       </Section>
@@ -82,7 +97,11 @@ export function DetailHistory({ detail }: { detail: StaffDetail }) {
               </span>,
               String(n.attempts),
               n.deliveredAt ? <Time key="t" iso={n.deliveredAt} /> : "Not yet",
-              !n.deliveredAt && (n.lastError || n.lastStatus) ? [n.lastStatus ? `HTTP ${n.lastStatus}` : null, n.lastError].filter(Boolean).join(": ") : <None key="n" />,
+              !n.deliveredAt && (n.lastError || n.lastStatus) ? (
+                [n.lastStatus ? `HTTP ${n.lastStatus}` : null, n.lastError].filter(Boolean).join(": ")
+              ) : (
+                <None key="n" />
+              ),
             ],
           }))}
         />

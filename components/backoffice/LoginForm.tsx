@@ -30,7 +30,11 @@ export function LoginForm() {
   const error = form.formState.errors.password?.message;
   const invalid = error !== undefined;
   return (
-    <form onSubmit={(event) => void form.handleSubmit((v) => signIn.mutate(v))(event)} className={`card ${styles.form}`} noValidate>
+    <form
+      onSubmit={(event) => void form.handleSubmit((v) => signIn.mutate(v))(event)}
+      className={`card ${styles.form}`}
+      noValidate
+    >
       {/* Always in the page, so the error is announced when it is written into it. */}
       <div role="alert" id="login-error" className={styles.slot}>
         {error && <p className="alert alert-error">{error}</p>}

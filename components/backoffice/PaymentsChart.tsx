@@ -5,7 +5,8 @@ import { STATUS_LABELS } from "./format";
 import { ScrollArea } from "./ScrollArea";
 import styles from "./backoffice.module.css";
 
-const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+const shortDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 
 // Geometry of the SVG (user units; it scales to the card's width).
 const left = 36;
@@ -62,13 +63,27 @@ export function PaymentsChart({ stats, bankNames }: { stats: Stats; bankNames: R
                         base += counts[status];
                         const y1 = y(base);
                         return (
-                          <rect key={status} x={x} y={y1} width={barWidth} height={Math.max(0, y0 - y1)} fill={`url(#${patternId(status)})`} stroke="#fff" strokeWidth="1">
+                          <rect
+                            key={status}
+                            x={x}
+                            y={y1}
+                            width={barWidth}
+                            height={Math.max(0, y0 - y1)}
+                            fill={`url(#${patternId(status)})`}
+                            stroke="#fff"
+                            strokeWidth="1"
+                          >
                             <title>{`${day}: ${counts[status]} ${STATUS_LABELS[status].toLowerCase()}`}</title>
                           </rect>
                         );
                       })}
                       {(i % 5 === 0 || i === days.length - 1) && (
-                        <text className={styles.axisText} x={x + barWidth / 2} y={top + plotHeight + 18} textAnchor="middle">
+                        <text
+                          className={styles.axisText}
+                          x={x + barWidth / 2}
+                          y={top + plotHeight + 18}
+                          textAnchor="middle"
+                        >
                           {shortDay(day)}
                         </text>
                       )}

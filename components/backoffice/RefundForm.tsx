@@ -36,11 +36,21 @@ function newRefundKey(): string {
  * mutation (one at a time, never retried by the library; the refund key makes a resend refund once),
  * and its answer invalidates the checkout's query (the refundable amount, the refunds) and the list's.
  */
-export function RefundForm({ checkoutId, refundable, refundableText, currency, attemptId, title = "Refund this payment" }: RefundFormProps) {
+export function RefundForm({
+  checkoutId,
+  refundable,
+  refundableText,
+  currency,
+  attemptId,
+  title = "Refund this payment",
+}: RefundFormProps) {
   const queryClient = useQueryClient();
   const [refundKey, setRefundKey] = useState(newRefundKey);
   const [result, setResult] = useState<string | null>(null);
-  const form = useForm<RefundFieldsInput, unknown, RefundFieldsOutput>({ resolver: zodResolver(refundFields), defaultValues: { amount: refundable, reason: "" } });
+  const form = useForm<RefundFieldsInput, unknown, RefundFieldsOutput>({
+    resolver: zodResolver(refundFields),
+    defaultValues: { amount: refundable, reason: "" },
+  });
   const { errors } = form.formState;
   const id = attemptId ? `refund-${attemptId}` : "refund";
 
@@ -66,10 +76,18 @@ export function RefundForm({ checkoutId, refundable, refundableText, currency, a
         void queryClient.invalidateQueries({ queryKey: staffKeys.checkout(checkoutId) });
         void queryClient.invalidateQueries({ queryKey: staffKeys.checkouts() });
       } else if (state.ok === false) {
-        form.setError(state.field ?? "root.server", { type: "server", message: state.error }, { shouldFocus: state.field !== undefined });
+        form.setError(
+          state.field ?? "root.server",
+          { type: "server", message: state.error },
+          { shouldFocus: state.field !== undefined },
+        );
       }
     },
-    onError: () => form.setError("root.server", { type: "server", message: "The refund could not be sent. Check the refunds list before trying again." }),
+    onError: () =>
+      form.setError("root.server", {
+        type: "server",
+        message: "The refund could not be sent. Check the refunds list before trying again.",
+      }),
     // A new key once the last refund has its answer, so the next refund is a new one.
     onSettled: () => setRefundKey(newRefundKey()),
   });

@@ -2,11 +2,21 @@ import { describe, expect, it } from "vitest";
 import { bankRows, dailyCounts, daysSince, yAxis, type Stats } from "./chart-data";
 
 const now = new Date("2026-03-03T15:00:00Z");
-const stats = (byDay: Stats["byDay"], byBank: Stats["byBank"] = []): Stats => ({ since: "2026-03-01T09:00:00.000Z", byDay, byBank });
+const stats = (byDay: Stats["byDay"], byBank: Stats["byBank"] = []): Stats => ({
+  since: "2026-03-01T09:00:00.000Z",
+  byDay,
+  byBank,
+});
 
 describe("the dashboard's numbers", () => {
   it("every UTC day of the period is there, empty ones too", () => {
-    expect(daysSince("2026-02-27T23:00:00Z", now)).toEqual(["2026-02-27", "2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03"]);
+    expect(daysSince("2026-02-27T23:00:00Z", now)).toEqual([
+      "2026-02-27",
+      "2026-02-28",
+      "2026-03-01",
+      "2026-03-02",
+      "2026-03-03",
+    ]);
   });
 
   it("counts checkouts per day and status, and says it in a sentence", () => {

@@ -55,7 +55,9 @@ export function dailyCounts(stats: Stats, now = new Date()) {
 
 /** A y axis from 0 with at most about five round steps (1, 2, 5, 10, 20, 25, ...) that fits `max`. */
 export function yAxis(max: number): { yMax: number; ticks: number[] } {
-  const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000].find((s) => max / s <= 5) ?? Math.ceil(max / 5);
+  const step =
+    [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000].find((s) => max / s <= 5) ??
+    Math.ceil(max / 5);
   const yMax = Math.ceil(Math.max(1, max) / step) * step;
   const ticks: number[] = [];
   for (let t = 0; t <= yMax; t += step) ticks.push(t);
@@ -76,7 +78,14 @@ export function bankRows(stats: Stats, bankNames: Record<string, string>): BankR
   const rows = new Map<string, BankRow>();
   for (const r of stats.byBank) {
     const key = r.bankId ?? "";
-    const row = rows.get(key) ?? { key, label: r.bankId ? (bankNames[r.bankId] ?? r.bankId) : "Not chosen on our page", completed: 0, failed: 0, inProgress: 0, total: 0 };
+    const row = rows.get(key) ?? {
+      key,
+      label: r.bankId ? (bankNames[r.bankId] ?? r.bankId) : "Not chosen on our page",
+      completed: 0,
+      failed: 0,
+      inProgress: 0,
+      total: 0,
+    };
     const n = Number(r.count);
     if (r.status === "completed") row.completed += n;
     else if (r.status === "failed") row.failed += n;

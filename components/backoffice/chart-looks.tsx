@@ -19,7 +19,6 @@ const LOOKS: Record<CheckoutStatus, Look> = {
   cancelled: { colour: "#6d28d9", pattern: "vertical" }, // 7.1:1
 };
 
-
 export const patternId = (status: CheckoutStatus) => `bo-fill-${status}`;
 
 export function PatternDefs() {

@@ -15,7 +15,8 @@ export function Time({ iso, seconds = true }: { iso: string; seconds?: boolean }
 export const None = () => <span className="muted">None</span>;
 
 /** A provider or system code in monospace, or "None". */
-export const Code = ({ value }: { value: string | null | undefined }) => (value ? <span className={styles.code}>{value}</span> : <None />);
+export const Code = ({ value }: { value: string | null | undefined }) =>
+  value ? <span className={styles.code}>{value}</span> : <None />;
 
 /** One card of the page, named by its heading. */
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {

@@ -34,17 +34,29 @@ describe("back-office list filters", () => {
 
 describe("refund refusals shown to staff", () => {
   it("names what is left when the amount is too large", () => {
-    const err = new CheckoutError("refund_exceeds_payment", { detail: "At most 9.90 EUR can still be refunded.", errors: [{ path: "amount", message: "must be at most 9.90" }] });
-    expect(describeRefundError(err)).toEqual({ error: "The refund is more than what can still be refunded. At most 9.90 EUR can still be refunded.", field: "amount" });
+    const err = new CheckoutError("refund_exceeds_payment", {
+      detail: "At most 9.90 EUR can still be refunded.",
+      errors: [{ path: "amount", message: "must be at most 9.90" }],
+    });
+    expect(describeRefundError(err)).toEqual({
+      error: "The refund is more than what can still be refunded. At most 9.90 EUR can still be refunded.",
+      field: "amount",
+    });
   });
 
   it("names the field of a malformed amount", () => {
-    const err = new CheckoutError("invalid_request", { detail: "The refund is not valid.", errors: [{ path: "amount", message: "EUR allows at most 2 decimal places" }] });
+    const err = new CheckoutError("invalid_request", {
+      detail: "The refund is not valid.",
+      errors: [{ path: "amount", message: "EUR allows at most 2 decimal places" }],
+    });
     expect(describeRefundError(err)).toEqual({ error: "Amount EUR allows at most 2 decimal places.", field: "amount" });
   });
 
   it("passes on a refusal that is not about a field", () => {
     const err = new CheckoutError("refund_too_late", { detail: "Payments can only be refunded within 365 days." });
-    expect(describeRefundError(err)).toEqual({ error: "This payment is too old to be refunded. Payments can only be refunded within 365 days.", field: undefined });
+    expect(describeRefundError(err)).toEqual({
+      error: "This payment is too old to be refunded. Payments can only be refunded within 365 days.",
+      field: undefined,
+    });
   });
 });

@@ -3,7 +3,14 @@ import { checkoutFilter, type CheckoutFilter } from "@/lib/checkout/backoffice-f
 export type SearchParams = Record<string, string | string[] | undefined>;
 
 const KEYS = ["status", "from", "to", "bank", "q", "page"] as const;
-const FIELD_NAMES: Record<string, string> = { status: "Status", from: "From", to: "To", bank: "Bank", q: "Search", page: "Page" };
+const FIELD_NAMES: Record<string, string> = {
+  status: "Status",
+  from: "From",
+  to: "To",
+  bank: "Bank",
+  q: "Search",
+  page: "Page",
+};
 
 /**
  * The list's filters from its query string. A value that does not parse is dropped (and named in

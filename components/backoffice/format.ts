@@ -4,7 +4,10 @@ import type { CheckoutStatus, StatusGroup } from "@/lib/checkout/types";
 export function formatDateTime(iso: string, withSeconds = false): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toISOString().slice(0, withSeconds ? 19 : 16).replace("T", " ")} UTC`;
+  return `${d
+    .toISOString()
+    .slice(0, withSeconds ? 19 : 16)
+    .replace("T", " ")} UTC`;
 }
 
 export const STATUS_LABELS: Record<CheckoutStatus, string> = {

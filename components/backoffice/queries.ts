@@ -5,7 +5,10 @@ import { fetchJson } from "@/components/query/fetch-json";
 /** The back office's query keys; its own module, so the payer's pages do not carry them. */
 export const staffKeys = {
   /** The list: one entry per filter and page ("status=paid&page=2"); without an argument, the prefix of them all. */
-  checkouts: (filterQuery?: string) => (filterQuery === undefined ? (["backoffice", "checkouts"] as const) : (["backoffice", "checkouts", filterQuery] as const)),
+  checkouts: (filterQuery?: string) =>
+    filterQuery === undefined
+      ? (["backoffice", "checkouts"] as const)
+      : (["backoffice", "checkouts", filterQuery] as const),
   checkout: (checkoutId: string) => ["backoffice", "checkout", checkoutId] as const,
 };
 
@@ -16,7 +19,8 @@ const STAFF_STALE_MS = 30_000;
 export const staffCheckoutsQuery = (filterQuery: string) =>
   queryOptions({
     queryKey: staffKeys.checkouts(filterQuery),
-    queryFn: ({ signal }) => fetchJson<StaffListing>(`/api/backoffice/checkouts${filterQuery ? `?${filterQuery}` : ""}`, { signal }),
+    queryFn: ({ signal }) =>
+      fetchJson<StaffListing>(`/api/backoffice/checkouts${filterQuery ? `?${filterQuery}` : ""}`, { signal }),
     staleTime: STAFF_STALE_MS,
   });
 
@@ -24,6 +28,7 @@ export const staffCheckoutsQuery = (filterQuery: string) =>
 export const staffCheckoutQuery = (checkoutId: string) =>
   queryOptions({
     queryKey: staffKeys.checkout(checkoutId),
-    queryFn: ({ signal }) => fetchJson<StaffDetail>(`/api/backoffice/checkouts/${encodeURIComponent(checkoutId)}`, { signal }),
+    queryFn: ({ signal }) =>
+      fetchJson<StaffDetail>(`/api/backoffice/checkouts/${encodeURIComponent(checkoutId)}`, { signal }),
     staleTime: STAFF_STALE_MS,
   });

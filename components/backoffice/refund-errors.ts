@@ -10,7 +10,10 @@ export function describeRefundError(err: CheckoutError): { error: string; field?
   const first = err.errors?.[0];
   const field = first?.path === "amount" || first?.path === "reason" ? first.path : undefined;
   if (err.code === "invalid_request" && err.errors?.length) {
-    return { error: err.errors.map((e) => `${FIELD_NAMES[e.path] ?? e.path} ${e.message.replace(/\.$/, "")}.`).join(" "), field };
+    return {
+      error: err.errors.map((e) => `${FIELD_NAMES[e.path] ?? e.path} ${e.message.replace(/\.$/, "")}.`).join(" "),
+      field,
+    };
   }
   return { error: [err.title, err.detail].filter(Boolean).join(" "), field };
 }

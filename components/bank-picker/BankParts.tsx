@@ -33,7 +33,13 @@ export function BankLogo({ bank }: { bank: BankView }) {
 }
 
 /** No bank to show: says why, and offers to let the provider's page do the choosing. */
-export function EmptyState(p: { title: string; hint: string; useHosted: string; onUseHosted?: () => void; announce?: boolean }) {
+export function EmptyState(p: {
+  title: string;
+  hint: string;
+  useHosted: string;
+  onUseHosted?: () => void;
+  announce?: boolean;
+}) {
   return (
     <div className="empty-state" role={p.announce ? "status" : undefined} id="bank-picker-status" tabIndex={-1}>
       <p>

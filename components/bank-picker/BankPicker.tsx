@@ -29,12 +29,19 @@ interface BankPickerProps {
  * above it that ignores case and diacritics and knows short names. The payer's last-used bank comes
  * first, then the country's popular banks, then the rest by name. Its logic is useBankPicker.
  */
-export function BankPicker({ state, countryName, value, onChange, lastUsedId, errorId, onUseHosted, messages: t, ref }: BankPickerProps) {
-  const { query, searched, matches, shown, hiddenCount, groupRef, searchRef, setQuery, onSearchKeyDown, showAll } = useBankPicker(
-    state.status === "ready" ? state.banks : null,
-    lastUsedId,
-    ref,
-  );
+export function BankPicker({
+  state,
+  countryName,
+  value,
+  onChange,
+  lastUsedId,
+  errorId,
+  onUseHosted,
+  messages: t,
+  ref,
+}: BankPickerProps) {
+  const { query, searched, matches, shown, hiddenCount, groupRef, searchRef, setQuery, onSearchKeyDown, showAll } =
+    useBankPicker(state.status === "ready" ? state.banks : null, lastUsedId, ref);
 
   if (state.status === "loading") {
     return (
@@ -77,7 +84,13 @@ export function BankPicker({ state, countryName, value, onChange, lastUsedId, er
         <p className="label" id="bank-label">
           {t["picker.label"]}
         </p>
-        <EmptyState announce title={format(t["picker.noBanks"], { country: countryName })} hint={t["picker.noBanksHint"]} useHosted={t["picker.useHosted"]} onUseHosted={onUseHosted} />
+        <EmptyState
+          announce
+          title={format(t["picker.noBanks"], { country: countryName })}
+          hint={t["picker.noBanksHint"]}
+          useHosted={t["picker.useHosted"]}
+          onUseHosted={onUseHosted}
+        />
       </div>
     );
   }
@@ -158,7 +171,12 @@ export function BankPicker({ state, countryName, value, onChange, lastUsedId, er
       )}
 
       {matches.length === 0 && (
-        <EmptyState title={format(t["picker.noMatch"], { query: searched })} hint={t["picker.noMatchHint"]} useHosted={t["picker.useHosted"]} onUseHosted={onUseHosted} />
+        <EmptyState
+          title={format(t["picker.noMatch"], { query: searched })}
+          hint={t["picker.noMatchHint"]}
+          useHosted={t["picker.useHosted"]}
+          onUseHosted={onUseHosted}
+        />
       )}
     </div>
   );

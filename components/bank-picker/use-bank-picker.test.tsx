@@ -4,7 +4,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { BankView } from "@/lib/checkout/contract";
 import { FIRST_SHOWN, useBankPicker } from "./use-bank-picker";
 
-const bank = (id: string, name: string, popular = false): BankView => ({ id, name, officialName: null, logoUrl: null, countryCode: "LT", popular, linkable: false, searchTerms: [name.toLowerCase()] });
+const bank = (id: string, name: string, popular = false): BankView => ({
+  id,
+  name,
+  officialName: null,
+  logoUrl: null,
+  countryCode: "LT",
+  popular,
+  linkable: false,
+  searchTerms: [name.toLowerCase()],
+});
 const many = Array.from({ length: 60 }, (_, i) => bank(`B${i}`, `Bank ${String(i).padStart(2, "0")}`));
 
 afterEach(cleanup);

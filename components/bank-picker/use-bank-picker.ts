@@ -1,6 +1,15 @@
 "use client";
 
-import { useDeferredValue, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from "react";
+import {
+  useDeferredValue,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type Ref,
+} from "react";
 import type { BankView } from "@/lib/checkout/contract";
 import { filterBanks, lastUsedFirst } from "./filter";
 
@@ -20,7 +29,11 @@ const radios = (group: HTMLElement | null) => group?.querySelectorAll<HTMLInputE
  * "Show all", and where focus goes when asked from outside (the form's error summary) or after
  * "Show all".
  */
-export function useBankPicker(banks: readonly BankView[] | null, lastUsedId: string | null, ref?: Ref<BankPickerHandle>) {
+export function useBankPicker(
+  banks: readonly BankView[] | null,
+  lastUsedId: string | null,
+  ref?: Ref<BankPickerHandle>,
+) {
   const [query, setQueryState] = useState("");
   const deferredQuery = useDeferredValue(query);
   const [showAll, setShowAll] = useState(false);
@@ -38,7 +51,10 @@ export function useBankPicker(banks: readonly BankView[] | null, lastUsedId: str
       focus() {
         const group = groupRef.current;
         const target =
-          group?.querySelector<HTMLElement>('input[type="radio"]:checked') ?? radios(group)[0] ?? searchRef.current ?? document.getElementById("bank-picker-status");
+          group?.querySelector<HTMLElement>('input[type="radio"]:checked') ??
+          radios(group)[0] ??
+          searchRef.current ??
+          document.getElementById("bank-picker-status");
         target?.focus();
       },
     }),

@@ -3,9 +3,7 @@ import type { BankView, BanksResponse } from "@/lib/checkout/contract";
 import { banksQuery } from "@/components/query/queries";
 
 export type BanksState =
-  | { status: "loading" }
-  | { status: "error"; retry(): void }
-  | { status: "ready"; banks: BankView[] };
+  { status: "loading" } | { status: "error"; retry(): void } | { status: "ready"; banks: BankView[] };
 
 /**
  * The bank list of one country as the picker shows it. The page's default country arrives with

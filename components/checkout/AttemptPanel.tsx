@@ -46,7 +46,8 @@ function abandonNote(error: unknown, t: AttemptMessages): { text: string; retry:
   const code = error instanceof ApiError ? error.code : null;
   if (code === "payment_authorised") return { text: t["attempt.authorised"], retry: false };
   if (error instanceof ApiError && error.status === 0) return { text: t["payError.network"], retry: true };
-  if (error instanceof ApiError && error.problem && isErrorCode(code)) return { text: t[errorMessageId(code)], retry: error.problem.retry };
+  if (error instanceof ApiError && error.problem && isErrorCode(code))
+    return { text: t[errorMessageId(code)], retry: error.problem.retry };
   return { text: t["payError.generic"], retry: true };
 }
 
@@ -76,10 +77,18 @@ export function AttemptPanel({ checkoutId, amountText, attempt, statusHref, mess
     else if (next === "failed" || next === "abandoned") onOverRef.current(next);
   }, [next]);
   // Until the first answer, what the page was rendered with.
-  const polled: Shown = next === "paid" || next === "pending" || next === "waiting" ? next : attempt.statusGroup === "pending" ? "pending" : "waiting";
+  const polled: Shown =
+    next === "paid" || next === "pending" || next === "waiting"
+      ? next
+      : attempt.statusGroup === "pending"
+        ? "pending"
+        : "waiting";
 
   const abandon = useMutation({
-    mutationFn: () => fetchJson<{ abandoned: true }>(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments/abandon`, { method: "POST" }),
+    mutationFn: () =>
+      fetchJson<{ abandoned: true }>(`/api/checkouts/${encodeURIComponent(checkoutId)}/payments/abandon`, {
+        method: "POST",
+      }),
     onMutate: () => setNote(null),
     onSuccess: () => onOver("abandoned"),
     onError: (error) => setNote(abandonNote(error, t)),
@@ -92,23 +101,31 @@ export function AttemptPanel({ checkoutId, amountText, attempt, statusHref, mess
     if (!busy) abandon.mutate();
   };
 
-  const body = attempt.bankName ? format(t["attempt.body"], { amount: amountText, bank: attempt.bankName }) : format(t["attempt.bodyNoBank"], { amount: amountText });
+  const body = attempt.bankName
+    ? format(t["attempt.body"], { amount: amountText, bank: attempt.bankName })
+    : format(t["attempt.bodyNoBank"], { amount: amountText });
   const stateText = t[`attempt.state.${shown}`];
   const canStop = shown !== "paid" && !authorised;
 
   return (
     <section className="attempt" aria-labelledby="attempt-heading">
-      <h3 id="attempt-heading">
-        {t["attempt.heading"]}
-      </h3>
+      <h3 id="attempt-heading">{t["attempt.heading"]}</h3>
       <p>{body}</p>
       <p className={`attempt-state attempt-${shown}`} role="status">
-        {shown === "waiting" || shown === "pending" ? <span className="spinner spinner-small" aria-hidden="true" /> : null}
+        {shown === "waiting" || shown === "pending" ? (
+          <span className="spinner spinner-small" aria-hidden="true" />
+        ) : null}
         <span>{stateText}</span>
       </p>
 
       {note && (
-        <div ref={noteRef} tabIndex={-1} className={`alert ${note.retry ? "alert-error" : "alert-info"}`} role="alert" aria-label={t["payError.label"]}>
+        <div
+          ref={noteRef}
+          tabIndex={-1}
+          className={`alert ${note.retry ? "alert-error" : "alert-info"}`}
+          role="alert"
+          aria-label={t["payError.label"]}
+        >
           <p>{note.text}</p>
         </div>
       )}
@@ -118,7 +135,13 @@ export function AttemptPanel({ checkoutId, amountText, attempt, statusHref, mess
           {t["attempt.check"]}
         </a>
         {canStop && (
-          <button type="button" className="btn btn-secondary" onClick={() => void chooseAnother()} disabled={busy} aria-describedby="attempt-another-hint">
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void chooseAnother()}
+            disabled={busy}
+            aria-describedby="attempt-another-hint"
+          >
             {busy ? t["attempt.abandoning"] : t["attempt.another"]}
           </button>
         )}

@@ -35,14 +35,27 @@ type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "init
  * the attempt in flight with its status.
  * Everything around it (order, QR code, banner, footer) is rendered on the server.
  */
-export function CheckoutPayment({ attempt, failedBefore, statusHref, savedAccount, savedNotice, messages: t, ...form }: CheckoutPaymentProps) {
+export function CheckoutPayment({
+  attempt,
+  failedBefore,
+  statusHref,
+  savedAccount,
+  savedNotice,
+  messages: t,
+  ...form
+}: CheckoutPaymentProps) {
   const [inFlight, setInFlight] = useState(attempt !== null);
   const [startNew, setStartNew] = useState(form.startNewAttempt);
   const [useSaved, setUseSaved] = useState(savedAccount?.state === "active");
   const expired = savedAccount?.state === "expired" ? savedAccount : null;
   const [notice, setNotice] = useState<PaymentFormProps["notice"]>(() => {
     if (failedBefore) return { text: t["checkout.failedNotice"], tone: "warning", focus: false };
-    if (savedNotice) return { text: t[`saved.notice.${savedNotice}`], tone: savedNotice === "failed" ? "warning" : "info", focus: false };
+    if (savedNotice)
+      return {
+        text: t[`saved.notice.${savedNotice}`],
+        tone: savedNotice === "failed" ? "warning" : "info",
+        focus: false,
+      };
     if (expired) return { text: format(t["saved.expired"], { bank: expired.bankName }), tone: "warning", focus: false };
     return null;
   });
@@ -50,7 +63,8 @@ export function CheckoutPayment({ attempt, failedBefore, statusHref, savedAccoun
 
   // After "Pay another way", focus goes to the form that replaced the button.
   useEffect(() => {
-    if (!useSaved && switched.current) document.querySelector<HTMLElement>(".payment-form input, .payment-form select")?.focus();
+    if (!useSaved && switched.current)
+      document.querySelector<HTMLElement>(".payment-form input, .payment-form select")?.focus();
   }, [useSaved]);
 
   // Back from the bank may restore this page from the back/forward cache, frozen as it was when

@@ -8,14 +8,25 @@ export function TermsLabel({ template, terms, privacy }: { template: string; ter
   return (
     <>
       {templateParts(template).map((part, i) =>
-        typeof part === "string" ? part : <span key={i}>{part.slot === "terms" ? terms : part.slot === "privacy" ? privacy : null}</span>,
+        typeof part === "string" ? (
+          part
+        ) : (
+          <span key={i}>{part.slot === "terms" ? terms : part.slot === "privacy" ? privacy : null}</span>
+        ),
       )}
     </>
   );
 }
 
 /** The Terms checkbox the provider requires when the bank is chosen on our page, with its links (new tab) and error. */
-export function TermsField(p: { field: UseFormRegisterReturn<"terms">; error: string | null; label: string; terms: { href: string; text: string }; privacy: { href: string; text: string }; newTab: string }) {
+export function TermsField(p: {
+  field: UseFormRegisterReturn<"terms">;
+  error: string | null;
+  label: string;
+  terms: { href: string; text: string };
+  privacy: { href: string; text: string };
+  newTab: string;
+}) {
   const newTabId = `${useId()}-new-tab`;
   const link = (l: { href: string; text: string }) => (
     <a href={l.href} target="_blank" rel="noopener noreferrer" aria-describedby={newTabId}>
@@ -25,7 +36,13 @@ export function TermsField(p: { field: UseFormRegisterReturn<"terms">; error: st
   return (
     <div>
       <div className="checkbox-row">
-        <input {...p.field} id="terms" type="checkbox" aria-invalid={p.error ? true : undefined} aria-describedby={p.error ? "terms-error" : undefined} />
+        <input
+          {...p.field}
+          id="terms"
+          type="checkbox"
+          aria-invalid={p.error ? true : undefined}
+          aria-describedby={p.error ? "terms-error" : undefined}
+        />
         <label htmlFor="terms">
           <TermsLabel template={p.label} terms={link(p.terms)} privacy={link(p.privacy)} />
         </label>
@@ -43,7 +60,12 @@ export function TermsField(p: { field: UseFormRegisterReturn<"terms">; error: st
 }
 
 /** After a submit with fields missing: what to fix, each a link that moves focus to its field. */
-export function ErrorSummary<F extends string>(p: { label: string; title: string; problems: { field: F; href: string; text: string }[]; onFocus(field: F): void }) {
+export function ErrorSummary<F extends string>(p: {
+  label: string;
+  title: string;
+  problems: { field: F; href: string; text: string }[];
+  onFocus(field: F): void;
+}) {
   return (
     <div className="alert alert-error" role="alert" aria-label={p.label}>
       <p>

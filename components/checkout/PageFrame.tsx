@@ -42,7 +42,11 @@ export function PageFrame({ locale, path, query = {}, sandbox, accessibilityHref
         <LanguageSwitcher
           current={locale}
           label={t["common.language"]}
-          options={LOCALES.map((l) => ({ locale: l, name: LOCALE_NAMES[l], href: withQuery(path, { ...query, lang: l }) }))}
+          options={LOCALES.map((l) => ({
+            locale: l,
+            name: LOCALE_NAMES[l],
+            href: withQuery(path, { ...query, lang: l }),
+          }))}
         />
         {accessibilityHref && (
           <p className="small">

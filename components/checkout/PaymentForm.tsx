@@ -7,7 +7,9 @@ import { ErrorSummary, TermsField } from "./FormParts";
 import type { FieldErrorKey } from "./payment-form";
 import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
-export type FormMessages = MessagesFor<"pay." | "errors." | "payError." | "apiError." | "picker." | "common." | "saved.">;
+export type FormMessages = MessagesFor<
+  "pay." | "errors." | "payError." | "apiError." | "picker." | "common." | "saved."
+>;
 
 export interface PaymentFormProps extends PaymentFormOptions {
   /** The amount as the page shows it ("€24.90"), formatted on the server. */
@@ -46,8 +48,19 @@ export function PaymentForm(props: PaymentFormProps) {
     if (notice?.focus) noticeRef.current?.focus();
   }, [notice]);
 
-  const missingKey = f.missing.length === 2 ? "pay.missing.both" : f.missing[0] === "bankId" ? "pay.missing.bank" : f.missing[0] === "terms" ? "pay.missing.terms" : null;
-  const leavingText = f.saving ? t["saved.leaving"] : choice === "here" || choice === "hosted" ? t["pay.leaving.bank"] : t["pay.leaving.provider"];
+  const missingKey =
+    f.missing.length === 2
+      ? "pay.missing.both"
+      : f.missing[0] === "bankId"
+        ? "pay.missing.bank"
+        : f.missing[0] === "terms"
+          ? "pay.missing.terms"
+          : null;
+  const leavingText = f.saving
+    ? t["saved.leaving"]
+    : choice === "here" || choice === "hosted"
+      ? t["pay.leaving.bank"]
+      : t["pay.leaving.provider"];
   const fromText =
     choice === "here"
       ? (f.chosenBank?.name ?? t["pay.consent.noBank"])
@@ -58,14 +71,25 @@ export function PaymentForm(props: PaymentFormProps) {
           : t["pay.consent.hybrid"];
 
   return (
-    <form className="stack payment-form" noValidate aria-labelledby="pay-heading" onSubmit={(event) => void f.submit(event)}>
+    <form
+      className="stack payment-form"
+      noValidate
+      aria-labelledby="pay-heading"
+      onSubmit={(event) => void f.submit(event)}
+    >
       {notice && (
-        <p ref={noticeRef} tabIndex={-1} className={`alert small ${notice.tone === "warning" ? "alert-warning" : "alert-info"}`}>
+        <p
+          ref={noticeRef}
+          tabIndex={-1}
+          className={`alert small ${notice.tone === "warning" ? "alert-warning" : "alert-info"}`}
+        >
           {notice.text}
         </p>
       )}
 
-      {isSubmitted && problems.length > 0 && <ErrorSummary label={t["errors.label"]} title={t["errors.title"]} problems={problems} onFocus={f.focusField} />}
+      {isSubmitted && problems.length > 0 && (
+        <ErrorSummary label={t["errors.label"]} title={t["errors.title"]} problems={problems} onFocus={f.focusField} />
+      )}
 
       {f.choices.length > 1 && (
         <fieldset className="method-choice">
@@ -149,7 +173,13 @@ export function PaymentForm(props: PaymentFormProps) {
           )}
         </>
       ) : (
-        <p className="muted">{choice === "card" ? t["pay.nextPage.card"] : choice === "hybrid" ? t["pay.nextPage.hybrid"] : t["pay.nextPage.hosted"]}</p>
+        <p className="muted">
+          {choice === "card"
+            ? t["pay.nextPage.card"]
+            : choice === "hybrid"
+              ? t["pay.nextPage.hybrid"]
+              : t["pay.nextPage.hosted"]}
+        </p>
       )}
 
       <section className="consent" aria-labelledby="consent-heading">
@@ -165,7 +195,13 @@ export function PaymentForm(props: PaymentFormProps) {
       </section>
 
       {f.payError && (
-        <div ref={payErrorRef} tabIndex={-1} className="alert alert-error" role="alert" aria-label={t["payError.label"]}>
+        <div
+          ref={payErrorRef}
+          tabIndex={-1}
+          className="alert alert-error"
+          role="alert"
+          aria-label={t["payError.label"]}
+        >
           <p>{t[f.payError.key]}</p>
           {f.payError.retry && (
             <button type="button" className="btn btn-secondary" onClick={f.retry}>
@@ -176,7 +212,12 @@ export function PaymentForm(props: PaymentFormProps) {
       )}
 
       <div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={f.leaving} aria-describedby={missingKey ? "pay-missing" : undefined}>
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={f.leaving}
+          aria-describedby={missingKey ? "pay-missing" : undefined}
+        >
           {f.leaving ? leavingText : format(t["pay.button"], { amount: amountText })}
         </button>
         {missingKey && (
@@ -187,7 +228,12 @@ export function PaymentForm(props: PaymentFormProps) {
         <p className="visually-hidden" role="status">
           {f.leaving ? leavingText : ""}
         </p>
-        <p className="hint">{format(choice === "card" || choice === "hybrid" ? t["pay.afterNote.card"] : t["pay.afterNote"], { amount: amountText, payee })}</p>
+        <p className="hint">
+          {format(choice === "card" || choice === "hybrid" ? t["pay.afterNote.card"] : t["pay.afterNote"], {
+            amount: amountText,
+            payee,
+          })}
+        </p>
       </div>
     </form>
   );

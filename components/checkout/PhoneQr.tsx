@@ -9,7 +9,12 @@ export async function PhoneQr({ url, locale }: { url: string; locale: Locale }) 
   const t = messages(locale);
   let svg: string;
   try {
-    svg = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 2, color: { dark: "#111827", light: "#ffffff" } });
+    svg = await QRCode.toString(url, {
+      type: "svg",
+      errorCorrectionLevel: "M",
+      margin: 2,
+      color: { dark: "#111827", light: "#ffffff" },
+    });
   } catch {
     return null;
   }

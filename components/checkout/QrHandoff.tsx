@@ -20,8 +20,17 @@ function subscribe(onChange: () => void) {
  * then reloads, so the computer shows "paid" too instead of a form for an order already paid.
  */
 export function QrHandoff({ checkoutId }: { checkoutId: string }) {
-  const wide = useSyncExternalStore(subscribe, () => window.matchMedia(WIDE).matches, () => false);
-  const { data } = useQuery({ ...checkoutStatusQuery(checkoutId), enabled: wide, refetchInterval: EVERY_MS, refetchOnMount: false });
+  const wide = useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(WIDE).matches,
+    () => false,
+  );
+  const { data } = useQuery({
+    ...checkoutStatusQuery(checkoutId),
+    enabled: wide,
+    refetchInterval: EVERY_MS,
+    refetchOnMount: false,
+  });
   // Paid, expired or cancelled; not "processing", which is also this computer's own Pay on its way out.
   const ended = data?.status === "paid" || data?.status === "expired" || data?.status === "cancelled";
   useEffect(() => {

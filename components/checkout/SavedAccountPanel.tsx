@@ -32,7 +32,18 @@ interface SavedAccountPanelProps {
  * and the account choice; the payer only approves. Paying another way and forgetting the account
  * are one click away.
  */
-export function SavedAccountPanel({ checkoutId, locale, amountText, account, startNewAttempt, termsUrl, privacyUrl, messages: t, onPayAnotherWay, onForgotten }: SavedAccountPanelProps) {
+export function SavedAccountPanel({
+  checkoutId,
+  locale,
+  amountText,
+  account,
+  startNewAttempt,
+  termsUrl,
+  privacyUrl,
+  messages: t,
+  onPayAnotherWay,
+  onForgotten,
+}: SavedAccountPanelProps) {
   const [error, setError] = useState<{ text: string; retry: "pay" | "forget" | null } | null>(null);
   const [reloading, setReloading] = useState(false);
   const errorRef = useRef<HTMLDivElement>(null);
@@ -46,8 +57,21 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
   // Mutations, never retried by the library: the attempt key makes the payer's own Try again safe.
   const payment = useMutation({
     mutationFn: async () => {
-      const body: StartPaymentInput = { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: attemptKeyFor(checkoutId, newAttemptPending), lang: locale };
-      return linkToFollow((await fetchJson<StartPaymentResponse>(`/api/checkouts/${id}/payments`, { method: "POST", body: JSON.stringify(body) })).confirmLink);
+      const body: StartPaymentInput = {
+        method: "bank",
+        savedAccount: true,
+        termsAccepted: false,
+        attemptKey: attemptKeyFor(checkoutId, newAttemptPending),
+        lang: locale,
+      };
+      return linkToFollow(
+        (
+          await fetchJson<StartPaymentResponse>(`/api/checkouts/${id}/payments`, {
+            method: "POST",
+            body: JSON.stringify(body),
+          })
+        ).confirmLink,
+      );
     },
     onMutate: () => setError(null),
     onSuccess: (link) => window.location.assign(link),
@@ -75,7 +99,12 @@ export function SavedAccountPanel({ checkoutId, locale, amountText, account, sta
     if (busy === null) forgetting.mutate();
   };
 
-  const balanceNote = account.covers === true ? t["saved.covers"] : account.covers === false ? format(t["saved.short"], { amount: amountText }) : null;
+  const balanceNote =
+    account.covers === true
+      ? t["saved.covers"]
+      : account.covers === false
+        ? format(t["saved.short"], { amount: amountText })
+        : null;
   const leavingText = busy === "pay" ? t["pay.leaving.bank"] : busy === "forget" ? t["saved.forgetting"] : "";
 
   return (

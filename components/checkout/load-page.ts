@@ -22,7 +22,17 @@ const load = cache(async (checkoutId: string, lang: string | undefined, payerHan
  * The checkout page data for this request, in the language the payer asked for (?lang=, then the
  * cookie); with the payer's saved bank account when the page offers paying with one.
  */
-export async function loadCheckoutPage({ params, searchParams }: CheckoutRouteProps, opts: { savedAccount?: boolean } = {}) {
+export async function loadCheckoutPage(
+  { params, searchParams }: CheckoutRouteProps,
+  opts: { savedAccount?: boolean } = {},
+) {
   const [{ checkoutId }, query, jar] = await Promise.all([params, searchParams, cookies()]);
-  return { data: await load(checkoutId, requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value), opts.savedAccount ? jar.get(PAYER_HANDLE_COOKIE)?.value : undefined), query };
+  return {
+    data: await load(
+      checkoutId,
+      requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value),
+      opts.savedAccount ? jar.get(PAYER_HANDLE_COOKIE)?.value : undefined,
+    ),
+    query,
+  };
 }

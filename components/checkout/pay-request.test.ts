@@ -5,47 +5,91 @@ import { httpUrl, shopLink } from "./links";
 import { explain, linkToFollow } from "./pay-request";
 
 const refusal = (code: ErrorCode, retry = ERRORS[code].retry) =>
-  new ApiError("refused", ERRORS[code].status, code, { type: `about:blank#${code}`, title: "", status: ERRORS[code].status, code, retry });
+  new ApiError("refused", ERRORS[code].status, code, {
+    type: `about:blank#${code}`,
+    title: "",
+    status: ERRORS[code].status,
+    code,
+    retry,
+  });
 
 describe("linkToFollow", () => {
   it("follows a plain http(s) link", () => {
     expect(linkToFollow("https://bank.example/confirm?x=1")).toBe("https://bank.example/confirm?x=1");
   });
 
-  it.each([["javascript:alert(1)"], ["data:text/html,hi"], ["not a url"], [undefined], [42]])("refuses %s as bad_link", (link) => {
-    expect(() => linkToFollow(link)).toThrow(expect.objectContaining({ code: "bad_link" }));
-  });
+  it.each([["javascript:alert(1)"], ["data:text/html,hi"], ["not a url"], [undefined], [42]])(
+    "refuses %s as bad_link",
+    (link) => {
+      expect(() => linkToFollow(link)).toThrow(expect.objectContaining({ code: "bad_link" }));
+    },
+  );
 });
 
 describe("explain", () => {
   it("a provider failure: try again with a new attempt", () => {
-    expect(explain(refusal("provider_error"))).toEqual({ key: "apiError.provider_error", retry: true, reload: false, newKey: true });
+    expect(explain(refusal("provider_error"))).toEqual({
+      key: "apiError.provider_error",
+      retry: true,
+      reload: false,
+      newKey: true,
+    });
   });
 
   it("an order that ended meanwhile: reload, no retry", () => {
-    expect(explain(refusal("already_paid"))).toMatchObject({ key: "apiError.already_paid", retry: false, reload: true });
+    expect(explain(refusal("already_paid"))).toMatchObject({
+      key: "apiError.already_paid",
+      retry: false,
+      reload: true,
+    });
   });
 
   it("a payment already in flight: reload to show it, not Try again, though the server would allow it later", () => {
-    expect(explain(refusal("payment_in_progress"))).toMatchObject({ key: "apiError.payment_in_progress", retry: false, reload: true, newKey: false });
+    expect(explain(refusal("payment_in_progress"))).toMatchObject({
+      key: "apiError.payment_in_progress",
+      retry: false,
+      reload: true,
+      newKey: false,
+    });
   });
 
   it("whether to offer Try again comes from the server's answer", () => {
-    expect(explain(refusal("rate_limited"))).toMatchObject({ key: "apiError.rate_limited", retry: true, reload: false });
-    expect(explain(refusal("method_unavailable"))).toMatchObject({ key: "apiError.method_unavailable", retry: false, reload: false });
+    expect(explain(refusal("rate_limited"))).toMatchObject({
+      key: "apiError.rate_limited",
+      retry: true,
+      reload: false,
+    });
+    expect(explain(refusal("method_unavailable"))).toMatchObject({
+      key: "apiError.method_unavailable",
+      retry: false,
+      reload: false,
+    });
   });
 
   it("a saved account that ended: reload with a new attempt key", () => {
-    expect(explain(refusal("no_saved_account"))).toMatchObject({ key: "apiError.no_saved_account", reload: true, newKey: true });
+    expect(explain(refusal("no_saved_account"))).toMatchObject({
+      key: "apiError.no_saved_account",
+      reload: true,
+      newKey: true,
+    });
   });
 
   it("no connection: a network message with retry", () => {
-    expect(explain(new ApiError("network error", 0, null, null))).toMatchObject({ key: "payError.network", retry: true });
+    expect(explain(new ApiError("network error", 0, null, null))).toMatchObject({
+      key: "payError.network",
+      retry: true,
+    });
   });
 
   it("an unknown code, a code named like an object property, or a non-API error: the generic message", () => {
-    const unknown = (code: string) => new ApiError("refused", 409, code, { type: "", title: "", status: 409, code: code as ErrorCode, retry: false });
-    for (const err of [unknown("something_new"), unknown("toString"), new ApiError("HTTP 500", 500, null, null), new Error("boom")]) {
+    const unknown = (code: string) =>
+      new ApiError("refused", 409, code, { type: "", title: "", status: 409, code: code as ErrorCode, retry: false });
+    for (const err of [
+      unknown("something_new"),
+      unknown("toString"),
+      new ApiError("HTTP 500", 500, null, null),
+      new Error("boom"),
+    ]) {
       expect(explain(err)).toEqual({ key: "payError.generic", retry: true, reload: false, newKey: false });
     }
   });

@@ -29,7 +29,14 @@ export interface PayErrorOutcome {
 }
 
 /** What the page does after a refusal, beyond showing its message. */
-const RELOAD = new Set(["payment_in_progress", "already_paid", "checkout_expired", "checkout_cancelled", "saved_account_ended", "no_saved_account"]);
+const RELOAD = new Set([
+  "payment_in_progress",
+  "already_paid",
+  "checkout_expired",
+  "checkout_cancelled",
+  "saved_account_ended",
+  "no_saved_account",
+]);
 const NEW_KEY = new Set(["provider_error", "attempt_failed", "saved_account_ended", "no_saved_account"]);
 
 /** What a failed start means to the payer, and what happens next. */
@@ -37,7 +44,13 @@ export function explain(error: unknown): PayErrorOutcome {
   const local = (key: PayErrorKey, newKey = false): PayErrorOutcome => ({ key, retry: true, reload: false, newKey });
   if (!(error instanceof ApiError)) return local("payError.generic");
   if (error.code === "bad_link") return local("payError.badLink", true);
-  if (!error.problem || !isErrorCode(error.code)) return local(error.status === 0 ? "payError.network" : "payError.generic");
+  if (!error.problem || !isErrorCode(error.code))
+    return local(error.status === 0 ? "payError.network" : "payError.generic");
   const reload = RELOAD.has(error.code);
-  return { key: errorMessageId(error.code), retry: error.problem.retry && !reload, reload, newKey: NEW_KEY.has(error.code) };
+  return {
+    key: errorMessageId(error.code),
+    retry: error.problem.retry && !reload,
+    reload,
+    newKey: NEW_KEY.has(error.code),
+  };
 }

@@ -9,7 +9,17 @@ import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
 const banks: BanksResponse = {
   country: "LT",
-  banks: [{ id: "SWEDBANK_LT", name: "Swedbank", officialName: null, logoUrl: null, countryCode: "LT", popular: true, linkable: true }],
+  banks: [
+    {
+      id: "SWEDBANK_LT",
+      name: "Swedbank",
+      officialName: null,
+      logoUrl: null,
+      countryCode: "LT",
+      popular: true,
+      linkable: true,
+    },
+  ],
 } as BanksResponse;
 
 const options = (over: Partial<PaymentFormOptions> = {}): PaymentFormOptions => ({
@@ -28,12 +38,22 @@ const options = (over: Partial<PaymentFormOptions> = {}): PaymentFormOptions => 
 const sent: string[] = [];
 globalThis.fetch = (async (input: RequestInfo | URL) => {
   sent.push(String(input));
-  return new Response(JSON.stringify({ type: "about:blank#terms_required", title: "Accept the Terms", status: 409, code: "terms_required" }), { status: 409, headers: { "Content-Type": "application/problem+json" } });
+  return new Response(
+    JSON.stringify({
+      type: "about:blank#terms_required",
+      title: "Accept the Terms",
+      status: 409,
+      code: "terms_required",
+    }),
+    { status: 409, headers: { "Content-Type": "application/problem+json" } },
+  );
 }) as typeof fetch;
 
 function render(over: Partial<PaymentFormOptions> = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
   return renderHook(() => usePaymentForm(options(over)), { wrapper });
 }
 
@@ -42,7 +62,8 @@ afterEach(() => {
   sent.length = 0;
 });
 
-const errorOf = (r: { current: ReturnType<typeof usePaymentForm> }, field: "bankId" | "terms") => r.current.form.getFieldState(field).error?.message;
+const errorOf = (r: { current: ReturnType<typeof usePaymentForm> }, field: "bankId" | "terms") =>
+  r.current.form.getFieldState(field).error?.message;
 
 describe("usePaymentForm", () => {
   it("refuses Pay without a bank and the Terms, naming both fields with their message keys, and sends nothing", async () => {
@@ -89,8 +110,25 @@ describe("usePaymentForm", () => {
 
   it("builds the start request the server expects for each way to pay", () => {
     const values = { choice: "here" as const, country: "LT", bankId: "SWEDBANK_LT", terms: true, remember: false };
-    expect(startRequestOf(values, "k1", "lt")).toEqual({ method: "bank", bankId: "SWEDBANK_LT", termsAccepted: true, attemptKey: "k1", lang: "lt" });
-    expect(startRequestOf({ ...values, choice: "hosted" }, "k1", "en")).toEqual({ method: "bank", country: "LT", termsAccepted: false, attemptKey: "k1", lang: "en" });
-    expect(startRequestOf({ ...values, choice: "card" }, "k1", "en")).toEqual({ method: "card", termsAccepted: false, attemptKey: "k1", lang: "en" });
+    expect(startRequestOf(values, "k1", "lt")).toEqual({
+      method: "bank",
+      bankId: "SWEDBANK_LT",
+      termsAccepted: true,
+      attemptKey: "k1",
+      lang: "lt",
+    });
+    expect(startRequestOf({ ...values, choice: "hosted" }, "k1", "en")).toEqual({
+      method: "bank",
+      country: "LT",
+      termsAccepted: false,
+      attemptKey: "k1",
+      lang: "en",
+    });
+    expect(startRequestOf({ ...values, choice: "card" }, "k1", "en")).toEqual({
+      method: "card",
+      termsAccepted: false,
+      attemptKey: "k1",
+      lang: "en",
+    });
   });
 });

@@ -68,13 +68,18 @@ export function usePaymentForm(o: PaymentFormOptions) {
     reValidateMode: "onChange",
     defaultValues: {
       choice: choices[0],
-      country: o.countries.some((c) => c.code === o.defaultCountry) ? o.defaultCountry : (o.countries[0]?.code ?? o.defaultCountry),
+      country: o.countries.some((c) => c.code === o.defaultCountry)
+        ? o.defaultCountry
+        : (o.countries[0]?.code ?? o.defaultCountry),
       bankId: o.initialBankId ?? "",
       terms: false,
       remember: o.rememberByDefault ?? false,
     },
   });
-  const [choice, country, bankId, terms, remember] = useWatch({ control: form.control, name: ["choice", "country", "bankId", "terms", "remember"] });
+  const [choice, country, bankId, terms, remember] = useWatch({
+    control: form.control,
+    name: ["choice", "country", "bankId", "terms", "remember"],
+  });
 
   const banks = useBanksQuery(country, o.initialBanks);
   const prefetch = usePrefetchBanks();
@@ -96,9 +101,20 @@ export function usePaymentForm(o: PaymentFormOptions) {
       const id = encodeURIComponent(o.checkoutId);
       const leave: Leave =
         saving && chosenBank
-          ? { url: `/api/checkouts/${id}/saved-account`, body: { bankId: chosenBank.id, termsAccepted: values.terms, lang: o.locale }, linkField: "authorizationLink" }
-          : { url: `/api/checkouts/${id}/payments`, body: startRequestOf(values, attemptKeyFor(o.checkoutId, newAttemptPending), o.locale), linkField: "confirmLink" };
-      const answer = await fetchJson<Record<string, unknown>>(leave.url, { method: "POST", body: JSON.stringify(leave.body) });
+          ? {
+              url: `/api/checkouts/${id}/saved-account`,
+              body: { bankId: chosenBank.id, termsAccepted: values.terms, lang: o.locale },
+              linkField: "authorizationLink",
+            }
+          : {
+              url: `/api/checkouts/${id}/payments`,
+              body: startRequestOf(values, attemptKeyFor(o.checkoutId, newAttemptPending), o.locale),
+              linkField: "confirmLink",
+            };
+      const answer = await fetchJson<Record<string, unknown>>(leave.url, {
+        method: "POST",
+        body: JSON.stringify(leave.body),
+      });
       return linkToFollow(answer[leave.linkField]);
     },
     onMutate: () => setPayError(null),
@@ -128,7 +144,8 @@ export function usePaymentForm(o: PaymentFormOptions) {
   const leaving = pay.isPending || pay.isSuccess || reloading;
 
   // Another way to pay: errors about the bank and the Terms no longer apply, or apply again.
-  const choiceChanged = () => (form.formState.isSubmitted ? void form.trigger() : form.clearErrors(["bankId", "terms"]));
+  const choiceChanged = () =>
+    form.formState.isSubmitted ? void form.trigger() : form.clearErrors(["bankId", "terms"]);
 
   // Invalid: react-hook-form focuses the first field in error (the bank list, then the Terms).
   const submit = form.handleSubmit((values) => {

@@ -15,7 +15,10 @@ describe("the error page", () => {
     const retry = vi.fn();
     render(<ErrorView onRetry={retry} />);
     expect(screen.getByRole("heading", { level: 1, name: ERROR_TEXT.lt.title })).toBe(document.activeElement);
-    expect(screen.getByRole("alert")).toHaveProperty("textContent", expect.stringContaining("mokėjimas nebuvo atliktas"));
+    expect(screen.getByRole("alert")).toHaveProperty(
+      "textContent",
+      expect.stringContaining("mokėjimas nebuvo atliktas"),
+    );
     fireEvent.click(screen.getByRole("button", { name: ERROR_TEXT.lt.retry }));
     expect(retry).toHaveBeenCalledOnce();
     expect(screen.getByRole("button", { name: ERROR_TEXT.lt.back })).toBeTruthy();
@@ -28,7 +31,8 @@ describe("the error page", () => {
   });
 
   it("has every word in each of the four languages", () => {
-    for (const text of Object.values(ERROR_TEXT)) for (const word of Object.values(text)) expect(word.trim()).not.toBe("");
+    for (const text of Object.values(ERROR_TEXT))
+      for (const word of Object.values(text)) expect(word.trim()).not.toBe("");
     expect(Object.keys(ERROR_TEXT).sort()).toEqual(["en", "et", "lt", "lv"]);
   });
 });

@@ -11,7 +11,11 @@ const noSubscription = () => () => {};
  * moves to the heading, so a screen reader hears what happened.
  */
 export function ErrorView({ onRetry }: { onRetry: () => void }) {
-  const lang = useSyncExternalStore(noSubscription, () => document.documentElement.lang, () => "en");
+  const lang = useSyncExternalStore(
+    noSubscription,
+    () => document.documentElement.lang,
+    () => "en",
+  );
   const text = errorTextFor(lang);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);

@@ -82,10 +82,21 @@ function pollDelayMs(n: number): number {
  * to the tab (from the bank app, or out of the back/forward cache), paused while the tab is hidden,
  * for up to two minutes; then "Check again". Never reads the URL.
  */
-export function PaymentStatus({ checkoutId, checkoutHref, initial, messages: t }: { checkoutId: string; checkoutHref: string; initial: CheckoutStatusView | null; messages: StatusMessages }) {
+export function PaymentStatus({
+  checkoutId,
+  checkoutHref,
+  initial,
+  messages: t,
+}: {
+  checkoutId: string;
+  checkoutHref: string;
+  initial: CheckoutStatusView | null;
+  messages: StatusMessages;
+}) {
   const [timedOut, setTimedOut] = useState(false);
   const [round, setRound] = useState(0);
-  const settledView = (view: CheckoutStatusView | undefined) => view !== undefined && (view.final || outcomeOf(view, false, false) === "failed");
+  const settledView = (view: CheckoutStatusView | undefined) =>
+    view !== undefined && (view.final || outcomeOf(view, false, false) === "failed");
   const query = useQuery({
     ...checkoutStatusQuery(checkoutId),
     initialData: initial ?? undefined,
@@ -122,7 +133,10 @@ export function PaymentStatus({ checkoutId, checkoutHref, initial, messages: t }
 
   const view = VIEWS[outcome];
   const heading = t[view.heading];
-  const message = outcome === "failed" ? format(t[view.body], { reason: t[`status.reason.${data?.failureReason ?? "unknown"}`] }) : t[view.body];
+  const message =
+    outcome === "failed"
+      ? format(t[view.body], { reason: t[`status.reason.${data?.failureReason ?? "unknown"}`] })
+      : t[view.body];
   const tone = view.tone;
 
   return (

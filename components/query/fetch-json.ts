@@ -33,7 +33,11 @@ export async function fetchJson<T>(input: string, init?: RequestInit): Promise<T
   try {
     response = await fetch(input, {
       ...init,
-      headers: { Accept: "application/json", ...(init?.body ? { "Content-Type": "application/json" } : {}), ...init?.headers },
+      headers: {
+        Accept: "application/json",
+        ...(init?.body ? { "Content-Type": "application/json" } : {}),
+        ...init?.headers,
+      },
       cache: "no-store",
     });
   } catch (cause) {

@@ -26,5 +26,6 @@ export const banksQuery = (country: string) =>
 export const checkoutStatusQuery = (checkoutId: string) =>
   queryOptions({
     queryKey: queryKeys.checkoutStatus(checkoutId),
-    queryFn: ({ signal }) => fetchJson<CheckoutStatusView>(`/api/checkouts/${encodeURIComponent(checkoutId)}/status`, { signal }),
+    queryFn: ({ signal }) =>
+      fetchJson<CheckoutStatusView>(`/api/checkouts/${encodeURIComponent(checkoutId)}/status`, { signal }),
   });

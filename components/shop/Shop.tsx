@@ -34,19 +34,23 @@ function centsLabel(cents: number, currency: string): string {
 /** The order form: a quantity per product, and something in the cart. The server re-checks both. */
 const orderSchema = (maxQuantity: number) =>
   z.object({ cart: z.record(z.string(), z.number().check(z.int(), z.minimum(0), z.maximum(maxQuantity))) }).check(
-    z.refine((v) => Object.values(v.cart).some((q) => q > 0), { message: "Add a product to your cart to check out.", path: ["cart"] }),
+    z.refine((v) => Object.values(v.cart).some((q) => q > 0), {
+      message: "Add a product to your cart to check out.",
+      path: ["cart"],
+    }),
   );
 
 export function Shop({ products, currency, maxQuantity, action }: ShopProps) {
   const [announcement, setAnnouncement] = useState("");
   const [state, formAction, pending] = useActionState(action, { error: null });
   const [schema] = useState(() => orderSchema(maxQuantity));
-  const form = useForm<{ cart: Record<string, number> }>({ resolver: zodResolver(schema), defaultValues: { cart: {} } });
+  const form = useForm<{ cart: Record<string, number> }>({
+    resolver: zodResolver(schema),
+    defaultValues: { cart: {} },
+  });
   const cart = useWatch({ control: form.control, name: "cart" });
 
-  const lines = products
-    .filter((p) => (cart[p.id] ?? 0) > 0)
-    .map((p) => ({ product: p, quantity: cart[p.id] ?? 0 }));
+  const lines = products.filter((p) => (cart[p.id] ?? 0) > 0).map((p) => ({ product: p, quantity: cart[p.id] ?? 0 }));
   const totalCents = lines.reduce((sum, l) => sum + l.product.priceCents * l.quantity, 0);
   const itemCount = lines.reduce((sum, l) => sum + l.quantity, 0);
   const empty = lines.length === 0;
@@ -54,9 +58,7 @@ export function Shop({ products, currency, maxQuantity, action }: ShopProps) {
   function setQuantity(product: ShopProduct, quantity: number) {
     const next = Math.max(0, Math.min(maxQuantity, quantity));
     form.setValue("cart", { ...form.getValues("cart"), [product.id]: next });
-    setAnnouncement(
-      next === 0 ? `${product.name} removed from cart.` : `${product.name}: ${next} in cart.`,
-    );
+    setAnnouncement(next === 0 ? `${product.name} removed from cart.` : `${product.name}: ${next} in cart.`);
   }
 
   return (

@@ -62,7 +62,8 @@ export async function startBackgroundWork(): Promise<void> {
     process.exit(1);
   }
   if (stopBackground) return;
-  if (env().insecureSettings) console.warn("ALLOW_INSECURE_SETTINGS=true: the deployment checks are off (a test rig, never a deployment)");
+  if (env().insecureSettings)
+    console.warn("ALLOW_INSECURE_SETTINGS=true: the deployment checks are off (a test rig, never a deployment)");
   const interval = env().workerIntervalMs;
   // The outbox runs on its own, every second at most: notifications must not wait behind a
   // reconciliation pass that is asking a slow provider about a hundred payments.

@@ -12,7 +12,14 @@ import { type CheckoutContext } from "./context";
 export async function closeUnknownInitiation(ctx: CheckoutContext, attemptId: string): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const { checkout, attempt } = (await lockAttempt(tx, eq(paymentAttempts.id, attemptId))) ?? {};
-    if (!checkout || !attempt || attempt.providerPaymentId !== null || attempt.statusGroup !== null || attempt.abandonedAt !== null) return false;
+    if (
+      !checkout ||
+      !attempt ||
+      attempt.providerPaymentId !== null ||
+      attempt.statusGroup !== null ||
+      attempt.abandonedAt !== null
+    )
+      return false;
     await tx
       .update(paymentAttempts)
       .set({ abandonedAt: new Date(), failureReason: "initiation_unknown", updatedAt: new Date() })
@@ -23,8 +30,16 @@ export async function closeUnknownInitiation(ctx: CheckoutContext, attemptId: st
 }
 
 export async function failAttempt(ctx: CheckoutContext, attemptId: string, reason: string) {
-  await ctx.db.update(paymentAttempts).set({ failureReason: reason, updatedAt: new Date() }).where(eq(paymentAttempts.id, attemptId));
-  await applyProviderStatus(ctx, { attemptId }, { group: "failed", code: null, kind: "bank", errorCodes: [] }, "initiation");
+  await ctx.db
+    .update(paymentAttempts)
+    .set({ failureReason: reason, updatedAt: new Date() })
+    .where(eq(paymentAttempts.id, attemptId));
+  await applyProviderStatus(
+    ctx,
+    { attemptId },
+    { group: "failed", code: null, kind: "bank", errorCodes: [] },
+    "initiation",
+  );
 }
 
 /** What the provider keeps of our order on the payment (provider-api.md 4.2: at most 33 characters). */

@@ -14,13 +14,22 @@ export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutC
   const where: SQL[] = [];
   if (filter.status) where.push(eq(checkouts.status, filter.status));
   if (filter.from) where.push(gte(checkouts.createdAt, new Date(`${filter.from}T00:00:00Z`)));
-  if (filter.to) where.push(lt(checkouts.createdAt, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 24 * 3600_000)));
+  if (filter.to)
+    where.push(lt(checkouts.createdAt, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 24 * 3600_000)));
   if (filter.q) {
     const like = `%${filter.q.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
     where.push(or(ilike(checkouts.reference, like), eq(checkouts.id, filter.q))!);
   }
   if (filter.bank) {
-    where.push(inArray(checkouts.id, c.db.select({ id: paymentAttempts.checkoutId }).from(paymentAttempts).where(eq(paymentAttempts.bankId, filter.bank))));
+    where.push(
+      inArray(
+        checkouts.id,
+        c.db
+          .select({ id: paymentAttempts.checkoutId })
+          .from(paymentAttempts)
+          .where(eq(paymentAttempts.bankId, filter.bank)),
+      ),
+    );
   }
   const rows = await c.db
     .select()
@@ -31,25 +40,57 @@ export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutC
     .offset((filter.page - 1) * PAGE_SIZE);
   const page = rows.slice(0, PAGE_SIZE);
   const attempts = page.length
-    ? await c.db.select().from(paymentAttempts).where(inArray(paymentAttempts.checkoutId, page.map((r) => r.id))).orderBy(desc(paymentAttempts.createdAt))
+    ? await c.db
+        .select()
+        .from(paymentAttempts)
+        .where(
+          inArray(
+            paymentAttempts.checkoutId,
+            page.map((r) => r.id),
+          ),
+        )
+        .orderBy(desc(paymentAttempts.createdAt))
     : [];
   const items = page.map((row) => {
-      const latest = attempts.find((a) => a.checkoutId === row.id);
-      const own = attempts.filter((a) => a.checkoutId === row.id);
-      return { ...toCheckoutView(row), bankId: latest?.bankId ?? null, attempts: own.length, paidTwice: own.some((a) => a.duplicateAt !== null) };
+    const latest = attempts.find((a) => a.checkoutId === row.id);
+    const own = attempts.filter((a) => a.checkoutId === row.id);
+    return {
+      ...toCheckoutView(row),
+      bankId: latest?.bankId ?? null,
+      attempts: own.length,
+      paidTwice: own.some((a) => a.duplicateAt !== null),
+    };
   });
-  return { items, page: filter.page, hasMore: rows.length > PAGE_SIZE, bankNames: await bankNames(c, items.map((i) => i.bankId)) };
+  return {
+    items,
+    page: filter.page,
+    hasMore: rows.length > PAGE_SIZE,
+    bankNames: await bankNames(
+      c,
+      items.map((i) => i.bankId),
+    ),
+  };
 }
 
 /** Everything staff need about one checkout: attempts, the status timeline with sources, webhooks, notifications, refunds. */
 export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Promise<StaffDetail | null> {
   const checkout = await loadCheckout(c, id);
   if (!checkout) return null;
-  const attempts = await c.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, id)).orderBy(asc(paymentAttempts.createdAt));
+  const attempts = await c.db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.checkoutId, id))
+    .orderBy(asc(paymentAttempts.createdAt));
   const paymentIds = attempts.map((a) => a.providerPaymentId).filter((p): p is string => p !== null);
   const [timeline, webhooks, notes, refundRows] = await Promise.all([
     c.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, id)).orderBy(asc(statusEvents.id)),
-    paymentIds.length ? c.db.select().from(webhookEvents).where(inArray(webhookEvents.providerPaymentId, paymentIds)).orderBy(asc(webhookEvents.id)) : Promise.resolve([]),
+    paymentIds.length
+      ? c.db
+          .select()
+          .from(webhookEvents)
+          .where(inArray(webhookEvents.providerPaymentId, paymentIds))
+          .orderBy(asc(webhookEvents.id))
+      : Promise.resolve([]),
     c.db.select().from(notifications).where(eq(notifications.checkoutId, id)).orderBy(asc(notifications.createdAt)),
     c.db.select().from(refunds).where(eq(refunds.checkoutId, id)).orderBy(asc(refunds.createdAt)),
   ]);
@@ -57,23 +98,65 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
   const refundableOf = (attemptId: string) =>
     fromMinor(
       toMinor(checkout.amount, checkout.currency) -
-        refundRows.filter((r) => r.attemptId === attemptId && r.statusGroup !== "failed").reduce((s, r) => s + toMinor(r.amount, checkout.currency), 0n),
+        refundRows
+          .filter((r) => r.attemptId === attemptId && r.statusGroup !== "failed")
+          .reduce((s, r) => s + toMinor(r.amount, checkout.currency), 0n),
       checkout.currency,
     );
   const paying = attempts.find((a) => a.statusGroup === "completed" && a.duplicateAt === null);
   return {
     checkout: toCheckoutView(checkout),
     notifyUrl: checkout.notifyUrl,
-    attempts: attempts.map((a) => ({ ...toAttemptView(a), providerPaymentId: a.providerPaymentId, failureReason: a.failureReason, errorCodes: a.errorCodes ?? [] })),
-    timeline: timeline.map((e) => ({ at: e.createdAt.toISOString(), from: e.fromStatus, to: e.toStatus, providerStatus: e.providerStatus, source: e.source, attemptId: e.attemptId })),
-    webhooks: webhooks.map((w) => ({ at: w.receivedAt.toISOString(), type: w.type, signatureValid: w.signatureValid, outcome: w.outcome })),
-    notifications: notes.map((n) => ({ event: n.event, url: n.url, attempts: n.attempts, deliveredAt: n.deliveredAt?.toISOString() ?? null, lastStatus: n.lastStatus, lastError: n.lastError })),
-    refunds: refundRows.map((r) => ({ id: r.id, attemptId: r.attemptId, amount: r.amount, status: r.statusGroup ?? "unknown", reason: r.reason, failureReason: r.failureReason, createdAt: r.createdAt.toISOString() })),
+    attempts: attempts.map((a) => ({
+      ...toAttemptView(a),
+      providerPaymentId: a.providerPaymentId,
+      failureReason: a.failureReason,
+      errorCodes: a.errorCodes ?? [],
+    })),
+    timeline: timeline.map((e) => ({
+      at: e.createdAt.toISOString(),
+      from: e.fromStatus,
+      to: e.toStatus,
+      providerStatus: e.providerStatus,
+      source: e.source,
+      attemptId: e.attemptId,
+    })),
+    webhooks: webhooks.map((w) => ({
+      at: w.receivedAt.toISOString(),
+      type: w.type,
+      signatureValid: w.signatureValid,
+      outcome: w.outcome,
+    })),
+    notifications: notes.map((n) => ({
+      event: n.event,
+      url: n.url,
+      attempts: n.attempts,
+      deliveredAt: n.deliveredAt?.toISOString() ?? null,
+      lastStatus: n.lastStatus,
+      lastError: n.lastError,
+    })),
+    refunds: refundRows.map((r) => ({
+      id: r.id,
+      attemptId: r.attemptId,
+      amount: r.amount,
+      status: r.statusGroup ?? "unknown",
+      reason: r.reason,
+      failureReason: r.failureReason,
+      createdAt: r.createdAt.toISOString(),
+    })),
     refundable: checkout.status === "paid" && paying ? refundableOf(paying.id) : "0.00",
     duplicates: attempts
       .filter((a) => a.duplicateAt !== null)
-      .map((a) => ({ attemptId: a.id, providerPaymentId: a.providerPaymentId, completedAt: (a.completedAt ?? a.updatedAt).toISOString(), refundable: refundableOf(a.id) })),
-    bankNames: await bankNames(c, attempts.map((a) => a.bankId)),
+      .map((a) => ({
+        attemptId: a.id,
+        providerPaymentId: a.providerPaymentId,
+        completedAt: (a.completedAt ?? a.updatedAt).toISOString(),
+        refundable: refundableOf(a.id),
+      })),
+    bankNames: await bankNames(
+      c,
+      attempts.map((a) => a.bankId),
+    ),
   };
 }
 
@@ -103,6 +186,13 @@ const BANK_NAME_TIMEOUT_MS = 2_000;
  */
 export async function bankNames(c: CheckoutContext, ids: Iterable<string | null>): Promise<Record<string, string>> {
   const unique = [...new Set([...ids].filter((id): id is string => !!id))];
-  const found = await Promise.all(unique.map((id) => withinMs(findBank(c, id).catch(() => null), BANK_NAME_TIMEOUT_MS)));
+  const found = await Promise.all(
+    unique.map((id) =>
+      withinMs(
+        findBank(c, id).catch(() => null),
+        BANK_NAME_TIMEOUT_MS,
+      ),
+    ),
+  );
   return Object.fromEntries(unique.map((id, i) => [id, found[i] ? `${found[i].name} (${found[i].countryCode})` : id]));
 }

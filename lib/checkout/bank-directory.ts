@@ -22,7 +22,11 @@ const SHORT_NAMES: Record<string, string[]> = {
 
 /** Lower case with diacritics removed, so "siauliu" finds "Šiaulių". */
 export function searchKey(text: string): string {
-  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase().trim();
+  return text
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase()
+    .trim();
 }
 
 const bankCode = (id: string) => id.split("_")[0] ?? id;
@@ -46,6 +50,12 @@ export function toBankViews(banks: Bank[], country: string): BankView[] {
       popular: r < popular.length,
       // Absent before API v0.3: then a bank is assumed to allow it, and the provider has the last word.
       linkable: bank.isAccountLinkingSupported !== false,
-      searchTerms: [...new Set([bank.name, bank.officialName ?? "", ...(SHORT_NAMES[bankCode(bank.id)] ?? [])].filter(Boolean).map(searchKey))],
+      searchTerms: [
+        ...new Set(
+          [bank.name, bank.officialName ?? "", ...(SHORT_NAMES[bankCode(bank.id)] ?? [])]
+            .filter(Boolean)
+            .map(searchKey),
+        ),
+      ],
     }));
 }

@@ -5,7 +5,9 @@ import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import type { BanksResponse } from "./contract";
 
-const loadBanks = cachedPerClient(10 * 60 * 1000, (ctx, country: string) => ctx.pis.banks.list({ countryCode: country }));
+const loadBanks = cachedPerClient(10 * 60 * 1000, (ctx, country: string) =>
+  ctx.pis.banks.list({ countryCode: country }),
+);
 
 /**
  * The banks the payer may choose from in one country. The list changes rarely and every payer

@@ -6,11 +6,15 @@ describe("the provider data cache", () => {
     let now = 0;
     let fail = false;
     let loads = 0;
-    const get = cached(1000, async (k: string) => {
-      loads++;
-      if (fail) throw new Error("provider down");
-      return `${k}-${loads}`;
-    }, { now: () => now });
+    const get = cached(
+      1000,
+      async (k: string) => {
+        loads++;
+        if (fail) throw new Error("provider down");
+        return `${k}-${loads}`;
+      },
+      { now: () => now },
+    );
     expect(await get("LT")).toBe("LT-1");
     expect(await get("LT")).toBe("LT-1");
     now = 2000;
@@ -23,10 +27,14 @@ describe("the provider data cache", () => {
   it("asks a failing provider once per few seconds, not once per request (an outage does not multiply calls)", async () => {
     let now = 0;
     let loads = 0;
-    const get = cached(60_000, async () => {
-      loads++;
-      throw new Error("provider down");
-    }, { now: () => now });
+    const get = cached(
+      60_000,
+      async () => {
+        loads++;
+        throw new Error("provider down");
+      },
+      { now: () => now },
+    );
     for (let i = 0; i < 20; i++) await expect(get("LT")).rejects.toThrow("provider down");
     expect(loads).toBe(1);
     now = 10_000;

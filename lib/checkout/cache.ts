@@ -18,7 +18,11 @@ interface Entry<V> {
  * traffic. Requests that arrive together share one provider call. Keys can come from clients (a
  * bank id), so at most `maxEntries` are kept, the least recently used dropped first.
  */
-export function cached<K, V>(ttlMs: number, load: (key: K) => Promise<V>, opts: { now?: () => number; maxEntries?: number } = {}) {
+export function cached<K, V>(
+  ttlMs: number,
+  load: (key: K) => Promise<V>,
+  opts: { now?: () => number; maxEntries?: number } = {},
+) {
   const now = opts.now ?? Date.now;
   const maxEntries = opts.maxEntries ?? MAX_ENTRIES;
   const entries = new Map<K, Entry<V>>();

@@ -13,7 +13,11 @@ import { failureReasonOf, latestAttempt, loadCheckout, toAttemptView } from "./c
  * first: the redirect's query string is never trusted, and the webhook may not have come yet.
  * `askProvider: false` answers from what is stored (a page render that cannot wait for the provider).
  */
-export async function getCheckoutStatus(id: string, c: CheckoutContext, opts: { askProvider?: boolean } = {}): Promise<CheckoutStatusView> {
+export async function getCheckoutStatus(
+  id: string,
+  c: CheckoutContext,
+  opts: { askProvider?: boolean } = {},
+): Promise<CheckoutStatusView> {
   let checkout = await loadCheckout(c, id);
   if (!checkout) throw checkoutNotFound();
 
@@ -21,7 +25,12 @@ export async function getCheckoutStatus(id: string, c: CheckoutContext, opts: { 
   const now = nowOf(c);
   // Many tabs may poll one checkout: ask the provider at most once per REFRESH_MIN_MS.
   const recentlyChecked = attempt?.checkedAt && now.getTime() - attempt.checkedAt.getTime() < REFRESH_MIN_MS;
-  if (opts.askProvider !== false && attempt?.providerPaymentId && !isFinalGroup(attempt.statusGroup) && !recentlyChecked) {
+  if (
+    opts.askProvider !== false &&
+    attempt?.providerPaymentId &&
+    !isFinalGroup(attempt.statusGroup) &&
+    !recentlyChecked
+  ) {
     try {
       await c.db.update(paymentAttempts).set({ checkedAt: now }).where(eq(paymentAttempts.id, attempt.id));
       const status = await c.pis.payments.status(attempt.providerPaymentId);
@@ -44,7 +53,8 @@ export async function getCheckoutStatus(id: string, c: CheckoutContext, opts: { 
     currency: checkout.currency,
     returnUrl: checkout.returnUrl,
     attempt: attempt ? toAttemptView(attempt) : null,
-    failureReason: attempt && (checkout.status === "failed" || attempt.statusGroup === "failed") ? failureReasonOf(attempt) : null,
+    failureReason:
+      attempt && (checkout.status === "failed" || attempt.statusGroup === "failed") ? failureReasonOf(attempt) : null,
   };
 }
 

@@ -5,7 +5,13 @@ import { CheckoutError } from "./errors";
 import { testContext } from "./test-context";
 import { createCheckout } from "./create-checkout";
 
-const order = { amount: "19.90", currency: "EUR", description: "Order 7", reference: "order-7", returnUrl: "https://shop.example/thanks" };
+const order = {
+  amount: "19.90",
+  currency: "EUR",
+  description: "Order 7",
+  reference: "order-7",
+  returnUrl: "https://shop.example/thanks",
+};
 
 describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
   let ctx: CheckoutContext;
@@ -22,7 +28,10 @@ describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
   });
 
   it("returns the same checkout for a retried request with the same Idempotency-Key", async () => {
-    const [a, b] = await Promise.all([createCheckout(order, ctx, { idempotencyKey: "retry-1" }), createCheckout(order, ctx, { idempotencyKey: "retry-1" })]);
+    const [a, b] = await Promise.all([
+      createCheckout(order, ctx, { idempotencyKey: "retry-1" }),
+      createCheckout(order, ctx, { idempotencyKey: "retry-1" }),
+    ]);
     expect(a.id).toBe(b.id);
     const c = await createCheckout(order, ctx, { idempotencyKey: "retry-1" });
     expect(c.id).toBe(a.id);
@@ -30,15 +39,22 @@ describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
 
   it("refuses the same Idempotency-Key with a different request", async () => {
     await createCheckout(order, ctx, { idempotencyKey: "retry-2" });
-    const err = await createCheckout({ ...order, amount: "20.00" }, ctx, { idempotencyKey: "retry-2" }).catch((e: unknown) => e);
+    const err = await createCheckout({ ...order, amount: "20.00" }, ctx, { idempotencyKey: "retry-2" }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CheckoutError);
     expect(err).toMatchObject({ status: 422, code: "idempotency_key_reused" });
   });
 
   it("refuses plain-http return and notify URLs except on the merchant's own machine", async () => {
-    const err = (await createCheckout({ ...order, returnUrl: "http://shop.example/thanks", notifyUrl: "javascript:alert(1)" }, ctx).catch((e: unknown) => e)) as CheckoutError;
+    const err = (await createCheckout(
+      { ...order, returnUrl: "http://shop.example/thanks", notifyUrl: "javascript:alert(1)" },
+      ctx,
+    ).catch((e: unknown) => e)) as CheckoutError;
     expect(err.errors?.map((e) => e.path).sort()).toEqual(["notifyUrl", "returnUrl"]);
-    await expect(createCheckout({ ...order, returnUrl: "http://localhost:8080/thanks" }, ctx)).resolves.toHaveProperty("id");
+    await expect(createCheckout({ ...order, returnUrl: "http://localhost:8080/thanks" }, ctx)).resolves.toHaveProperty(
+      "id",
+    );
   });
 
   it("with a real provider, refuses return and notify URLs on this machine or a private network (SSRF), naming each, and writes nothing", async () => {
@@ -48,14 +64,18 @@ describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
       ["https://10.0.0.5/thanks", "https://shop-backend/notify"],
     ];
     for (const [returnUrl, notifyUrl] of attempts) {
-      const err = (await createCheckout({ ...order, reference: "ssrf", returnUrl, notifyUrl }, strict).catch((e: unknown) => e)) as CheckoutError;
+      const err = (await createCheckout({ ...order, reference: "ssrf", returnUrl, notifyUrl }, strict).catch(
+        (e: unknown) => e,
+      )) as CheckoutError;
       expect(err).toMatchObject({ status: 400, code: "invalid_request" });
       expect(err.errors?.map((e) => e.path).sort()).toEqual(["notifyUrl", "returnUrl"]);
     }
     const { checkouts } = await import("../db/schema");
     const { eq } = await import("drizzle-orm");
     expect(await ctx.db.select().from(checkouts).where(eq(checkouts.reference, "ssrf"))).toEqual([]);
-    await expect(createCheckout({ ...order, notifyUrl: "https://shop.example/hooks" }, strict)).resolves.toHaveProperty("id");
+    await expect(createCheckout({ ...order, notifyUrl: "https://shop.example/hooks" }, strict)).resolves.toHaveProperty(
+      "id",
+    );
   });
 
   it("keeps the amount exact and canonical", async () => {
@@ -64,7 +84,9 @@ describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
   });
 
   it("never lets a checkout outlive the provider's seven-day payment link", async () => {
-    const err = (await createCheckout({ ...order, expiresInMinutes: 7 * 24 * 60 }, ctx).catch((e: unknown) => e)) as CheckoutError;
+    const err = (await createCheckout({ ...order, expiresInMinutes: 7 * 24 * 60 }, ctx).catch(
+      (e: unknown) => e,
+    )) as CheckoutError;
     expect(err.errors).toEqual([expect.objectContaining({ path: "expiresInMinutes" })]);
   });
 });

@@ -71,18 +71,27 @@ export async function getCheckoutDetail(id: string, c: CheckoutContext): Promise
     .from(paymentAttempts)
     .where(eq(paymentAttempts.checkoutId, id))
     .orderBy(desc(paymentAttempts.createdAt));
-  const history = await c.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, id)).orderBy(asc(statusEvents.id));
+  const history = await c.db
+    .select()
+    .from(statusEvents)
+    .where(eq(statusEvents.checkoutId, id))
+    .orderBy(asc(statusEvents.id));
   return {
     ...toCheckoutView(checkout),
     customerId: checkout.customerId,
     attempts: attempts.map(toAttemptView),
     // Each change of the checkout's status and what caused it (webhook, landing page check, ...).
-    timeline: history.filter((e) => e.fromStatus !== e.toStatus).map((e) => ({ at: e.createdAt.toISOString(), from: e.fromStatus, to: e.toStatus, source: e.source })),
+    timeline: history
+      .filter((e) => e.fromStatus !== e.toStatus)
+      .map((e) => ({ at: e.createdAt.toISOString(), from: e.fromStatus, to: e.toStatus, source: e.source })),
   };
 }
 
 /** A checkout the payer may still pay, or the refusal that says why not. */
-export function assertPayable(ctx: CheckoutContext, checkout: CheckoutRow | undefined): asserts checkout is CheckoutRow {
+export function assertPayable(
+  ctx: CheckoutContext,
+  checkout: CheckoutRow | undefined,
+): asserts checkout is CheckoutRow {
   if (!checkout) throw checkoutNotFound();
   if (checkout.status === "paid") throw new CheckoutError("already_paid");
   if (checkout.status === "cancelled") throw new CheckoutError("checkout_cancelled");

@@ -32,11 +32,14 @@ export interface CheckoutContext {
  * outcome still finds the attempt when the instance that started it died before writing the
  * provider's payment id (ADR 13).
  */
-export const webhookUrl = (ctx: CheckoutContext, attemptId?: string) => `${ctx.config.appUrl}/api/webhooks/pis${attemptQuery(attemptId)}`;
-export const returnUrl = (ctx: CheckoutContext, checkoutId: string, attemptId?: string) => `${ctx.config.appUrl}/checkout/${checkoutId}/return${attemptQuery(attemptId)}`;
+export const webhookUrl = (ctx: CheckoutContext, attemptId?: string) =>
+  `${ctx.config.appUrl}/api/webhooks/pis${attemptQuery(attemptId)}`;
+export const returnUrl = (ctx: CheckoutContext, checkoutId: string, attemptId?: string) =>
+  `${ctx.config.appUrl}/checkout/${checkoutId}/return${attemptQuery(attemptId)}`;
 const attemptQuery = (attemptId: string | undefined) => (attemptId ? `?attempt=${encodeURIComponent(attemptId)}` : "");
 /** A link from the provider that the payer may be sent to: only on the provider's own origins. */
-export const isProviderLink = (ctx: CheckoutContext, link: string) => URL.canParse(link) && ctx.config.confirmOrigins.includes(new URL(link).origin);
+export const isProviderLink = (ctx: CheckoutContext, link: string) =>
+  URL.canParse(link) && ctx.config.confirmOrigins.includes(new URL(link).origin);
 export const nowOf = (ctx: CheckoutContext) => (ctx.now ? ctx.now() : new Date());
 
 /** A transaction of the app's database, as `ctx.db.transaction` hands it over. */

@@ -13,7 +13,10 @@ import { CHECKOUT_STATUSES, PAYMENT_METHODS, STATUS_GROUPS } from "./types";
  * Server code only: client components import these types with `import type`, never the schemas.
  */
 
-const amount = z.string().regex(/^\d+(\.\d+)?$/).meta({ description: "Decimal string in the currency's units, e.g. \"12.50\"" });
+const amount = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/)
+  .meta({ description: 'Decimal string in the currency\'s units, e.g. "12.50"' });
 const time = z.iso.datetime();
 const checkoutStatus = z.enum(CHECKOUT_STATUSES);
 const statusGroup = z.enum(STATUS_GROUPS);
@@ -50,9 +53,16 @@ export const attemptView = z.object({
   method: z.enum(PAYMENT_METHODS),
   bankId: z.string().nullable(),
   statusGroup: statusGroup.nullable().meta({ description: "null while the provider has not answered the initiation" }),
-  providerStatus: z.string().nullable().meta({ description: "The provider's own status of the payment, for support and reconciliation" }),
-  abandoned: z.boolean().meta({ description: "The payer left it unauthorised to pay another way (it may still complete at the bank)" }),
-  duplicate: z.boolean().meta({ description: "Completed after another attempt had already paid the checkout: money to give back" }),
+  providerStatus: z
+    .string()
+    .nullable()
+    .meta({ description: "The provider's own status of the payment, for support and reconciliation" }),
+  abandoned: z
+    .boolean()
+    .meta({ description: "The payer left it unauthorised to pay another way (it may still complete at the bank)" }),
+  duplicate: z
+    .boolean()
+    .meta({ description: "Completed after another attempt had already paid the checkout: money to give back" }),
   createdAt: time,
 });
 export type AttemptView = z.infer<typeof attemptView>;
@@ -138,17 +148,56 @@ export type StaffListing = z.infer<typeof staffListing>;
 export const staffDetail = z.object({
   checkout: checkoutView,
   notifyUrl: z.string().nullable(),
-  attempts: z.array(attemptView.extend({ providerPaymentId: z.string().nullable(), failureReason: z.string().nullable(), errorCodes: z.array(z.int()) })),
-  timeline: z.array(z.object({ at: time, from: checkoutStatus.nullable(), to: checkoutStatus, providerStatus: z.string().nullable(), source: z.string(), attemptId: z.string().nullable() })),
-  webhooks: z.array(z.object({ at: time, type: z.string().nullable(), signatureValid: z.boolean(), outcome: z.string() })),
+  attempts: z.array(
+    attemptView.extend({
+      providerPaymentId: z.string().nullable(),
+      failureReason: z.string().nullable(),
+      errorCodes: z.array(z.int()),
+    }),
+  ),
+  timeline: z.array(
+    z.object({
+      at: time,
+      from: checkoutStatus.nullable(),
+      to: checkoutStatus,
+      providerStatus: z.string().nullable(),
+      source: z.string(),
+      attemptId: z.string().nullable(),
+    }),
+  ),
+  webhooks: z.array(
+    z.object({ at: time, type: z.string().nullable(), signatureValid: z.boolean(), outcome: z.string() }),
+  ),
   notifications: z.array(
-    z.object({ event: z.string(), url: z.string(), attempts: z.int(), deliveredAt: time.nullable(), lastStatus: z.int().nullable(), lastError: z.string().nullable() }),
+    z.object({
+      event: z.string(),
+      url: z.string(),
+      attempts: z.int(),
+      deliveredAt: time.nullable(),
+      lastStatus: z.int().nullable(),
+      lastError: z.string().nullable(),
+    }),
   ),
   refunds: z.array(
-    z.object({ id: z.string(), attemptId: z.string(), amount, status: z.enum([...STATUS_GROUPS, "unknown"]), reason: z.string().nullable(), failureReason: z.string().nullable(), createdAt: time }),
+    z.object({
+      id: z.string(),
+      attemptId: z.string(),
+      amount,
+      status: z.enum([...STATUS_GROUPS, "unknown"]),
+      reason: z.string().nullable(),
+      failureReason: z.string().nullable(),
+      createdAt: time,
+    }),
   ),
   refundable: amount,
-  duplicates: z.array(z.object({ attemptId: z.string(), providerPaymentId: z.string().nullable(), completedAt: time, refundable: amount })),
+  duplicates: z.array(
+    z.object({
+      attemptId: z.string(),
+      providerPaymentId: z.string().nullable(),
+      completedAt: time,
+      refundable: amount,
+    }),
+  ),
   bankNames: z.record(z.string(), z.string()),
 });
 export type StaffDetail = z.infer<typeof staffDetail>;
@@ -157,7 +206,10 @@ export const webhookTaken = z.object({ outcome: z.string() });
 
 export const liveness = z.object({ status: z.literal("ok") });
 export const readinessView = z.object({
-  status: z.enum(["ready", "degraded", "not_ready"]).meta({ description: "ready: serves payments; degraded: serves pages, the provider cannot be reached; not_ready: no database" }),
+  status: z.enum(["ready", "degraded", "not_ready"]).meta({
+    description:
+      "ready: serves payments; degraded: serves pages, the provider cannot be reached; not_ready: no database",
+  }),
   database: z.enum(["ok", "unreachable"]),
   provider: z.enum(["ok", "unreachable"]),
 });

@@ -35,12 +35,26 @@ export const createCheckoutInput = z
     returnUrl: merchantUrl,
     notifyUrl: merchantUrl.optional(),
     locale: z.enum(LOCALES).optional(),
-    country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code").optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code")
+      .optional(),
     email: z.email().optional(),
     // The merchant's id for its signed-in customer; offers saving a bank account (ADR 11).
-    customerId: z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),
+    customerId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(128)
+      .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces")
+      .optional(),
     // Never beyond the provider's 7-day confirmLink, less an hour for a payer mid-payment.
-    expiresInMinutes: z.number().int().min(1).max(7 * 24 * 60 - 60).optional(),
+    expiresInMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60 - 60)
+      .optional(),
   })
   .superRefine((v, issue) => {
     const problem = amountProblem(v.amount, v.currency);
@@ -53,7 +67,11 @@ export type CreateCheckoutInput = z.input<typeof createCheckoutInput>;
  * Creates a checkout. With an idempotency key, a repeated request (a merchant retrying after a
  * timeout) returns the checkout the first one made; the same key with another body is refused.
  */
-export async function createCheckout(input: CreateCheckoutInput, c: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<CheckoutView> {
+export async function createCheckout(
+  input: CreateCheckoutInput,
+  c: CheckoutContext,
+  opts: { idempotencyKey?: string } = {},
+): Promise<CheckoutView> {
   const v = parseCreateInput(input, c.config.allowPrivateUrls);
   if (opts.idempotencyKey !== undefined) return createIdempotently(c, v, opts.idempotencyKey);
   return insertCheckout(c, c.db, v);
@@ -67,14 +85,20 @@ function parseCreateInput(input: CreateCheckoutInput, allowPrivateUrls: boolean)
   if (parsed.success && !allowPrivateUrls) {
     for (const field of ["returnUrl", "notifyUrl"] as const) {
       const url = parsed.data[field];
-      if (url && isPrivateHost(new URL(url).hostname)) errors.push({ path: field, message: "must not point at localhost or a private network (ALLOW_PRIVATE_URLS)" });
+      if (url && isPrivateHost(new URL(url).hostname))
+        errors.push({ path: field, message: "must not point at localhost or a private network (ALLOW_PRIVATE_URLS)" });
     }
   }
-  if (!parsed.success || errors.length > 0) throw new CheckoutError("invalid_request", { detail: "The checkout is not valid.", errors: errors });
+  if (!parsed.success || errors.length > 0)
+    throw new CheckoutError("invalid_request", { detail: "The checkout is not valid.", errors: errors });
   return parsed.data;
 }
 
-async function insertCheckout(c: CheckoutContext, db: Db | Tx, v: z.infer<typeof createCheckoutInput>): Promise<CheckoutView> {
+async function insertCheckout(
+  c: CheckoutContext,
+  db: Db | Tx,
+  v: z.infer<typeof createCheckoutInput>,
+): Promise<CheckoutView> {
   const now = nowOf(c);
   const [row] = await db
     .insert(checkouts)
@@ -94,7 +118,9 @@ async function insertCheckout(c: CheckoutContext, db: Db | Tx, v: z.infer<typeof
       creditorIban: c.config.creditorIban,
       createdAt: now,
       updatedAt: now,
-      expiresAt: new Date(now.getTime() + (v.expiresInMinutes !== undefined ? v.expiresInMinutes * 60_000 : c.config.checkoutTtlMs)),
+      expiresAt: new Date(
+        now.getTime() + (v.expiresInMinutes !== undefined ? v.expiresInMinutes * 60_000 : c.config.checkoutTtlMs),
+      ),
     })
     .returning();
   if (!row) throw new Error("insert returned no row");
@@ -106,11 +132,16 @@ async function insertCheckout(c: CheckoutContext, db: Db | Tx, v: z.infer<typeof
  * the first one made; the same key with another body is refused. Checkout and key are written in
  * one transaction, so a race between two such requests leaves exactly one checkout.
  */
-async function createIdempotently(c: CheckoutContext, v: z.infer<typeof createCheckoutInput>, key: string): Promise<CheckoutView> {
+async function createIdempotently(
+  c: CheckoutContext,
+  v: z.infer<typeof createCheckoutInput>,
+  key: string,
+): Promise<CheckoutView> {
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new CheckoutError("invalid_request", { detail: "The Idempotency-Key header is not valid.", errors: [
-      { path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" },
-    ] });
+    throw new CheckoutError("invalid_request", {
+      detail: "The Idempotency-Key header is not valid.",
+      errors: [{ path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" }],
+    });
   }
   const requestHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
   const earlier = async () => {

@@ -36,8 +36,12 @@ export class CheckoutError extends Error {
 }
 
 /** A bank chosen on our page obliges us to show and require the provider's Terms. */
-export const termsRequired = () => new CheckoutError("terms_required", { errors: [{ path: "termsAccepted", message: "must be accepted when you choose your bank here" }] });
+export const termsRequired = () =>
+  new CheckoutError("terms_required", {
+    errors: [{ path: "termsAccepted", message: "must be accepted when you choose your bank here" }],
+  });
 
-export const unknownBank = () => new CheckoutError("unknown_bank", { errors: [{ path: "bankId", message: "is not a bank we can pay with" }] });
+export const unknownBank = () =>
+  new CheckoutError("unknown_bank", { errors: [{ path: "bankId", message: "is not a bank we can pay with" }] });
 
 export const checkoutNotFound = () => new CheckoutError("checkout_not_found");

@@ -23,7 +23,15 @@ describe("readiness", () => {
     const readiness = await freshReadiness();
     const { ctx, close } = await testContext("pglite");
     try {
-      const unreachable = { ...ctx, pis: createPisClient({ baseUrl: "http://127.0.0.1:9/platform", clientId: "x", clientSecret: "y", timeoutMs: 1000 }) };
+      const unreachable = {
+        ...ctx,
+        pis: createPisClient({
+          baseUrl: "http://127.0.0.1:9/platform",
+          clientId: "x",
+          clientSecret: "y",
+          timeoutMs: 1000,
+        }),
+      };
       expect(await readiness(unreachable)).toEqual({ status: "degraded", database: "ok", provider: "unreachable" });
     } finally {
       await close();

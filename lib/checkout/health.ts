@@ -11,7 +11,14 @@ let lastProviderCheck: { at: number; ok: boolean } | undefined;
 
 async function providerReachable(ctx: CheckoutContext): Promise<boolean> {
   if (lastProviderCheck && Date.now() - lastProviderCheck.at < PROVIDER_CHECK_EVERY_MS) return lastProviderCheck.ok;
-  const ok = (await withinMs(ctx.pis.general.countries().then(() => true, () => false), CHECK_TIMEOUT_MS)) === true;
+  const ok =
+    (await withinMs(
+      ctx.pis.general.countries().then(
+        () => true,
+        () => false,
+      ),
+      CHECK_TIMEOUT_MS,
+    )) === true;
   lastProviderCheck = { at: Date.now(), ok };
   return ok;
 }
@@ -24,7 +31,13 @@ async function providerReachable(ctx: CheckoutContext): Promise<boolean> {
  */
 export async function readiness(ctx: CheckoutContext): Promise<Readiness> {
   const [database, provider] = await Promise.all([
-    withinMs(ctx.db.execute(sql`select 1`).then(() => true, () => false), CHECK_TIMEOUT_MS).then((ok) => ok === true),
+    withinMs(
+      ctx.db.execute(sql`select 1`).then(
+        () => true,
+        () => false,
+      ),
+      CHECK_TIMEOUT_MS,
+    ).then((ok) => ok === true),
     providerReachable(ctx),
   ]);
   return {

@@ -22,7 +22,13 @@ describe("posting to a merchant URL", () => {
   afterAll(() => server.close());
 
   const post = (url: string, allowPrivate: boolean, resolve?: Parameters<typeof postToMerchant>[1]["resolve"]) =>
-    postToMerchant(url, { headers: { "Content-Type": "application/json" }, body: '{"n":1}', timeoutMs: 2000, allowPrivate, resolve });
+    postToMerchant(url, {
+      headers: { "Content-Type": "application/json" },
+      body: '{"n":1}',
+      timeoutMs: 2000,
+      allowPrivate,
+      resolve,
+    });
 
   it("delivers and answers the status where private addresses are allowed (the sandbox)", async () => {
     expect(await post(`http://127.0.0.1:${port}/n`, true)).toBe(204);
@@ -38,8 +44,11 @@ describe("posting to a merchant URL", () => {
 
   it("does not connect where a public-looking name resolves to a private address (DNS rebinding)", async () => {
     const before = bodies.length;
-    const rebinding = (_host: string, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: "127.0.0.1", family: 4 }]);
-    await expect(post(`http://hooks.shop.example:${port}/n`, false, rebinding)).rejects.toBeInstanceOf(PrivateAddressError);
+    const rebinding = (_host: string, cb: (e: null, a: { address: string; family: number }[]) => void) =>
+      cb(null, [{ address: "127.0.0.1", family: 4 }]);
+    await expect(post(`http://hooks.shop.example:${port}/n`, false, rebinding)).rejects.toBeInstanceOf(
+      PrivateAddressError,
+    );
     expect(bodies.length).toBe(before);
     // The same name, allowed, connects to the address it resolved to.
     expect(await post(`http://hooks.shop.example:${port}/n`, true, rebinding)).toBe(204);

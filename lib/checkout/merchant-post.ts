@@ -12,7 +12,10 @@ export class PrivateAddressError extends Error {
   }
 }
 
-type Resolve = (host: string, callback: (err: NodeJS.ErrnoException | null, addresses: { address: string; family: number }[]) => void) => void;
+type Resolve = (
+  host: string,
+  callback: (err: NodeJS.ErrnoException | null, addresses: { address: string; family: number }[]) => void,
+) => void;
 const systemResolve: Resolve = (host, callback) => dnsLookup(host, { all: true }, callback);
 
 export interface MerchantPost {

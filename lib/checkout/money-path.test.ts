@@ -25,16 +25,33 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
   beforeAll(async () => ({ ctx, close } = await testContext(kind)));
   afterAll(() => close());
 
-  const order = () => ({ amount: "25.00", currency: "EUR", description: "m", reference: `m-${Math.random().toString(36).slice(2)}`, returnUrl: "https://shop.test/r", notifyUrl: "https://shop.test/notify" });
-  const bankPay = (attemptKey: string) => ({ method: "bank" as const, bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey });
-  const attemptsOf = async (checkoutId: string) => ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkoutId));
-  const statusOf = async (checkoutId: string) => (await ctx.db.select().from(checkouts).where(eq(checkouts.id, checkoutId)))[0]!.status;
+  const order = () => ({
+    amount: "25.00",
+    currency: "EUR",
+    description: "m",
+    reference: `m-${Math.random().toString(36).slice(2)}`,
+    returnUrl: "https://shop.test/r",
+    notifyUrl: "https://shop.test/notify",
+  });
+  const bankPay = (attemptKey: string) => ({
+    method: "bank" as const,
+    bankId: "SWEDBANK_LT_SAND",
+    termsAccepted: true,
+    attemptKey,
+  });
+  const attemptsOf = async (checkoutId: string) =>
+    ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkoutId));
+  const statusOf = async (checkoutId: string) =>
+    (await ctx.db.select().from(checkouts).where(eq(checkouts.id, checkoutId)))[0]!.status;
   const later = (ms: number) => ({ ...ctx, now: () => new Date(Date.now() + ms) });
 
   /** The provider completes a payment and tells us, exactly as it signs it (over the URL we gave). */
   async function completeAtProvider(paymentId: string, attemptId?: string) {
     await forceProviderStatus(paymentId, { bankStatus: "ACSC" });
-    const w = signedWebhook({ id: paymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" }, { url: webhookUrl(ctx, attemptId) });
+    const w = signedWebhook(
+      { id: paymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" },
+      { url: webhookUrl(ctx, attemptId) },
+    );
     return receivePisWebhook(w.raw, w.headers, ctx, new URLSearchParams(attemptId ? { attempt: attemptId } : {}));
   }
 
@@ -67,13 +84,24 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     await startPayment(checkout.id, bankPay("key-held-id-1"), ctx);
     const [attempt] = await attemptsOf(checkout.id);
     // As an earlier version could leave it: the provider's id written, its status not yet.
-    await ctx.db.update(paymentAttempts).set({ statusGroup: null, providerStatus: null, createdAt: new Date(Date.now() - 10 * 60_000) }).where(eq(paymentAttempts.id, attempt!.id));
+    await ctx.db
+      .update(paymentAttempts)
+      .set({ statusGroup: null, providerStatus: null, createdAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(paymentAttempts.id, attempt!.id));
     await closeStuckInitiations(later(60_000));
-    expect((await attemptsOf(checkout.id))[0]).toMatchObject({ statusGroup: null, failureReason: null, abandonedAt: null });
+    expect((await attemptsOf(checkout.id))[0]).toMatchObject({
+      statusGroup: null,
+      failureReason: null,
+      abandonedAt: null,
+    });
     // Reconciliation asks the provider about it, like any attempt in flight.
     await refreshAttempts(later(60_000));
     expect((await attemptsOf(checkout.id))[0]?.statusGroup).toBe("started");
-    expect(await completeAtProvider(attempt!.providerPaymentId!)).toEqual({ refusal: null, outcome: "applied", authentic: true });
+    expect(await completeAtProvider(attempt!.providerPaymentId!)).toEqual({
+      refusal: null,
+      outcome: "applied",
+      authentic: true,
+    });
     expect(await statusOf(checkout.id)).toBe("paid");
   });
 
@@ -88,9 +116,16 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     // The payer may pay again meanwhile...
     expect(await statusOf(checkout.id)).toBe("open");
     // ...but the payer had in fact reached the bank: the webhook names the attempt in its URL.
-    expect(await completeAtProvider(payment.id, attemptId)).toEqual({ refusal: null, outcome: "applied", authentic: true });
+    expect(await completeAtProvider(payment.id, attemptId)).toEqual({
+      refusal: null,
+      outcome: "applied",
+      authentic: true,
+    });
     expect(await statusOf(checkout.id)).toBe("paid");
-    expect((await attemptsOf(checkout.id))[0]).toMatchObject({ providerPaymentId: payment.id, statusGroup: "completed" });
+    expect((await attemptsOf(checkout.id))[0]).toMatchObject({
+      providerPaymentId: payment.id,
+      statusGroup: "completed",
+    });
   });
 
   it("the payer's return finds the attempt of a killed start, checking the payment with the provider first", async () => {
@@ -110,8 +145,19 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
 
   it("a provider that does not answer leaves the attempt unknown, not failed, and the payer can pay again", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const down = { ...ctx, pis: createPisClient({ baseUrl: "http://127.0.0.1:1/platform", clientId: "x", clientSecret: "y", timeoutMs: 1000 }) };
-    await expect(startPayment(checkout.id, bankPay("key-down-a"), down)).rejects.toMatchObject({ status: 502, code: "provider_error" });
+    const down = {
+      ...ctx,
+      pis: createPisClient({
+        baseUrl: "http://127.0.0.1:1/platform",
+        clientId: "x",
+        clientSecret: "y",
+        timeoutMs: 1000,
+      }),
+    };
+    await expect(startPayment(checkout.id, bankPay("key-down-a"), down)).rejects.toMatchObject({
+      status: 502,
+      code: "provider_error",
+    });
     const [attempt] = await attemptsOf(checkout.id);
     expect(attempt).toMatchObject({ statusGroup: null, failureReason: "initiation_unknown" });
     expect(await statusOf(checkout.id)).toBe("open");
@@ -129,20 +175,34 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     await completeAtProvider(second.providerPaymentId!);
     expect(await statusOf(checkout.id)).toBe("paid");
     // The forgotten tab is approved too: the money moved twice.
-    expect(await completeAtProvider(first!.providerPaymentId!)).toEqual({ refusal: null, outcome: "applied", authentic: true });
+    expect(await completeAtProvider(first!.providerPaymentId!)).toEqual({
+      refusal: null,
+      outcome: "applied",
+      authentic: true,
+    });
 
     const detail = await getCheckoutDetail(checkout.id, ctx);
     expect(detail.status).toBe("paid");
-    expect(detail.attempts.find((a) => a.id === first!.id)).toMatchObject({ statusGroup: "completed", duplicate: true });
-    expect(detail.attempts.find((a) => a.id === second.id)).toMatchObject({ statusGroup: "completed", duplicate: false });
+    expect(detail.attempts.find((a) => a.id === first!.id)).toMatchObject({
+      statusGroup: "completed",
+      duplicate: true,
+    });
+    expect(detail.attempts.find((a) => a.id === second.id)).toMatchObject({
+      statusGroup: "completed",
+      duplicate: false,
+    });
     const sent = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
     expect(sent.map((n) => n.event).sort()).toEqual(["checkout.duplicate_payment", "checkout.paid"]);
-    expect(JSON.parse(sent.find((n) => n.event === "checkout.duplicate_payment")!.payload)).toMatchObject({ attemptId: first!.id });
+    expect(JSON.parse(sent.find((n) => n.event === "checkout.duplicate_payment")!.payload)).toMatchObject({
+      attemptId: first!.id,
+    });
 
     // One click refunds the duplicate in full, and leaves the paying attempt's amount refundable.
     const refund = await createRefund(checkout.id, { amount: "25.00", attemptId: first!.id }, "staff", ctx);
     expect(refund).toMatchObject({ amount: "25.00", attemptId: first!.id });
-    await expect(createRefund(checkout.id, { amount: "25.00" }, "staff", ctx)).resolves.toMatchObject({ attemptId: second.id });
+    await expect(createRefund(checkout.id, { amount: "25.00" }, "staff", ctx)).resolves.toMatchObject({
+      attemptId: second.id,
+    });
   });
 
   it("abandoning a payment the bank has meanwhile accepted is refused, so the payer cannot pay twice", async () => {
@@ -150,7 +210,10 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     await startPayment(checkout.id, bankPay("key-ab-race-1"), ctx);
     const [attempt] = await attemptsOf(checkout.id);
     await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
-    const err = await abandonPayment(checkout.id, ctx).then(() => undefined, (e: unknown) => e);
+    const err = await abandonPayment(checkout.id, ctx).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CheckoutError);
     expect(err).toMatchObject({ code: "payment_authorised" });
     expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
@@ -161,7 +224,12 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
       const checkout = await createCheckout(order(), ctx);
       await startPayment(checkout.id, bankPay(`key-lock-a-${i}`), ctx);
       const [a] = await attemptsOf(checkout.id);
-      const failed = signedWebhook({ id: a!.providerPaymentId, bankStatus: "CANC", statusGroup: "failed", type: "PAYMENT" });
+      const failed = signedWebhook({
+        id: a!.providerPaymentId,
+        bankStatus: "CANC",
+        statusGroup: "failed",
+        type: "PAYMENT",
+      });
       const results = await Promise.allSettled([
         receivePisWebhook(failed.raw, failed.headers, ctx),
         startPayment(checkout.id, bankPay(`key-lock-b-${i}`), ctx),

@@ -5,7 +5,20 @@
 
 // ISO 4217 minor units of the currencies we take. The provider's bank payments are EUR and PLN;
 // the others are here so a card project can use them.
-const MINOR_UNITS: Record<string, number> = { EUR: 2, PLN: 2, GBP: 2, USD: 2, SEK: 2, NOK: 2, DKK: 2, CZK: 2, HUF: 2, RON: 2, BGN: 2, CHF: 2 };
+const MINOR_UNITS: Record<string, number> = {
+  EUR: 2,
+  PLN: 2,
+  GBP: 2,
+  USD: 2,
+  SEK: 2,
+  NOK: 2,
+  DKK: 2,
+  CZK: 2,
+  HUF: 2,
+  RON: 2,
+  BGN: 2,
+  CHF: 2,
+};
 
 export const SUPPORTED_CURRENCIES = Object.keys(MINOR_UNITS);
 
@@ -22,7 +35,7 @@ export function minorUnits(currency: string): number {
 export function amountProblem(amount: string, currency: string): string | null {
   const units = MINOR_UNITS[currency];
   if (units === undefined) return `currency ${currency} is not supported`;
-  if (!/^\d+(\.\d+)?$/.test(amount)) return "must be a decimal string like \"12.50\"";
+  if (!/^\d+(\.\d+)?$/.test(amount)) return 'must be a decimal string like "12.50"';
   const fraction = amount.split(".")[1] ?? "";
   if (fraction.length > units) return `${currency} allows at most ${units} decimal places`;
   if (toMinor(amount, currency) <= 0n) return "must be greater than zero";

@@ -12,7 +12,12 @@ import { receivePisWebhook } from "./webhooks";
 import { createCheckout } from "./create-checkout";
 import { startPayment } from "./start-payment";
 
-interface Received { body: string; signature: string; event: string; deliveryId: string }
+interface Received {
+  body: string;
+  signature: string;
+  event: string;
+  deliveryId: string;
+}
 
 describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
   let ctx: CheckoutContext;
@@ -30,7 +35,12 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
       let body = "";
       req.on("data", (d) => (body += d));
       req.on("end", () => {
-        const got = { body, signature: String(req.headers["checkout-signature"]), event: String(req.headers["checkout-event"]), deliveryId: String(req.headers["checkout-delivery-id"]) };
+        const got = {
+          body,
+          signature: String(req.headers["checkout-signature"]),
+          event: String(req.headers["checkout-event"]),
+          deliveryId: String(req.headers["checkout-delivery-id"]),
+        };
         // /held: the answer waits until the test lets it go (a slow merchant), then is recorded.
         const answerWith = (status: number) => {
           received.push(got);
@@ -46,7 +56,10 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
   // Each test counts what it sends: a notification an earlier test left to retry later must not
   // fall due in the middle of another (on a slow machine, its back-off passes mid-file).
   beforeEach(async () => {
-    await ctx.db.update(notifications).set({ deliveredAt: new Date(), lockedUntil: null }).where(isNull(notifications.deliveredAt));
+    await ctx.db
+      .update(notifications)
+      .set({ deliveredAt: new Date(), lockedUntil: null })
+      .where(isNull(notifications.deliveredAt));
   });
   afterAll(async () => {
     merchant.close();
@@ -54,10 +67,29 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
   });
 
   async function payViaWebhook() {
-    const checkout = await createCheckout({ amount: "12.00", currency: "EUR", description: "n", reference: `n-${Math.random()}`, returnUrl: "http://localhost/r", notifyUrl }, ctx);
-    await startPayment(checkout.id, { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey: `key-${checkout.id.slice(3, 20)}` }, ctx);
+    const checkout = await createCheckout(
+      {
+        amount: "12.00",
+        currency: "EUR",
+        description: "n",
+        reference: `n-${Math.random()}`,
+        returnUrl: "http://localhost/r",
+        notifyUrl,
+      },
+      ctx,
+    );
+    await startPayment(
+      checkout.id,
+      { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey: `key-${checkout.id.slice(3, 20)}` },
+      ctx,
+    );
     const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
-    const w = signedWebhook({ id: attempt!.providerPaymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" });
+    const w = signedWebhook({
+      id: attempt!.providerPaymentId,
+      bankStatus: "ACSC",
+      statusGroup: "completed",
+      type: "PAYMENT",
+    });
     await receivePisWebhook(w.raw, w.headers, ctx);
     return checkout;
   }
@@ -69,7 +101,10 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     expect(await deliverDueNotifications(ctx)).toBe(1);
     const [got] = received;
     expect(got!.event).toBe("checkout.paid");
-    expect(JSON.parse(got!.body)).toMatchObject({ event: "checkout.paid", checkout: { id: checkout.id, amount: "12.00", currency: "EUR" } });
+    expect(JSON.parse(got!.body)).toMatchObject({
+      event: "checkout.paid",
+      checkout: { id: checkout.id, amount: "12.00", currency: "EUR" },
+    });
     // The documented scheme, recomputed here: t=<ms>,v1=hex(HMAC-SHA256(secret, t + "." + body)).
     const [, t, v1] = got!.signature.match(/^t=(\d+),v1=([0-9a-f]{64})$/)!;
     const expected = createHmac("sha256", TEST_NOTIFY_SECRET).update(`${t}.${got!.body}`).digest("hex");
@@ -102,11 +137,23 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
 
   /** Queues `count` notifications for a new checkout, as a status change would (no provider). */
   async function queue(count: number, url = notifyUrl) {
-    const checkout = await createCheckout({ amount: "5.00", currency: "EUR", description: "q", reference: `q-${Math.random()}`, returnUrl: "http://localhost/r", notifyUrl: url }, ctx);
-    for (let i = 0; i < count; i++) await ctx.db.transaction((tx) => enqueueNotification(tx, { ...checkout, notifyUrl: url }, "checkout.paid"));
+    const checkout = await createCheckout(
+      {
+        amount: "5.00",
+        currency: "EUR",
+        description: "q",
+        reference: `q-${Math.random()}`,
+        returnUrl: "http://localhost/r",
+        notifyUrl: url,
+      },
+      ctx,
+    );
+    for (let i = 0; i < count; i++)
+      await ctx.db.transaction((tx) => enqueueNotification(tx, { ...checkout, notifyUrl: url }, "checkout.paid"));
     return checkout;
   }
-  const idsReceivedFor = (checkoutId: string) => received.filter((r) => JSON.parse(r.body).checkout.id === checkoutId).map((r) => r.deliveryId);
+  const idsReceivedFor = (checkoutId: string) =>
+    received.filter((r) => JSON.parse(r.body).checkout.id === checkoutId).map((r) => r.deliveryId);
 
   it("with private URLs not allowed, never connects to one, and says why in the notification's last error", async () => {
     received.length = 0;
@@ -205,7 +252,8 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     expect(row!.attempts).toBe(1);
   });
 
-  const pending = (checkoutId: string) => ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkoutId));
+  const pending = (checkoutId: string) =>
+    ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkoutId));
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000) {

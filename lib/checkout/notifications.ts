@@ -21,7 +21,16 @@ export type NotificationEvent =
 
 // Back-off after each failed delivery; after the last, the notification is given up (visible in
 // the back office). About two days in all, like the provider's own webhooks.
-export const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000, 12 * 3600_000, 24 * 3600_000];
+export const RETRY_DELAYS_MS = [
+  10_000,
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  6 * 3600_000,
+  12 * 3600_000,
+  24 * 3600_000,
+];
 
 export function signNotification(secret: string, timestamp: string, rawBody: string): string {
   return `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex")}`;
@@ -45,7 +54,9 @@ export async function enqueueNotification(
   });
   // Due from this millisecond on, by the same clock the outbox claims with (the database's now()
   // has microseconds, and would make it due up to 1 ms after a claim in the same millisecond).
-  await tx.insert(notifications).values({ id, checkoutId: checkout.id, event, url: checkout.notifyUrl, payload, nextAttemptAt: new Date() });
+  await tx
+    .insert(notifications)
+    .values({ id, checkoutId: checkout.id, event, url: checkout.notifyUrl, payload, nextAttemptAt: new Date() });
 }
 
 /** A notification claimed by this instance until `lease` (its `locked_until`). */
@@ -137,7 +148,10 @@ async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): 
  * Delivers up to `limit` due notifications at once and waits for them; returns how many were
  * delivered. For tests and one-off runs; the server runs `startOutbox`.
  */
-export async function deliverDueNotifications(ctx: CheckoutContext, opts: OutboxOptions & { limit?: number } = {}): Promise<number> {
+export async function deliverDueNotifications(
+  ctx: CheckoutContext,
+  opts: OutboxOptions & { limit?: number } = {},
+): Promise<number> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const claimed = await claimDue(ctx, opts.limit ?? 50, timeoutMs);
   const results = await Promise.all(claimed.map((n) => deliverOne(ctx, n, timeoutMs)));
@@ -151,7 +165,10 @@ export async function deliverDueNotifications(ctx: CheckoutContext, opts: Outbox
  * deliveries under way get `graceMs` to finish and write their result, and the leases of those
  * still going are given back, so another instance sends them now instead of after the lease.
  */
-export function startOutbox(ctx: CheckoutContext, opts: OutboxOptions & { pollMs?: number; concurrency?: number } = {}): (graceMs?: number) => Promise<void> {
+export function startOutbox(
+  ctx: CheckoutContext,
+  opts: OutboxOptions & { pollMs?: number; concurrency?: number } = {},
+): (graceMs?: number) => Promise<void> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const concurrency = opts.concurrency ?? 8;
   const inFlight = new Map<string, { lease: Date; done: Promise<unknown> }>();
@@ -179,7 +196,10 @@ export function startOutbox(ctx: CheckoutContext, opts: OutboxOptions & { pollMs
     const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
     await Promise.race([Promise.all([...inFlight.values()].map((d) => d.done)), deadline]);
     for (const [id, { lease }] of inFlight) {
-      await ctx.db.update(notifications).set({ lockedUntil: null }).where(and(eq(notifications.id, id), eq(notifications.lockedUntil, lease)));
+      await ctx.db
+        .update(notifications)
+        .set({ lockedUntil: null })
+        .where(and(eq(notifications.id, id), eq(notifications.lockedUntil, lease)));
     }
   };
 }

@@ -13,7 +13,10 @@ describe("language of the checkout page", () => {
   });
 
   it("honours q-values in Accept-Language, not just the order", () => {
-    expect(acceptedLanguages("en;q=0.3, lt-LT;q=0.9")).toEqual([{ lang: "lt", region: "LT" }, { lang: "en", region: null }]);
+    expect(acceptedLanguages("en;q=0.3, lt-LT;q=0.9")).toEqual([
+      { lang: "lt", region: "LT" },
+      { lang: "en", region: null },
+    ]);
   });
 });
 
@@ -23,12 +26,16 @@ describe("country of the bank list", () => {
   });
 
   it("then the visitor's IP country from the host, then the browser's region or language", () => {
-    expect(chooseCountry({ headers: headers({ "cf-ipcountry": "LV", "accept-language": "et-EE" }), countries })).toBe("LV");
+    expect(chooseCountry({ headers: headers({ "cf-ipcountry": "LV", "accept-language": "et-EE" }), countries })).toBe(
+      "LV",
+    );
     expect(chooseCountry({ headers: headers({ "accept-language": "en-GB,et-EE;q=0.8" }), countries })).toBe("EE");
     expect(chooseCountry({ headers: headers({ "accept-language": "lv" }), countries })).toBe("LV");
   });
 
   it("ignores countries the provider does not serve and falls back to Lithuania", () => {
-    expect(chooseCountry({ hint: "DE", headers: headers({ "cf-ipcountry": "XX", "accept-language": "de-DE" }), countries })).toBe("LT");
+    expect(
+      chooseCountry({ hint: "DE", headers: headers({ "cf-ipcountry": "XX", "accept-language": "de-DE" }), countries }),
+    ).toBe("LT");
   });
 });

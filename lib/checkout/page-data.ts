@@ -42,9 +42,19 @@ export function acceptedLanguages(header: string | null): { lang: string; region
     .split(",")
     .map((part, i) => {
       const [tag = "", ...params] = part.trim().split(";");
-      const q = Number(params.find((p) => p.trim().startsWith("q="))?.trim().slice(2) ?? "1");
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith("q="))
+          ?.trim()
+          .slice(2) ?? "1",
+      );
       const [lang = "", region] = tag.split("-");
-      return { lang: lang.toLowerCase(), region: region ? region.toUpperCase() : null, q: Number.isFinite(q) ? q : 0, i };
+      return {
+        lang: lang.toLowerCase(),
+        region: region ? region.toUpperCase() : null,
+        q: Number.isFinite(q) ? q : 0,
+        i,
+      };
     })
     .filter((e) => e.lang && e.lang !== "*" && e.q > 0)
     .sort((a, b) => b.q - a.q || a.i - b.i)
@@ -53,10 +63,18 @@ export function acceptedLanguages(header: string | null): { lang: string; region
 
 const isLocale = (v: string | null | undefined): v is Locale => !!v && (LOCALES as readonly string[]).includes(v);
 
-export function chooseLocale(opts: { requested?: string | null; checkoutLocale?: string | null; acceptLanguage: string | null }): Locale {
+export function chooseLocale(opts: {
+  requested?: string | null;
+  checkoutLocale?: string | null;
+  acceptLanguage: string | null;
+}): Locale {
   if (isLocale(opts.requested)) return opts.requested;
   if (isLocale(opts.checkoutLocale)) return opts.checkoutLocale;
-  return acceptedLanguages(opts.acceptLanguage).map((l) => l.lang).find(isLocale) ?? "en";
+  return (
+    acceptedLanguages(opts.acceptLanguage)
+      .map((l) => l.lang)
+      .find(isLocale) ?? "en"
+  );
 }
 
 export function chooseCountry(opts: { hint?: string | null; headers: Headers; countries: string[] }): string {
@@ -82,7 +100,9 @@ export function payerPsu(headers: Headers, payerHandle: string) {
   const ip = isIP(address) ? address : "127.0.0.1";
   return {
     ipAddress: ip,
-    ipPort: /^\d{1,5}$/.test(headers.get("x-forwarded-port") ?? "") ? (headers.get("x-forwarded-port") as string) : "443",
+    ipPort: /^\d{1,5}$/.test(headers.get("x-forwarded-port") ?? "")
+      ? (headers.get("x-forwarded-port") as string)
+      : "443",
     userAgent: headers.get("user-agent") ?? "unknown",
     httpMethod: "GET" as const,
     deviceId: hashHandle(payerHandle).slice(0, 32),
@@ -98,13 +118,24 @@ export async function getCheckoutPageData(
   const found = await loadCheckout(c, checkoutId);
   if (!found) return null;
   const checkout = await expireIfDue(c, found);
-  const [project, countries, attempt] = await Promise.all([projectInfo(c), providerCountries(c), latestAttempt(c, checkoutId)]);
+  const [project, countries, attempt] = await Promise.all([
+    projectInfo(c),
+    providerCountries(c),
+    latestAttempt(c, checkoutId),
+  ]);
   const bank = attempt?.bankId ? await findBank(c, attempt.bankId).catch(() => null) : null;
   const payable = checkout.status === "open" || checkout.status === "failed";
-  const savedAccount = payable && request.payerHandle ? await savedAccountView(c, checkout, request.payerHandle, payerPsu(request.headers, request.payerHandle)) : null;
+  const savedAccount =
+    payable && request.payerHandle
+      ? await savedAccountView(c, checkout, request.payerHandle, payerPsu(request.headers, request.payerHandle))
+      : null;
   return {
     checkout: toCheckoutView(checkout),
-    locale: chooseLocale({ requested: request.lang, checkoutLocale: checkout.locale, acceptLanguage: request.headers.get("accept-language") }),
+    locale: chooseLocale({
+      requested: request.lang,
+      checkoutLocale: checkout.locale,
+      acceptLanguage: request.headers.get("accept-language"),
+    }),
     defaultCountry: chooseCountry({ hint: checkout.country, headers: request.headers, countries }),
     countries,
     methods: project.methods,

@@ -11,11 +11,25 @@ import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
 import { startPayment } from "./start-payment";
 
-const order = { amount: "12.50", currency: "EUR", description: "Order 42", reference: "order-42", returnUrl: "https://shop.test/thanks" };
-const bankPay = (attemptKey: string) => ({ method: "bank" as const, bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey });
+const order = {
+  amount: "12.50",
+  currency: "EUR",
+  description: "Order 42",
+  reference: "order-42",
+  returnUrl: "https://shop.test/thanks",
+};
+const bankPay = (attemptKey: string) => ({
+  method: "bank" as const,
+  bankId: "SWEDBANK_LT_SAND",
+  termsAccepted: true,
+  attemptKey,
+});
 
 async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CheckoutError);
   return err as CheckoutError;
 }
@@ -26,7 +40,8 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
   beforeAll(async () => ({ ctx, close } = await testContext(kind)));
   afterAll(() => close());
 
-  const attempts = (checkoutId: string) => ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkoutId));
+  const attempts = (checkoutId: string) =>
+    ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkoutId));
   const paymentWebhook = (paymentId: string, statusGroup: string, bankStatus: string) =>
     signedWebhook({ id: paymentId, bankStatus, statusGroup, type: "PAYMENT" });
 
@@ -36,13 +51,20 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     const [attempt] = await attempts(checkout.id);
     expect(res.confirmLink).toContain(attempt!.providerPaymentId!);
     const atProvider = await ctx.pis.payments.get(attempt!.providerPaymentId!);
-    expect(atProvider).toMatchObject({ amount: "12.50", currencyCode: "EUR", bankPaymentMethod: { creditorName: "Demo Shop UAB" } });
+    expect(atProvider).toMatchObject({
+      amount: "12.50",
+      currencyCode: "EUR",
+      bankPaymentMethod: { creditorName: "Demo Shop UAB" },
+    });
     expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
   });
 
   it("second click on Pay does not create a second payment", async () => {
     const checkout = await createCheckout(order, ctx);
-    const [a, b] = await Promise.all([startPayment(checkout.id, bankPay("key-double"), ctx), startPayment(checkout.id, bankPay("key-double"), ctx)]);
+    const [a, b] = await Promise.all([
+      startPayment(checkout.id, bankPay("key-double"), ctx),
+      startPayment(checkout.id, bankPay("key-double"), ctx),
+    ]);
     expect(a).toEqual(b);
     expect(await attempts(checkout.id)).toHaveLength(1);
   });
@@ -59,7 +81,11 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     const err = await refusal(startPayment(checkout.id, { ...bankPay("key-terms-1"), termsAccepted: false }, ctx));
     expect(err).toMatchObject({ status: 422, code: "terms_required", errors: [{ path: "termsAccepted" }] });
     expect(await attempts(checkout.id)).toHaveLength(0);
-    const hosted = await startPayment(checkout.id, { method: "bank", termsAccepted: false, attemptKey: "key-hosted-1" }, ctx);
+    const hosted = await startPayment(
+      checkout.id,
+      { method: "bank", termsAccepted: false, attemptKey: "key-hosted-1" },
+      ctx,
+    );
     expect(hosted.confirmLink).toBeTruthy();
   });
 
@@ -68,8 +94,16 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     await startPayment(checkout.id, bankPay("key-webhook"), ctx);
     const [attempt] = await attempts(checkout.id);
     const paid = paymentWebhook(attempt!.providerPaymentId!, "completed", "ACSC");
-    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({ refusal: null, outcome: "applied", authentic: true });
-    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({ refusal: null, outcome: "unchanged", authentic: true });
+    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({
+      refusal: null,
+      outcome: "applied",
+      authentic: true,
+    });
+    expect(await receivePisWebhook(paid.raw, paid.headers, ctx)).toEqual({
+      refusal: null,
+      outcome: "unchanged",
+      authentic: true,
+    });
     const late = paymentWebhook(attempt!.providerPaymentId!, "failed", "CANC");
     await receivePisWebhook(late.raw, late.headers, ctx);
     // The sandbox still says "started" for this payment; the landing page's refresh must not downgrade it either.
@@ -77,13 +111,24 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     expect(status.status).toBe("paid");
     expect(status.attempt).toMatchObject({ statusGroup: "completed", providerStatus: "ACSC" });
     const history = await ctx.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, checkout.id));
-    expect(history.map((h) => [h.toStatus, h.source])).toEqual([["processing", "initiation"], ["processing", "initiation"], ["paid", "webhook"]]);
+    expect(history.map((h) => [h.toStatus, h.source])).toEqual([
+      ["processing", "initiation"],
+      ["processing", "initiation"],
+      ["paid", "webhook"],
+    ]);
   });
 
   it("answers an unknown payment's webhook with 404 so the provider retries, and keeps it for audit", async () => {
     const w = paymentWebhook("f".repeat(40), "completed", "ACSC");
-    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({ refusal: "webhook_unknown_payment", outcome: "unknown_payment", authentic: true });
-    const stored = await ctx.db.select().from(webhookEvents).where(eq(webhookEvents.providerPaymentId, "f".repeat(40)));
+    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({
+      refusal: "webhook_unknown_payment",
+      outcome: "unknown_payment",
+      authentic: true,
+    });
+    const stored = await ctx.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.providerPaymentId, "f".repeat(40)));
     expect(stored).toHaveLength(1);
   });
 
@@ -91,10 +136,16 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     const checkout = await createCheckout(order, ctx);
     await startPayment(checkout.id, bankPay("key-forged"), ctx);
     const [attempt] = await attempts(checkout.id);
-    const forged = signedWebhook({ id: attempt!.providerPaymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" }, { secret: "guess" });
+    const forged = signedWebhook(
+      { id: attempt!.providerPaymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" },
+      { secret: "guess" },
+    );
     const stored = async () => (await ctx.db.select().from(webhookEvents)).length;
     const before = await stored();
-    expect(await receivePisWebhook(forged.raw, forged.headers, ctx)).toMatchObject({ refusal: "webhook_unsigned", authentic: false });
+    expect(await receivePisWebhook(forged.raw, forged.headers, ctx)).toMatchObject({
+      refusal: "webhook_unsigned",
+      authentic: false,
+    });
     expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
     // Not stored either: anyone can send those.
     expect(await stored()).toBe(before);
@@ -112,7 +163,15 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
   });
 
   it("closes the attempt and lets the payer retry when the provider refuses the payment", async () => {
-    const refused = { ...ctx, pis: createPisClient({ baseUrl: `${inject("sandboxUrl")}/platform`, clientId: "sandbox-client-id", clientSecret: "wrong-secret", timeoutMs: 1000 }) };
+    const refused = {
+      ...ctx,
+      pis: createPisClient({
+        baseUrl: `${inject("sandboxUrl")}/platform`,
+        clientId: "sandbox-client-id",
+        clientSecret: "wrong-secret",
+        timeoutMs: 1000,
+      }),
+    };
     const checkout = await createCheckout(order, ctx);
     const err = await refusal(startPayment(checkout.id, bankPay("key-down-1"), refused));
     expect(err).toMatchObject({ status: 502, code: "provider_error" });

@@ -12,8 +12,14 @@ import { endToEndIdOf } from "./attempts";
 
 /** The landing page's query as the provider sends the payer back (provider-api.md 8); all untrusted. */
 export const returnQuery = z.object({
-  attempt: z.string().regex(/^pa_[0-9a-f-]{36}$/).optional(),
-  paymentId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional(),
+  attempt: z
+    .string()
+    .regex(/^pa_[0-9a-f-]{36}$/)
+    .optional(),
+  paymentId: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/)
+    .optional(),
 });
 
 /**
@@ -21,7 +27,12 @@ export const returnQuery = z.object({
  * attempt whose initiation we never finished recording. The query is the payer's to change, so
  * the payment is read from the provider and adopted only if it is this checkout's order.
  */
-export async function adoptReturnedPayment(ctx: CheckoutContext, checkoutId: string, attemptId: string, providerPaymentId: string): Promise<boolean> {
+export async function adoptReturnedPayment(
+  ctx: CheckoutContext,
+  checkoutId: string,
+  attemptId: string,
+  providerPaymentId: string,
+): Promise<boolean> {
   const [attempt] = await ctx.db
     .select()
     .from(paymentAttempts)
@@ -40,9 +51,16 @@ export async function adoptReturnedPayment(ctx: CheckoutContext, checkoutId: str
   const ours =
     sameAmount(payment.amount, checkout.amount, checkout.currency) &&
     payment.currencyCode === checkout.currency &&
-    (method === undefined || method === null || (method.endToEndId === endToEndIdOf(checkout) && method.creditorAccount?.iban === checkout.creditorIban));
+    (method === undefined ||
+      method === null ||
+      (method.endToEndId === endToEndIdOf(checkout) && method.creditorAccount?.iban === checkout.creditorIban));
   if (!ours) return false;
-  const outcome = await applyProviderStatus(ctx, { attemptId, bind: { providerPaymentId } }, payment.status, "landing").catch((err: unknown) => {
+  const outcome = await applyProviderStatus(
+    ctx,
+    { attemptId, bind: { providerPaymentId } },
+    payment.status,
+    "landing",
+  ).catch((err: unknown) => {
     // The payment is already another attempt's: nothing to adopt.
     if (isUniqueViolation(err)) return "unknown_attempt" as const;
     throw err;
@@ -69,9 +87,16 @@ export async function abandonPayment(checkoutId: string, c: CheckoutContext): Pr
   const [attempt] = await c.db
     .select()
     .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.checkoutId, checkoutId), isNull(paymentAttempts.abandonedAt), inArray(paymentAttempts.statusGroup, ["started", "pending"])));
+    .where(
+      and(
+        eq(paymentAttempts.checkoutId, checkoutId),
+        isNull(paymentAttempts.abandonedAt),
+        inArray(paymentAttempts.statusGroup, ["started", "pending"]),
+      ),
+    );
   if (!attempt) return { abandoned: true };
-  if (!attempt.providerPaymentId) throw new CheckoutError("payment_in_progress", { detail: "It is still being started." });
+  if (!attempt.providerPaymentId)
+    throw new CheckoutError("payment_in_progress", { detail: "It is still being started." });
 
   let status;
   try {
@@ -81,7 +106,8 @@ export async function abandonPayment(checkoutId: string, c: CheckoutContext): Pr
     throw new CheckoutError("provider_error", { detail: "We could not check your payment with the bank." });
   }
   await applyProviderStatus(c, { attemptId: attempt.id }, status, "payer");
-  const authorised = () => new CheckoutError("payment_authorised", { detail: "Wait for its result instead of paying again." });
+  const authorised = () =>
+    new CheckoutError("payment_authorised", { detail: "Wait for its result instead of paying again." });
   if (status.group !== "started") throw authorised();
   await c.db.transaction(async (tx) => {
     // Checked again under the locks (checkout, then attempt): a webhook may have moved the payment
@@ -89,7 +115,10 @@ export async function abandonPayment(checkoutId: string, c: CheckoutContext): Pr
     const { checkout: row, attempt: fresh } = (await lockAttempt(tx, eq(paymentAttempts.id, attempt.id))) ?? {};
     if (!row || !fresh || fresh.abandonedAt !== null) return;
     if (fresh.statusGroup !== "started") throw authorised();
-    await tx.update(paymentAttempts).set({ abandonedAt: new Date(), updatedAt: new Date() }).where(eq(paymentAttempts.id, attempt.id));
+    await tx
+      .update(paymentAttempts)
+      .set({ abandonedAt: new Date(), updatedAt: new Date() })
+      .where(eq(paymentAttempts.id, attempt.id));
     await moveCheckout(tx, row, "open", "payer", attempt.id);
   });
   return { abandoned: true };

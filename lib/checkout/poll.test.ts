@@ -23,7 +23,21 @@ describe("withinMs", () => {
 describe("pollUntil", () => {
   it("reads until done, and gives the last read at the deadline", async () => {
     let n = 0;
-    expect(await pollUntil(async () => ++n, (v) => v >= 3, 1000, 5)).toBe(3);
-    expect(await pollUntil(async () => "pending", (v) => v === "done", 30, 5)).toBe("pending");
+    expect(
+      await pollUntil(
+        async () => ++n,
+        (v) => v >= 3,
+        1000,
+        5,
+      ),
+    ).toBe(3);
+    expect(
+      await pollUntil(
+        async () => "pending",
+        (v) => v === "done",
+        30,
+        5,
+      ),
+    ).toBe("pending");
   });
 });

@@ -30,7 +30,13 @@ describe("private hosts a merchant URL may not point at", () => {
   });
 
   it("takes public names and addresses", () => {
-    for (const url of ["https://shop.example/done", "https://93.184.215.14/x", "https://[2606:4700::1111]/x", "https://172.32.0.1/x", "https://11.0.0.1/x"]) {
+    for (const url of [
+      "https://shop.example/done",
+      "https://93.184.215.14/x",
+      "https://[2606:4700::1111]/x",
+      "https://172.32.0.1/x",
+      "https://11.0.0.1/x",
+    ]) {
       expect([url, isPrivateHost(hostOf(url))]).toEqual([url, false]);
     }
   });

@@ -7,7 +7,10 @@ import { isIP } from "node:net";
  * the addresses a public-looking name resolves to as well, when it connects.
  */
 export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
   if (isIP(host)) return isPrivateAddress(host);
   // A name without a dot only resolves on a local network ("shop-backend", "metadata").
   if (!host.includes(".")) return true;
@@ -49,5 +52,9 @@ export function isPrivateAddress(ip: string): boolean {
   }
   if (address === "::" || address === "::1") return true;
   const first = parseInt(address.split(":")[0] || "0", 16);
-  return (first & 0xfe00) === 0xfc00 /* unique local fc00::/7 */ || (first & 0xffc0) === 0xfe80 /* link-local */ || (first & 0xff00) === 0xff00 /* multicast */;
+  return (
+    (first & 0xfe00) === 0xfc00 /* unique local fc00::/7 */ ||
+    (first & 0xffc0) === 0xfe80 /* link-local */ ||
+    (first & 0xff00) === 0xff00
+  ); /* multicast */
 }

@@ -124,7 +124,10 @@ async function refreshAttempt(ctx: CheckoutContext, attempt: typeof paymentAttem
   const now = nowOf(ctx);
   await ctx.db
     .update(paymentAttempts)
-    .set({ checkedAt: now, nextCheckAt: new Date(now.getTime() + nextCheckDelay(now.getTime() - attempt.createdAt.getTime())) })
+    .set({
+      checkedAt: now,
+      nextCheckAt: new Date(now.getTime() + nextCheckDelay(now.getTime() - attempt.createdAt.getTime())),
+    })
     .where(eq(paymentAttempts.id, attempt.id));
   return applied;
 }
@@ -149,7 +152,10 @@ export function startWorker(ctx: CheckoutContext, intervalMs: number): () => Pro
   const timer = setInterval(() => {
     if (running) return;
     running = reconcile(ctx)
-      .then(() => undefined, (err: unknown) => console.error("reconciliation failed", err))
+      .then(
+        () => undefined,
+        (err: unknown) => console.error("reconciliation failed", err),
+      )
       .finally(() => (running = undefined));
   }, intervalMs);
   timer.unref();

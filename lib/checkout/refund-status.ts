@@ -9,7 +9,12 @@ import { canMoveAttempt } from "./status-machine";
 import type { StatusGroup } from "./types";
 
 /** Applies a refund webhook; "unknown" makes the provider retry (we may not have stored its id yet). */
-export async function applyRefundStatus(ctx: CheckoutContext, paymentId: string, providerRefundId: number, group: StatusGroup): Promise<"applied" | "unchanged" | "unknown_refund"> {
+export async function applyRefundStatus(
+  ctx: CheckoutContext,
+  paymentId: string,
+  providerRefundId: number,
+  group: StatusGroup,
+): Promise<"applied" | "unchanged" | "unknown_refund"> {
   return ctx.db.transaction(async (tx) => {
     const [found] = await tx
       .select({ refund: refunds, checkout: checkouts })
@@ -36,7 +41,8 @@ const refundAnswerWindowMs = (ctx: CheckoutContext) => ctx.config.pisTimeoutMs +
 const REFUND_CHECK_LEASE_MS = 60_000;
 
 /** How long to wait before asking the provider again about a refund of this age. */
-const refundCheckDelay = (ageMs: number) => (ageMs < 3600_000 ? 60_000 : ageMs < 48 * 3600_000 ? 30 * 60_000 : 24 * 3600_000);
+const refundCheckDelay = (ageMs: number) =>
+  ageMs < 3600_000 ? 60_000 : ageMs < 48 * 3600_000 ? 30 * 60_000 : 24 * 3600_000;
 
 /**
  * Settles refunds from the provider's refund list (GET /pis/payment/{id}/refunds): one whose
@@ -80,20 +86,33 @@ export async function reconcileRefunds(ctx: CheckoutContext): Promise<number> {
       if (await settleRefund(ctx, refund, paymentId, listed)) settled++;
       await ctx.db
         .update(refunds)
-        .set({ checkedAt: now, nextCheckAt: new Date(now.getTime() + refundCheckDelay(now.getTime() - refund.createdAt.getTime())) })
+        .set({
+          checkedAt: now,
+          nextCheckAt: new Date(now.getTime() + refundCheckDelay(now.getTime() - refund.createdAt.getTime())),
+        })
         .where(eq(refunds.id, refund.id));
     }
   }
   return settled;
 }
 
-async function settleRefund(ctx: CheckoutContext, refund: RefundRow, paymentId: string, listed: Refund[]): Promise<boolean> {
+async function settleRefund(
+  ctx: CheckoutContext,
+  refund: RefundRow,
+  paymentId: string,
+  listed: Refund[],
+): Promise<boolean> {
   let providerRefundId = refund.providerRefundId;
   if (providerRefundId === null) {
     // Ours is a listed refund of the same amount that no other row of ours holds yet.
-    const held = await ctx.db.select({ id: refunds.providerRefundId }).from(refunds).where(eq(refunds.attemptId, refund.attemptId));
+    const held = await ctx.db
+      .select({ id: refunds.providerRefundId })
+      .from(refunds)
+      .where(eq(refunds.attemptId, refund.attemptId));
     const taken = new Set(held.map((h) => h.id));
-    const match = listed.find((l) => !taken.has(l.id) && toMinor(String(l.amount), refund.currency) === toMinor(refund.amount, refund.currency));
+    const match = listed.find(
+      (l) => !taken.has(l.id) && toMinor(String(l.amount), refund.currency) === toMinor(refund.amount, refund.currency),
+    );
     if (!match) {
       // Never made at the provider: the amount is free again, and the merchant, whose request may
       // have got no answer, is told.
@@ -104,7 +123,10 @@ async function settleRefund(ctx: CheckoutContext, refund: RefundRow, paymentId: 
           .where(and(eq(refunds.id, refund.id), isNull(refunds.providerRefundId), isNull(refunds.statusGroup)))
           .returning({ id: refunds.id });
         const [checkout] = failed ? await tx.select().from(checkouts).where(eq(checkouts.id, refund.checkoutId)) : [];
-        if (checkout) await enqueueNotification(tx, checkout, "refund.failed", { refund: { id: refund.id, amount: refund.amount, currency: refund.currency } });
+        if (checkout)
+          await enqueueNotification(tx, checkout, "refund.failed", {
+            refund: { id: refund.id, amount: refund.amount, currency: refund.currency },
+          });
       });
       return true;
     }

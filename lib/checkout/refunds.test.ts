@@ -14,7 +14,10 @@ import { reconcileRefunds } from "./refund-status";
 import { startPayment } from "./start-payment";
 
 async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CheckoutError);
   return err as CheckoutError;
 }
@@ -27,8 +30,27 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
 
   /** A checkout paid for real at the sandbox: the payer approved, the landing page saw it. */
   async function paidCheckout(amount = "30.00", currency = "EUR", notifyUrl?: string) {
-    const checkout = await createCheckout({ amount, currency, description: "Refund test", reference: `rf-${Math.random()}`, returnUrl: "http://localhost/r", notifyUrl }, ctx);
-    await startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `key-${checkout.id.slice(3, 20)}` }, ctx);
+    const checkout = await createCheckout(
+      {
+        amount,
+        currency,
+        description: "Refund test",
+        reference: `rf-${Math.random()}`,
+        returnUrl: "http://localhost/r",
+        notifyUrl,
+      },
+      ctx,
+    );
+    await startPayment(
+      checkout.id,
+      {
+        method: "bank",
+        bankId: "SWEDBANK_LT_SAND",
+        termsAccepted: true,
+        attemptKey: `key-${checkout.id.slice(3, 20)}`,
+      },
+      ctx,
+    );
     const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
     await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
     expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
@@ -37,39 +59,65 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
 
   it("refunds part of a payment twice, then refuses a refund beyond what is left", async () => {
     const { checkout } = await paidCheckout("30.00");
-    expect((await createRefund(checkout.id, { amount: "10.00" }, "staff", ctx)).status).toMatch(/started|pending|completed/);
+    expect((await createRefund(checkout.id, { amount: "10.00" }, "staff", ctx)).status).toMatch(
+      /started|pending|completed/,
+    );
     await createRefund(checkout.id, { amount: "15.50" }, "staff", ctx);
     const err = await refusal(createRefund(checkout.id, { amount: "4.51" }, "staff", ctx));
-    expect(err).toMatchObject({ status: 422, code: "refund_exceeds_payment", errors: [{ path: "amount", message: "must be at most 4.50" }] });
+    expect(err).toMatchObject({
+      status: 422,
+      code: "refund_exceeds_payment",
+      errors: [{ path: "amount", message: "must be at most 4.50" }],
+    });
     expect((await listRefunds(checkout.id, ctx)).map((r) => r.amount)).toEqual(["10.00", "15.50"]);
   });
 
   it("never lets refunds started at the same moment exceed the payment together", async () => {
     const { checkout } = await paidCheckout("10.00");
-    const results = await Promise.allSettled([1, 2, 3].map(() => createRefund(checkout.id, { amount: "4.00" }, "staff", ctx)));
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() => createRefund(checkout.id, { amount: "4.00" }, "staff", ctx)),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
   });
 
   it("refuses to refund a checkout that is not paid", async () => {
-    const checkout = await createCheckout({ amount: "5.00", currency: "EUR", description: "x", reference: "x", returnUrl: "http://localhost/r" }, ctx);
-    expect(await refusal(createRefund(checkout.id, { amount: "1.00" }, "staff", ctx))).toMatchObject({ status: 409, code: "not_paid" });
+    const checkout = await createCheckout(
+      { amount: "5.00", currency: "EUR", description: "x", reference: "x", returnUrl: "http://localhost/r" },
+      ctx,
+    );
+    expect(await refusal(createRefund(checkout.id, { amount: "1.00" }, "staff", ctx))).toMatchObject({
+      status: 409,
+      code: "not_paid",
+    });
   });
 
   it("refuses an amount with too many decimals, naming the field", async () => {
     const { checkout } = await paidCheckout("5.00");
-    expect(await refusal(createRefund(checkout.id, { amount: "1.001" }, "staff", ctx))).toMatchObject({ status: 400, errors: [{ path: "amount" }] });
+    expect(await refusal(createRefund(checkout.id, { amount: "1.001" }, "staff", ctx))).toMatchObject({
+      status: 400,
+      errors: [{ path: "amount" }],
+    });
   });
 
   it("follows the provider's refund webhook to completed", async () => {
     const { checkout, paymentId } = await paidCheckout("8.00");
     await createRefund(checkout.id, { amount: "8.00" }, "staff", ctx);
     const refundsAtProvider = await ctx.pis.refunds.list(paymentId);
-    const w = signedWebhook({ id: String(refundsAtProvider[0]!.id), paymentId, statusGroup: "completed", type: "PAYMENT_REFUND" });
-    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({ refusal: null, outcome: "applied", authentic: true });
+    const w = signedWebhook({
+      id: String(refundsAtProvider[0]!.id),
+      paymentId,
+      statusGroup: "completed",
+      type: "PAYMENT_REFUND",
+    });
+    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({
+      refusal: null,
+      outcome: "applied",
+      authentic: true,
+    });
     expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("completed");
   });
 
-  it("a refund sent twice with one Idempotency-Key, even at once and written \"10\" and \"10.00\", refunds once", async () => {
+  it('a refund sent twice with one Idempotency-Key, even at once and written "10" and "10.00", refunds once', async () => {
     const { checkout, paymentId } = await paidCheckout("30.00");
     const [a, b] = await Promise.all([
       createRefund(checkout.id, { amount: "10" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" }),
@@ -78,9 +126,15 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect(a.id).toBe(b.id);
     expect(a.amount).toBe("10.00");
     expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
-    const again = await createRefund(checkout.id, { amount: "10.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" });
+    const again = await createRefund(checkout.id, { amount: "10.00" }, "merchant-api", ctx, {
+      idempotencyKey: "refund-key-1",
+    });
     expect(again.id).toBe(a.id);
-    expect(await refusal(createRefund(checkout.id, { amount: "5.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" }))).toMatchObject({
+    expect(
+      await refusal(
+        createRefund(checkout.id, { amount: "5.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" }),
+      ),
+    ).toMatchObject({
       status: 422,
       code: "idempotency_key_reused",
     });
@@ -121,7 +175,9 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     await refusal(createRefund(checkout.id, { amount: "20.00" }, "staff", answerLost(true)));
     expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("unknown");
     // Still counted: nothing more can be refunded meanwhile.
-    expect(await refusal(createRefund(checkout.id, { amount: "1.00" }, "staff", ctx))).toMatchObject({ code: "refund_exceeds_payment" });
+    expect(await refusal(createRefund(checkout.id, { amount: "1.00" }, "staff", ctx))).toMatchObject({
+      code: "refund_exceeds_payment",
+    });
     expect(await reconcileRefunds(later())).toBeGreaterThanOrEqual(1);
     expect((await listRefunds(checkout.id, ctx))[0]!.status).toMatch(/started|pending|completed/);
   });
@@ -135,7 +191,9 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect(failed!.status).toBe("failed");
     // The merchant, whose request got no answer, learns the outcome instead of waiting forever.
     const told = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
-    expect(told.filter((n) => n.event === "refund.failed").map((n) => JSON.parse(n.payload).refund.id)).toEqual([failed!.id]);
+    expect(told.filter((n) => n.event === "refund.failed").map((n) => JSON.parse(n.payload).refund.id)).toEqual([
+      failed!.id,
+    ]);
     await createRefund(checkout.id, { amount: "20.00" }, "staff", ctx);
     expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
   });

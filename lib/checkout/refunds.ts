@@ -15,7 +15,10 @@ export const createRefundInput = z.object({
   amount: z.string(),
   reason: z.string().trim().max(200).optional(),
   /** The payment to refund: by default the one that paid; a duplicate payment's id to give it back. */
-  attemptId: z.string().regex(/^pa_[0-9a-f-]{36}$/, "is not a payment attempt id").optional(),
+  attemptId: z
+    .string()
+    .regex(/^pa_[0-9a-f-]{36}$/, "is not a payment attempt id")
+    .optional(),
 });
 export type CreateRefundInput = z.infer<typeof createRefundInput>;
 
@@ -33,15 +36,18 @@ const toView = (r: RefundRow): RefundView => ({
 /** What is still refundable of one payment, in minor units. Failed refunds do not count. */
 async function refundableOf(tx: Tx, attemptId: string, currency: string, paid: string): Promise<bigint> {
   const rows = await tx.select().from(refunds).where(eq(refunds.attemptId, attemptId));
-  const committed = rows.filter((r) => r.statusGroup !== "failed").reduce((sum, r) => sum + toMinor(r.amount, currency), 0n);
+  const committed = rows
+    .filter((r) => r.statusGroup !== "failed")
+    .reduce((sum, r) => sum + toMinor(r.amount, currency), 0n);
   return toMinor(paid, currency) - committed;
 }
 
 export function validateIdempotencyKey(key: string): string {
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new CheckoutError("invalid_request", { detail: "The Idempotency-Key header is not valid.", errors: [
-      { path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" },
-    ] });
+    throw new CheckoutError("invalid_request", {
+      detail: "The Idempotency-Key header is not valid.",
+      errors: [{ path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" }],
+    });
   }
   return key;
 }
@@ -53,27 +59,43 @@ export function validateIdempotencyKey(key: string): string {
  * form's own key) a repeated request returns the first refund instead of refunding twice; the key
  * covers the normalised amount, so "10" and "10.00" are the same request.
  */
-export async function createRefund(checkoutId: string, input: CreateRefundInput, by: string, c: CheckoutContext, opts: { idempotencyKey?: string } = {}): Promise<RefundView> {
+export async function createRefund(
+  checkoutId: string,
+  input: CreateRefundInput,
+  by: string,
+  c: CheckoutContext,
+  opts: { idempotencyKey?: string } = {},
+): Promise<RefundView> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
   const problem = amountProblem(input.amount, checkout.currency);
-  if (problem) throw new CheckoutError("invalid_request", { detail: "The refund is not valid.", errors: [{ path: "amount", message: problem }] });
+  if (problem)
+    throw new CheckoutError("invalid_request", {
+      detail: "The refund is not valid.",
+      errors: [{ path: "amount", message: problem }],
+    });
   const amount = normaliseAmount(input.amount, checkout.currency);
   const key = opts.idempotencyKey === undefined ? undefined : validateIdempotencyKey(opts.idempotencyKey);
-  const requestHash = createHash("sha256").update(JSON.stringify({ amount, reason: input.reason ?? null, attemptId: input.attemptId ?? null })).digest("hex");
+  const requestHash = createHash("sha256")
+    .update(JSON.stringify({ amount, reason: input.reason ?? null, attemptId: input.attemptId ?? null }))
+    .digest("hex");
   if (key !== undefined) {
     const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
     if (earlier) return toView(earlier);
   }
   if (checkout.status !== "paid") throw new CheckoutError("not_paid");
   if (!REFUND_CURRENCIES.includes(checkout.currency)) {
-    throw new CheckoutError("refund_currency", { detail: `Refunds are only possible in ${REFUND_CURRENCIES.join(" or ")}.` });
+    throw new CheckoutError("refund_currency", {
+      detail: `Refunds are only possible in ${REFUND_CURRENCIES.join(" or ")}.`,
+    });
   }
   const attempt = await refundedAttempt(c, checkoutId, input.attemptId);
   const paidBy = attempt.providerStatusKind === "card" ? "card" : "bank";
   const project = await projectInfo(c);
   if (!project.refunds.allowedFor.includes(paidBy)) {
-    throw new CheckoutError("refund_not_allowed", { detail: `Refunds of ${paidBy} payments are not enabled for this shop.` });
+    throw new CheckoutError("refund_not_allowed", {
+      detail: `Refunds of ${paidBy} payments are not enabled for this shop.`,
+    });
   }
   const dayLimit = paidBy === "card" ? project.refunds.cardDayLimit : project.refunds.bankDayLimit;
   const paidAt = attempt.completedAt ?? attempt.updatedAt;
@@ -90,11 +112,22 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
       if (key !== undefined && (await refundByKey(tx, checkoutId, key, requestHash))) return false;
       const left = await refundableOf(tx, attempt.id, checkout.currency, checkout.amount);
       if (toMinor(amount, checkout.currency) > left) {
-        throw new CheckoutError("refund_exceeds_payment", { detail: `At most ${fromMinor(left, checkout.currency)} ${checkout.currency} can still be refunded.`, errors: [
-          { path: "amount", message: `must be at most ${fromMinor(left, checkout.currency)}` },
-        ] });
+        throw new CheckoutError("refund_exceeds_payment", {
+          detail: `At most ${fromMinor(left, checkout.currency)} ${checkout.currency} can still be refunded.`,
+          errors: [{ path: "amount", message: `must be at most ${fromMinor(left, checkout.currency)}` }],
+        });
       }
-      await tx.insert(refunds).values({ id, checkoutId, attemptId: attempt.id, amount, currency: checkout.currency, reason: input.reason, createdBy: by, idempotencyKey: key, requestHash });
+      await tx.insert(refunds).values({
+        id,
+        checkoutId,
+        attemptId: attempt.id,
+        amount,
+        currency: checkout.currency,
+        reason: input.reason,
+        createdBy: by,
+        idempotencyKey: key,
+        requestHash,
+      });
       return true;
     })
     .catch((err: unknown) => {
@@ -106,23 +139,44 @@ export async function createRefund(checkoutId: string, input: CreateRefundInput,
 
   try {
     const res = await c.pis.refunds.create(attempt.providerPaymentId!, { amount, webhookUrl: webhookUrl(c) });
-    await c.db.update(refunds).set({ providerRefundId: res.id, statusGroup: res.statusGroup, updatedAt: new Date() }).where(eq(refunds.id, id));
+    await c.db
+      .update(refunds)
+      .set({ providerRefundId: res.id, statusGroup: res.statusGroup, updatedAt: new Date() })
+      .where(eq(refunds.id, id));
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     // An unknown outcome keeps the refund counted against the payment (never over-refund) until
     // reconciliation finds it in the provider's refund list (reconcileRefunds); a refusal frees the amount.
     await c.db
       .update(refunds)
-      .set({ statusGroup: err.outcomeUnknown ? null : "failed", failureReason: err.outcomeUnknown ? "outcome_unknown" : `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}`, updatedAt: new Date() })
+      .set({
+        statusGroup: err.outcomeUnknown ? null : "failed",
+        failureReason: err.outcomeUnknown
+          ? "outcome_unknown"
+          : `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}`,
+        updatedAt: new Date(),
+      })
       .where(eq(refunds.id, id));
-    throw new CheckoutError("provider_error", { detail: err.outcomeUnknown ? "The payment service did not answer; check the refund's status before trying again." : `The payment service refused the refund${err.description ? `: ${err.description}` : "."}` });
+    throw new CheckoutError("provider_error", {
+      detail: err.outcomeUnknown
+        ? "The payment service did not answer; check the refund's status before trying again."
+        : `The payment service refused the refund${err.description ? `: ${err.description}` : "."}`,
+    });
   }
   const [row] = await c.db.select().from(refunds).where(eq(refunds.id, id));
   return toView(row!);
 }
 
-async function refundByKey(db: CheckoutContext["db"] | Tx, checkoutId: string, key: string, requestHash: string): Promise<RefundRow | undefined> {
-  const [row] = await db.select().from(refunds).where(and(eq(refunds.checkoutId, checkoutId), eq(refunds.idempotencyKey, key)));
+async function refundByKey(
+  db: CheckoutContext["db"] | Tx,
+  checkoutId: string,
+  key: string,
+  requestHash: string,
+): Promise<RefundRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.checkoutId, checkoutId), eq(refunds.idempotencyKey, key)));
   if (row && row.requestHash !== requestHash) {
     throw new CheckoutError("idempotency_key_reused");
   }
@@ -130,7 +184,11 @@ async function refundByKey(db: CheckoutContext["db"] | Tx, checkoutId: string, k
 }
 
 /** The payment a refund gives money back from: the named one (paying or duplicate), else the paying one. */
-async function refundedAttempt(c: CheckoutContext, checkoutId: string, attemptId: string | undefined): Promise<AttemptRow> {
+async function refundedAttempt(
+  c: CheckoutContext,
+  checkoutId: string,
+  attemptId: string | undefined,
+): Promise<AttemptRow> {
   const [attempt] = await c.db
     .select()
     .from(paymentAttempts)
@@ -144,13 +202,26 @@ async function refundedAttempt(c: CheckoutContext, checkoutId: string, attemptId
     .orderBy(asc(paymentAttempts.completedAt))
     .limit(1);
   if (!attempt?.providerPaymentId) {
-    throw new CheckoutError("not_paid", { detail: attemptId === undefined ? "Only a paid checkout can be refunded." : "Only a completed payment of this checkout can be refunded.", errors: attemptId === undefined ? undefined : [{ path: "attemptId", message: "is not a completed payment of this checkout" }] });
+    throw new CheckoutError("not_paid", {
+      detail:
+        attemptId === undefined
+          ? "Only a paid checkout can be refunded."
+          : "Only a completed payment of this checkout can be refunded.",
+      errors:
+        attemptId === undefined
+          ? undefined
+          : [{ path: "attemptId", message: "is not a completed payment of this checkout" }],
+    });
   }
   return attempt;
 }
 
 export async function listRefunds(checkoutId: string, c: CheckoutContext): Promise<RefundView[]> {
   if (!(await loadCheckout(c, checkoutId))) throw checkoutNotFound();
-  const rows = await c.db.select().from(refunds).where(eq(refunds.checkoutId, checkoutId)).orderBy(asc(refunds.createdAt));
+  const rows = await c.db
+    .select()
+    .from(refunds)
+    .where(eq(refunds.checkoutId, checkoutId))
+    .orderBy(asc(refunds.createdAt));
   return rows.map(toView);
 }

@@ -23,14 +23,20 @@ export const startPaymentInput = z
   .object({
     method: z.enum(["bank", "card", "hybrid"]),
     bankId: bankIdInput.optional(),
-    country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code").optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code")
+      .optional(),
     termsAccepted: z.boolean(),
     attemptKey: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8-64 URL-safe characters"),
     lang: z.enum(LOCALES).optional(),
     /** Pay from the customer's saved bank account in this browser (one click; ADR 11). */
     savedAccount: z.literal(true).optional(),
   })
-  .refine((v) => v.method === "bank" || v.bankId === undefined, { path: ["bankId"], message: "is only for bank payments" })
+  .refine((v) => v.method === "bank" || v.bankId === undefined, {
+    path: ["bankId"],
+    message: "is only for bank payments",
+  })
   .refine((v) => !v.savedAccount || (v.method === "bank" && v.bankId === undefined), {
     path: ["savedAccount"],
     message: "is a bank payment from the saved account's bank, without bankId",
@@ -46,7 +52,12 @@ const SAME_KEY_WAIT_MS = 15_000;
  * retry after a lost response) return the same attempt instead of a second payment. `payerHandle`
  * is the browser's handle (cookie), needed only to pay from a saved account.
  */
-export async function startPayment(checkoutId: string, input: StartPaymentInput, c: CheckoutContext, payerHandle?: string): Promise<StartPaymentResponse> {
+export async function startPayment(
+  checkoutId: string,
+  input: StartPaymentInput,
+  c: CheckoutContext,
+  payerHandle?: string,
+): Promise<StartPaymentResponse> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
 
@@ -58,9 +69,10 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
 
   const project = await projectInfo(c);
   if (!project.methods[input.method]) {
-    throw new CheckoutError("method_unavailable", { detail: "This payment method is not available for this shop.", errors: [
-      { path: "method", message: `${input.method} payments are not enabled` },
-    ] });
+    throw new CheckoutError("method_unavailable", {
+      detail: "This payment method is not available for this shop.",
+      errors: [{ path: "method", message: `${input.method} payments are not enabled` }],
+    });
   }
   assertPayable(c, checkout);
   // A saved account: its bank, and a token refreshed before the attempt is written.
@@ -128,7 +140,12 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       throw new CheckoutError("provider_error", { detail: "The payment service gave an unexpected answer." });
     }
     // The provider's payment id and its first status in one write: no crash can leave one without the other.
-    await applyProviderStatus(c, { attemptId, bind: { providerPaymentId: res.id, confirmLink } }, res.status, "initiation");
+    await applyProviderStatus(
+      c,
+      { attemptId, bind: { providerPaymentId: res.id, confirmLink } },
+      res.status,
+      "initiation",
+    );
     if (link) await markLinkUsed(c, link.id);
     return { attemptId, confirmLink };
   } catch (err) {
@@ -147,7 +164,13 @@ export async function startPayment(checkoutId: string, input: StartPaymentInput,
       savedAccountEnded(new SavedAccountEndedError("revoked"));
     }
     // The provider answered with a refusal: no payment exists, so the attempt has failed.
-    await failAttempt(c, attemptId, err.kind === "http" ? `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}` : `provider_${err.kind}`);
+    await failAttempt(
+      c,
+      attemptId,
+      err.kind === "http"
+        ? `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}`
+        : `provider_${err.kind}`,
+    );
     throw new CheckoutError("provider_error", { detail: "The payment service could not start this payment." });
   }
 }
@@ -157,7 +180,8 @@ function savedAccountEnded(err: unknown): never {
   if (err instanceof SavedAccountEndedError) {
     throw new CheckoutError("saved_account_ended", { detail: "Choose your bank and save it again." });
   }
-  if (err instanceof PisError) throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
+  if (err instanceof PisError)
+    throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
   throw err;
 }
 
@@ -173,9 +197,14 @@ async function findByKey(ctx: CheckoutContext, checkoutId: string, attemptKey: s
 async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartPaymentResponse> {
   const running = (r: AttemptRow | undefined) => r !== undefined && r.confirmLink === null && r.statusGroup === null;
   const row = running(attempt)
-    ? await pollUntil(() => findByKey(ctx, attempt.checkoutId, attempt.attemptKey), (r) => !running(r), SAME_KEY_WAIT_MS)
+    ? await pollUntil(
+        () => findByKey(ctx, attempt.checkoutId, attempt.attemptKey),
+        (r) => !running(r),
+        SAME_KEY_WAIT_MS,
+      )
     : attempt;
-  if (row?.confirmLink && row.statusGroup !== "failed" && row.abandonedAt === null) return { attemptId: row.id, confirmLink: row.confirmLink };
+  if (row?.confirmLink && row.statusGroup !== "failed" && row.abandonedAt === null)
+    return { attemptId: row.id, confirmLink: row.confirmLink };
   if (row?.statusGroup === "failed" || row?.abandonedAt) {
     throw new CheckoutError("attempt_failed");
   }
@@ -187,15 +216,26 @@ async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartP
  * new saved account (the Pay click that started the linking), or back to the checkout page with
  * the outcome when the linking failed or this browser is not the one that started it.
  */
-export async function continueAfterLinking(checkoutId: string, query: z.infer<typeof linkReturnQuery>, payerHandle: string | undefined, c: CheckoutContext): Promise<string> {
-  const page = (saved: string) => `${c.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}?saved=${saved}${query.lang ? `&lang=${query.lang}` : ""}`;
+export async function continueAfterLinking(
+  checkoutId: string,
+  query: z.infer<typeof linkReturnQuery>,
+  payerHandle: string | undefined,
+  c: CheckoutContext,
+): Promise<string> {
+  const page = (saved: string) =>
+    `${c.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}?saved=${saved}${query.lang ? `&lang=${query.lang}` : ""}`;
   const { outcome, ownBrowser } = await completeLinking(checkoutId, query, payerHandle, c);
   if (outcome !== "linked") return page(outcome);
   if (!ownBrowser) return page("elsewhere");
   try {
     // One attempt per linking (the request id named a real link): a reload gets the same payment.
     const attemptKey = `linked-${query.requestId}`;
-    const { confirmLink } = await startPayment(checkoutId, { method: "bank", termsAccepted: true, attemptKey, savedAccount: true, lang: query.lang }, c, payerHandle);
+    const { confirmLink } = await startPayment(
+      checkoutId,
+      { method: "bank", termsAccepted: true, attemptKey, savedAccount: true, lang: query.lang },
+      c,
+      payerHandle,
+    );
     return confirmLink;
   } catch (err) {
     // Paid meanwhile, expired, provider down: the checkout page shows where things stand.

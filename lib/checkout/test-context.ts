@@ -14,7 +14,12 @@ export async function testContext(kind: DbKind, over: Partial<CheckoutContext> =
   const sandboxUrl = inject("sandboxUrl");
   const ctx: CheckoutContext = {
     db: handle.db,
-    pis: createPisClient({ baseUrl: `${sandboxUrl}/platform`, clientId: "sandbox-client-id", clientSecret: "sandbox-client-secret", timeoutMs: 5000 }),
+    pis: createPisClient({
+      baseUrl: `${sandboxUrl}/platform`,
+      clientId: "sandbox-client-id",
+      clientSecret: "sandbox-client-secret",
+      timeoutMs: 5000,
+    }),
     config: {
       appUrl: TEST_APP_URL,
       creditorName: "Demo Shop UAB",
@@ -49,7 +54,10 @@ export function signedWebhook(body: object, opts: { secret?: string; url?: strin
   const url = opts.url ?? `${TEST_APP_URL}/api/webhooks/pis`;
   return {
     raw,
-    headers: new Headers({ "X-Kevin-Timestamp": ts, "X-Kevin-Signature": webhookSignature(opts.secret ?? TEST_WEBHOOK_SECRET, url, ts, raw) }),
+    headers: new Headers({
+      "X-Kevin-Timestamp": ts,
+      "X-Kevin-Signature": webhookSignature(opts.secret ?? TEST_WEBHOOK_SECRET, url, ts, raw),
+    }),
   };
 }
 

@@ -28,7 +28,9 @@ describe("token vault", () => {
     const parts = sealed.split(".");
     const flipped = Buffer.from(parts[4]!, "base64url");
     flipped[0]! ^= 1;
-    expect(() => openToken([...parts.slice(0, 4), flipped.toString("base64url")].join("."), [k1])).toThrow(TokenVaultError);
+    expect(() => openToken([...parts.slice(0, 4), flipped.toString("base64url")].join("."), [k1])).toThrow(
+      TokenVaultError,
+    );
     const relabelled = { id: "k9", key: k1.key };
     expect(() => openToken(["v1", "k9", ...parts.slice(2)].join("."), [relabelled])).toThrow(TokenVaultError);
   });

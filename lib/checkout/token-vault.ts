@@ -27,12 +27,19 @@ export function sealToken(plaintext: string, keys: readonly TokenKey[]): string 
   const cipher = createCipheriv("aes-256-gcm", current.key, iv);
   cipher.setAAD(aad(current.id));
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return ["v1", current.id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ciphertext.toString("base64url")].join(".");
+  return [
+    "v1",
+    current.id,
+    iv.toString("base64url"),
+    cipher.getAuthTag().toString("base64url"),
+    ciphertext.toString("base64url"),
+  ].join(".");
 }
 
 export function openToken(sealed: string, keys: readonly TokenKey[]): string {
   const [version, keyId, iv, tag, ciphertext] = sealed.split(".");
-  if (version !== "v1" || !keyId || !iv || !tag || ciphertext === undefined) throw new TokenVaultError("not a sealed token");
+  if (version !== "v1" || !keyId || !iv || !tag || ciphertext === undefined)
+    throw new TokenVaultError("not a sealed token");
   const entry = keys.find((k) => k.id === keyId);
   if (!entry) throw new TokenVaultError(`key ${keyId} is not configured`);
   try {

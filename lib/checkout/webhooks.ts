@@ -10,7 +10,11 @@ import { applyRefundStatus } from "./refund-status";
  * endpoint has them, so a failure is read from there; if the provider cannot be asked, the
  * signed webhook's status is still applied.
  */
-async function withDetails(ctx: CheckoutContext, paymentId: string, status: NormalisedStatus): Promise<NormalisedStatus> {
+async function withDetails(
+  ctx: CheckoutContext,
+  paymentId: string,
+  status: NormalisedStatus,
+): Promise<NormalisedStatus> {
   if (status.group !== "failed") return status;
   try {
     const current = await ctx.pis.payments.status(paymentId);
@@ -35,7 +39,12 @@ export interface WebhookResult {
  * storing them would let them fill the database). An unknown payment is answered 404 so the
  * provider retries rather than the event being lost.
  */
-export async function receivePisWebhook(rawBody: string, headers: Headers, c: CheckoutContext, query: URLSearchParams = new URLSearchParams()): Promise<WebhookResult> {
+export async function receivePisWebhook(
+  rawBody: string,
+  headers: Headers,
+  c: CheckoutContext,
+  query: URLSearchParams = new URLSearchParams(),
+): Promise<WebhookResult> {
   // The provider signs over the exact Webhook-URL we gave it, our attempt id included (ADR 13).
   const attemptId = query.get("attempt") ?? undefined;
   const verdict = verifyWebhook({
@@ -61,14 +70,30 @@ export async function receivePisWebhook(rawBody: string, headers: Headers, c: Ch
     let applied = await applyProviderStatus(c, { providerPaymentId: verdict.event.paymentId }, status, "webhook");
     // A payment whose initiation we never finished recording: its Webhook-URL names the attempt.
     if (applied === "unknown_attempt" && attemptId) {
-      applied = await applyProviderStatus(c, { attemptId, bind: { providerPaymentId: verdict.event.paymentId } }, status, "webhook");
+      applied = await applyProviderStatus(
+        c,
+        { attemptId, bind: { providerPaymentId: verdict.event.paymentId } },
+        status,
+        "webhook",
+      );
     }
-    result = applied === "unknown_attempt" ? { refusal: "webhook_unknown_payment", outcome: "unknown_payment", authentic: true } : { refusal: null, outcome: applied, authentic: true };
+    result =
+      applied === "unknown_attempt"
+        ? { refusal: "webhook_unknown_payment", outcome: "unknown_payment", authentic: true }
+        : { refusal: null, outcome: applied, authentic: true };
   } else {
     type = "PAYMENT_REFUND";
     paymentId = verdict.event.paymentId;
-    const applied = await applyRefundStatus(c, verdict.event.paymentId, verdict.event.refundId, verdict.event.statusGroup);
-    result = applied === "unknown_refund" ? { refusal: "webhook_unknown_payment", outcome: "unknown_refund", authentic: true } : { refusal: null, outcome: applied, authentic: true };
+    const applied = await applyRefundStatus(
+      c,
+      verdict.event.paymentId,
+      verdict.event.refundId,
+      verdict.event.statusGroup,
+    );
+    result =
+      applied === "unknown_refund"
+        ? { refusal: "webhook_unknown_payment", outcome: "unknown_refund", authentic: true }
+        : { refusal: null, outcome: applied, authentic: true };
   }
   await c.db.insert(webhookEvents).values({
     type,

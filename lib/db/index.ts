@@ -9,7 +9,11 @@ export * as tables from "./schema";
 const holder = globalThis as unknown as { __checkoutDb?: Promise<DbHandle> };
 
 export function getDb(): Promise<Db> {
-  holder.__checkoutDb ??= openDb({ databaseUrl: env().databaseUrl, pgliteDir: env().pgliteDir, port: env().port }).catch((err) => {
+  holder.__checkoutDb ??= openDb({
+    databaseUrl: env().databaseUrl,
+    pgliteDir: env().pgliteDir,
+    port: env().port,
+  }).catch((err) => {
     holder.__checkoutDb = undefined;
     throw err;
   });

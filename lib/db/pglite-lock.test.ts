@@ -27,10 +27,17 @@ try {
 
 const children: ChildProcess[] = [];
 
-function openInChild(dir: string, extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; line: string }> {
+function openInChild(
+  dir: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ child: ChildProcess; line: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, CLIENT_URL: clientUrl, DIR: dir, ...extraEnv };
   if (!extraEnv[PGLITE_LOCK_ENV]) delete env[PGLITE_LOCK_ENV];
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", childScript], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", childScript], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
@@ -54,7 +61,9 @@ function fileStamps(dir: string): string[] {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+  return new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve()),
+  );
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "pglite-lock-"));
@@ -117,7 +126,13 @@ describe("the embedded database directory is locked to one process", () => {
     if (!existsSync("/proc/self/stat")) return;
     writeFileSync(
       `${dir}.lock`,
-      JSON.stringify({ pid: process.ppid, port: 3000, startedAt: "2020-01-01T00:00:00.000Z", token: "old", holders: [{ pid: process.ppid, since: "1" }] }),
+      JSON.stringify({
+        pid: process.ppid,
+        port: 3000,
+        startedAt: "2020-01-01T00:00:00.000Z",
+        token: "old",
+        holders: [{ pid: process.ppid, since: "1" }],
+      }),
     );
     const release = await lockPgliteDir(dir, {});
     expect(JSON.parse(readFileSync(`${dir}.lock`, "utf8")).pid).toBe(process.pid);
@@ -126,7 +141,15 @@ describe("the embedded database directory is locked to one process", () => {
   });
 
   it("lets one of two processes take over a stale lock, never both", async () => {
-    writeFileSync(`${dir}.lock`, JSON.stringify({ pid: 999_999_9, startedAt: "2020-01-01T00:00:00.000Z", token: "old", holders: [{ pid: 999_999_9 }] }));
+    writeFileSync(
+      `${dir}.lock`,
+      JSON.stringify({
+        pid: 999_999_9,
+        startedAt: "2020-01-01T00:00:00.000Z",
+        token: "old",
+        holders: [{ pid: 999_999_9 }],
+      }),
+    );
     const lines = (await Promise.all([openInChild(dir), openInChild(dir)])).map((r) => r.line.split(" ")[0]).sort();
     expect(lines).toEqual(["open", "refused"]);
   });
@@ -149,7 +172,16 @@ describe("the embedded database directory is locked to one process", () => {
   });
 
   it("still counts a child that outlives the process that took the lock", async () => {
-    writeFileSync(`${dir}.lock`, JSON.stringify({ pid: 999_999_9, port: 4100, startedAt: "2020-01-01T00:00:00.000Z", token: "tok", holders: [{ pid: 999_999_9 }] }));
+    writeFileSync(
+      `${dir}.lock`,
+      JSON.stringify({
+        pid: 999_999_9,
+        port: 4100,
+        startedAt: "2020-01-01T00:00:00.000Z",
+        token: "tok",
+        holders: [{ pid: 999_999_9 }],
+      }),
+    );
     const orphan = await openInChild(dir, { [PGLITE_LOCK_ENV]: "tok" });
     expect(orphan.line).toBe("open");
     await expect(lockPgliteDir(dir, {})).rejects.toThrow(`(pid ${orphan.child.pid}, serving http://localhost:4100)`);

@@ -1,5 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 /**
@@ -67,7 +78,9 @@ function write(file: string, lock: LockFile) {
 function inUse(dir: string, lock: LockFile, live: Holder[]): Error {
   const owner = live.find((h) => h.pid === lock.pid) ?? live[0]!;
   const serving = lock.port ? `, serving http://localhost:${lock.port}` : "";
-  return new Error(`The embedded database ${dir} is in use by another process (pid ${owner.pid}${serving}). Stop it first, or set PGLITE_DIR / DATABASE_URL.`);
+  return new Error(
+    `The embedded database ${dir} is in use by another process (pid ${owner.pid}${serving}). Stop it first, or set PGLITE_DIR / DATABASE_URL.`,
+  );
 }
 
 /**

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { CheckoutStatus, PaymentMethod, StatusGroup } from "../checkout/types";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -73,7 +84,9 @@ export const paymentAttempts = pgTable(
     // The database itself refuses a second attempt in flight for one checkout.
     uniqueIndex("payment_attempts_one_in_flight_idx")
       .on(t.checkoutId)
-      .where(sql`${t.abandonedAt} is null and (${t.statusGroup} is null or ${t.statusGroup} in ('started', 'pending'))`),
+      .where(
+        sql`${t.abandonedAt} is null and (${t.statusGroup} is null or ${t.statusGroup} in ('started', 'pending'))`,
+      ),
   ],
 );
 
@@ -179,7 +192,12 @@ export const notifications = pgTable(
     createdAt: createdAt(),
   },
   // Pending rows only: delivered ones pile up for ever and must not slow the outbox's claim.
-  (t) => [index("notifications_pending_idx").on(t.nextAttemptAt).where(sql`${t.deliveredAt} is null`), index("notifications_checkout_idx").on(t.checkoutId)],
+  (t) => [
+    index("notifications_pending_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.deliveredAt} is null`),
+    index("notifications_checkout_idx").on(t.checkoutId),
+  ],
 );
 
 /**
@@ -214,7 +232,8 @@ export const staffSessions = pgTable(
   (t) => [index("staff_sessions_expires_idx").on(t.expiresAt)],
 );
 
-export type AccountLinkStatus = "pending" | "exchanging" | "active" | "failed" | "expired" | "revoked" | "forgotten" | "replaced";
+export type AccountLinkStatus =
+  "pending" | "exchanging" | "active" | "failed" | "expired" | "revoked" | "forgotten" | "replaced";
 
 /**
  * A payer's saved bank account (provider account linking, ADR 11). Usable only by the merchant's
@@ -250,7 +269,9 @@ export const accountLinks = pgTable(
   },
   (t) => [
     // One saved account per customer and browser.
-    uniqueIndex("account_links_one_active_idx").on(t.customerId, t.handleHash).where(sql`${t.status} = 'active'`),
+    uniqueIndex("account_links_one_active_idx")
+      .on(t.customerId, t.handleHash)
+      .where(sql`${t.status} = 'active'`),
   ],
 );
 

@@ -44,4 +44,3 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<s
     throw new BodyNotText("the request body is not UTF-8 text");
   }
 }
-

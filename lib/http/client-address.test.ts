@@ -33,7 +33,9 @@ describe("stampPeerAddress", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
-      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { [PEER_HEADER]: "6.6.6.6", "x-forwarded-for": "6.6.6.6" } });
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+        headers: { [PEER_HEADER]: "6.6.6.6", "x-forwarded-for": "6.6.6.6" },
+      });
     } finally {
       server.close();
     }

@@ -17,7 +17,10 @@ export const PEER_HEADER = "x-checkout-peer";
 export function clientIp(headers: Headers, hops: number = env().trustedProxyHops): string {
   const peer = headers.get(PEER_HEADER) ?? undefined;
   if (hops > 0) {
-    const chain = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const chain = (headers.get("x-forwarded-for") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     // Shorter than the proxies configured: the request skipped them; trust only the socket.
     if (chain.length >= hops) return normalise(chain[chain.length - hops]!);
   }
@@ -37,7 +40,10 @@ function normalise(address: string): string {
  */
 export async function stampPeerAddress(): Promise<void> {
   const http = await import("node:http");
-  const proto = http.Server.prototype as { emit: (event: string, ...args: unknown[]) => boolean; __peerStamped?: boolean };
+  const proto = http.Server.prototype as {
+    emit: (event: string, ...args: unknown[]) => boolean;
+    __peerStamped?: boolean;
+  };
   if (proto.__peerStamped) return;
   proto.__peerStamped = true;
   const emit = proto.emit;

@@ -15,6 +15,12 @@ export function recordingAnswers(): boolean {
 export async function recordAnswer(req: Request, res: Response): Promise<void> {
   if (!file || !new URL(req.url).pathname.startsWith("/api/")) return;
   const body = await res.clone().text();
-  const line = { method: req.method, path: new URL(req.url).pathname, status: res.status, contentType: res.headers.get("content-type"), body };
+  const line = {
+    method: req.method,
+    path: new URL(req.url).pathname,
+    status: res.status,
+    contentType: res.headers.get("content-type"),
+    body,
+  };
   await appendFile(file, `${JSON.stringify(line)}\n`);
 }

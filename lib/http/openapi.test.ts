@@ -10,7 +10,9 @@ describe("OpenAPI document", () => {
     };
     expect(doc.openapi).toBe("3.1.0");
     expect(body.properties.amount!.type).toBe("string");
-    expect(body.required).toEqual(expect.arrayContaining(["amount", "currency", "description", "reference", "returnUrl"]));
+    expect(body.required).toEqual(
+      expect.arrayContaining(["amount", "currency", "description", "reference", "returnUrl"]),
+    );
     expect(body.required).not.toContain("notifyUrl");
   });
 });
@@ -20,7 +22,14 @@ describe("OpenAPI document of the back office's JSON", () => {
     const doc = openApiDocument("http://localhost:3000");
     const list = doc.paths["/api/backoffice/checkouts"].get;
     expect(list.security).toEqual([{ staffSession: [] }]);
-    expect((list.parameters as { name: string }[]).map((p) => p.name).sort()).toEqual(["bank", "from", "page", "q", "status", "to"]);
+    expect((list.parameters as { name: string }[]).map((p) => p.name).sort()).toEqual([
+      "bank",
+      "from",
+      "page",
+      "q",
+      "status",
+      "to",
+    ]);
   });
 });
 
@@ -28,9 +37,12 @@ describe("OpenAPI document of the answers", () => {
   it("describes each answer from the zod schema that types it, and each refusal with its codes", () => {
     const doc = openApiDocument("http://localhost:3000");
     const start = doc.paths["/api/checkouts/{checkoutId}/payments"].post;
-    const ok = (start.responses["200"] as unknown as { content: Record<string, { schema: { required: string[] } }> }).content["application/json"]!.schema;
+    const ok = (start.responses["200"] as unknown as { content: Record<string, { schema: { required: string[] } }> })
+      .content["application/json"]!.schema;
     expect(ok.required.sort()).toEqual(["attemptId", "confirmLink"]);
-    const conflict = start.responses["409"] as unknown as { content: Record<string, { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } }> };
+    const conflict = start.responses["409"] as unknown as {
+      content: Record<string, { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } }>;
+    };
     expect(conflict.content["application/problem+json"]!.schema.allOf[1].properties.code.enum).toEqual(
       expect.arrayContaining(["already_paid", "payment_in_progress", "attempt_failed"]),
     );

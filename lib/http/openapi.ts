@@ -12,7 +12,9 @@ const jsonSchema = (s: z.ZodType, io: "input" | "output") => {
   const { $schema: _, ...rest } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;
   return rest;
 };
-const json = (s: z.ZodType, io: "input" | "output" = "output") => ({ "application/json": { schema: jsonSchema(s, io) } });
+const json = (s: z.ZodType, io: "input" | "output" = "output") => ({
+  "application/json": { schema: jsonSchema(s, io) },
+});
 
 /** Refusals every route can answer: a bug of ours. */
 const ALWAYS: ErrorCode[] = ["internal_error"];
@@ -35,13 +37,18 @@ interface Operation {
 /** The problem+json answers of one operation: one response per status, its `code` limited to the codes listed. */
 function errorResponses(codes: ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set([...codes, ...ALWAYS])) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+  for (const code of new Set([...codes, ...ALWAYS]))
+    byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   return Object.fromEntries(
     [...byStatus].map(([status, list]) => [
       String(status),
       {
         description: list.map((c) => `\`${c}\`: ${en[`apiError.${c}`]}`).join("\n\n"),
-        content: { "application/problem+json": { schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { properties: { code: { enum: list } } }] } } },
+        content: {
+          "application/problem+json": {
+            schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { properties: { code: { enum: list } } }] },
+          },
+        },
       },
     ]),
   );
@@ -55,20 +62,38 @@ function operation(op: Operation) {
     ...(op.body && { requestBody: { required: true, content: json(op.body, "input") } }),
     "x-error-codes": [...new Set([...op.errors, ...ALWAYS])],
     responses: {
-      [String(op.ok.status ?? 200)]: { description: op.ok.description, ...(op.ok.schema && { content: json(op.ok.schema) }), ...(op.headers && { headers: op.headers }) },
+      [String(op.ok.status ?? 200)]: {
+        description: op.ok.description,
+        ...(op.ok.schema && { content: json(op.ok.schema) }),
+        ...(op.headers && { headers: op.headers }),
+      },
       ...errorResponses(op.errors),
     },
   };
 }
 
 const idParam = { name: "checkoutId", in: "path", required: true, schema: { type: "string" } };
-const idempotencyKey = (description: string) => ({ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 }, description });
+const idempotencyKey = (description: string) => ({
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  schema: { type: "string", maxLength: 255 },
+  description,
+});
 const listFilterParams = () =>
-  Object.entries((jsonSchema(checkoutFilter, "input") as { properties: Record<string, object> }).properties).map(([name, s]) => ({ name, in: "query", required: false, schema: s }));
+  Object.entries((jsonSchema(checkoutFilter, "input") as { properties: Record<string, object> }).properties).map(
+    ([name, s]) => ({ name, in: "query", required: false, schema: s }),
+  );
 
 /** Where the payer's browser starts or stops a payment: refusals of a checkout that can no longer be paid. */
 const NOT_PAYABLE: ErrorCode[] = ["checkout_not_found", "already_paid", "checkout_cancelled", "checkout_expired"];
-const PAYER_CHOICE: ErrorCode[] = ["terms_required", "unknown_bank", "banks_unavailable", "rate_limited", "provider_error"];
+const PAYER_CHOICE: ErrorCode[] = [
+  "terms_required",
+  "unknown_bank",
+  "banks_unavailable",
+  "rate_limited",
+  "provider_error",
+];
 
 /** The answers proxy.ts gives to page requests (form posts) before they reach a page. */
 export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large"];
@@ -80,13 +105,23 @@ export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large"];
 export function openApiDocument(serverUrl: string) {
   return {
     openapi: "3.1.0",
-    info: { title: "Bank checkout API", version: "1.0.0", description: "Create checkouts for bank payments, follow them, refund them. Every refusal is application/problem+json with a stable `code` (lib/errors.ts)." },
+    info: {
+      title: "Bank checkout API",
+      version: "1.0.0",
+      description:
+        "Create checkouts for bank payments, follow them, refund them. Every refusal is application/problem+json with a stable `code` (lib/errors.ts).",
+    },
     servers: [{ url: serverUrl }],
     "x-page-error-codes": PAGE_ERRORS,
     components: {
       securitySchemes: {
         merchantKey: { type: "http", scheme: "bearer", description: "MERCHANT_API_KEY" },
-        staffSession: { type: "apiKey", in: "cookie", name: "bo_session", description: "The back office's session, set by signing in at /backoffice/login" },
+        staffSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "bo_session",
+          description: "The back office's session, set by signing in at /backoffice/login",
+        },
       },
       schemas: { Problem: jsonSchema(contract.problemSchema, "output") },
     },
@@ -97,12 +132,21 @@ export function openApiDocument(serverUrl: string) {
           security: "merchant",
           parameters: [idempotencyKey("A retry with the same key returns the same checkout.")],
           body: createCheckoutInput,
-          ok: { description: "Created (or the same checkout again for a repeated Idempotency-Key)", schema: contract.createdCheckout },
+          ok: {
+            description: "Created (or the same checkout again for a repeated Idempotency-Key)",
+            schema: contract.createdCheckout,
+          },
           errors: [...MERCHANT, ...JSON_BODY, "idempotency_key_reused"],
         }),
       },
       "/api/checkouts/{checkoutId}": {
-        get: operation({ summary: "A checkout with its payment attempts", security: "merchant", parameters: [idParam], ok: { description: "The checkout", schema: contract.checkoutDetail }, errors: [...MERCHANT, ...PARAMS, "checkout_not_found"] }),
+        get: operation({
+          summary: "A checkout with its payment attempts",
+          security: "merchant",
+          parameters: [idParam],
+          ok: { description: "The checkout", schema: contract.checkoutDetail },
+          errors: [...MERCHANT, ...PARAMS, "checkout_not_found"],
+        }),
       },
       "/api/checkouts/{checkoutId}/payments": {
         post: operation({
@@ -110,7 +154,16 @@ export function openApiDocument(serverUrl: string) {
           parameters: [idParam],
           body: startPaymentInput,
           ok: { description: "Go to confirmLink", schema: contract.startPaymentResponse },
-          errors: [...JSON_BODY, ...NOT_PAYABLE, ...PAYER_CHOICE, "method_unavailable", "payment_in_progress", "attempt_failed", "saved_account_ended", "no_saved_account"],
+          errors: [
+            ...JSON_BODY,
+            ...NOT_PAYABLE,
+            ...PAYER_CHOICE,
+            "method_unavailable",
+            "payment_in_progress",
+            "attempt_failed",
+            "saved_account_ended",
+            "no_saved_account",
+          ],
         }),
       },
       "/api/checkouts/{checkoutId}/payments/abandon": {
@@ -118,7 +171,14 @@ export function openApiDocument(serverUrl: string) {
           summary: "Stop the payment in flight to pay another way (payer's browser); refused once the bank has it",
           parameters: [idParam],
           ok: { description: "Stopped", schema: contract.abandonResponse },
-          errors: [...PARAMS, "checkout_not_found", "rate_limited", "payment_in_progress", "payment_authorised", "provider_error"],
+          errors: [
+            ...PARAMS,
+            "checkout_not_found",
+            "rate_limited",
+            "payment_in_progress",
+            "payment_authorised",
+            "provider_error",
+          ],
         }),
       },
       "/api/checkouts/{checkoutId}/saved-account": {
@@ -126,42 +186,88 @@ export function openApiDocument(serverUrl: string) {
           summary: "Save the payer's bank account while paying (payer's browser): go to authorizationLink",
           parameters: [idParam],
           body: startLinkingInput,
-          ok: { description: "Go to authorizationLink; sets the payer_handle cookie", schema: contract.linkingResponse },
+          ok: {
+            description: "Go to authorizationLink; sets the payer_handle cookie",
+            schema: contract.linkingResponse,
+          },
           errors: [...JSON_BODY, ...NOT_PAYABLE, ...PAYER_CHOICE, "saving_unavailable"],
         }),
-        delete: operation({ summary: "Forget the payer's saved bank account in this browser", parameters: [idParam], ok: { description: "Whether an account was forgotten", schema: contract.forgetResponse }, errors: [...PARAMS, "checkout_not_found"] }),
+        delete: operation({
+          summary: "Forget the payer's saved bank account in this browser",
+          parameters: [idParam],
+          ok: { description: "Whether an account was forgotten", schema: contract.forgetResponse },
+          errors: [...PARAMS, "checkout_not_found"],
+        }),
       },
       "/api/checkouts/{checkoutId}/status": {
-        get: operation({ summary: "Current status, refreshed from the provider while not final", parameters: [idParam], ok: { description: "The status", schema: contract.checkoutStatusView }, errors: [...PARAMS, "checkout_not_found"] }),
+        get: operation({
+          summary: "Current status, refreshed from the provider while not final",
+          parameters: [idParam],
+          ok: { description: "The status", schema: contract.checkoutStatusView },
+          errors: [...PARAMS, "checkout_not_found"],
+        }),
       },
       "/api/checkouts/{checkoutId}/refunds": {
         post: operation({
           summary: "Refund all or part of a paid checkout, or a duplicate payment of it (attemptId)",
           security: "merchant",
-          parameters: [idParam, idempotencyKey("A retry with the same key and request returns the first refund; the same key with another request is refused 422 idempotency_key_reused.")],
+          parameters: [
+            idParam,
+            idempotencyKey(
+              "A retry with the same key and request returns the first refund; the same key with another request is refused 422 idempotency_key_reused.",
+            ),
+          ],
           body: createRefundInput,
           ok: { description: "The refund", schema: contract.refundView },
-          errors: [...MERCHANT, ...JSON_BODY, "checkout_not_found", "not_paid", "refund_currency", "refund_not_allowed", "refund_too_late", "refund_exceeds_payment", "idempotency_key_reused", "provider_error"],
+          errors: [
+            ...MERCHANT,
+            ...JSON_BODY,
+            "checkout_not_found",
+            "not_paid",
+            "refund_currency",
+            "refund_not_allowed",
+            "refund_too_late",
+            "refund_exceeds_payment",
+            "idempotency_key_reused",
+            "provider_error",
+          ],
         }),
-        get: operation({ summary: "Refunds of a checkout", security: "merchant", parameters: [idParam], ok: { description: "The refunds", schema: contract.refundList }, errors: [...MERCHANT, ...PARAMS, "checkout_not_found"] }),
+        get: operation({
+          summary: "Refunds of a checkout",
+          security: "merchant",
+          parameters: [idParam],
+          ok: { description: "The refunds", schema: contract.refundList },
+          errors: [...MERCHANT, ...PARAMS, "checkout_not_found"],
+        }),
       },
       "/api/banks": {
         get: operation({
           summary: "Banks of a country",
-          parameters: [{ name: "country", in: "query", required: true, schema: { type: "string", pattern: "^[A-Z]{2}$" } }],
+          parameters: [
+            { name: "country", in: "query", required: true, schema: { type: "string", pattern: "^[A-Z]{2}$" } },
+          ],
           ok: { description: "Banks, popular first", schema: contract.banksResponse },
           errors: [...PARAMS, "banks_unavailable"],
         }),
       },
       "/api/backoffice/checkouts": {
-        get: operation({ summary: "The back office's checkout list (newest first, 25 a page)", security: "staff", parameters: listFilterParams(), ok: { description: "One page of checkouts", schema: contract.staffListing }, errors: ["unauthorized", ...PARAMS] }),
+        get: operation({
+          summary: "The back office's checkout list (newest first, 25 a page)",
+          security: "staff",
+          parameters: listFilterParams(),
+          ok: { description: "One page of checkouts", schema: contract.staffListing },
+          errors: ["unauthorized", ...PARAMS],
+        }),
       },
       "/api/backoffice/checkouts/{checkoutId}": {
         get: operation({
           summary: "Everything staff see about one checkout",
           security: "staff",
           parameters: [idParam],
-          ok: { description: "The checkout with attempts, timeline, webhooks, notifications and refunds", schema: contract.staffDetail },
+          ok: {
+            description: "The checkout with attempts, timeline, webhooks, notifications and refunds",
+            schema: contract.staffDetail,
+          },
           errors: ["unauthorized", ...PARAMS, "checkout_not_found"],
         }),
       },
@@ -169,13 +275,30 @@ export function openApiDocument(serverUrl: string) {
         post: operation({
           summary: "Provider webhooks (signed); anything but 200 makes the provider deliver again",
           ok: { description: "Taken", schema: contract.webhookTaken },
-          errors: ["body_too_large", "invalid_body", "webhook_malformed", "webhook_unsigned", "webhook_unknown_payment", "rate_limited"],
+          errors: [
+            "body_too_large",
+            "invalid_body",
+            "webhook_malformed",
+            "webhook_unsigned",
+            "webhook_unknown_payment",
+            "rate_limited",
+          ],
         }),
       },
-      "/api/health": { get: operation({ summary: "Liveness: the process answers (nothing about its dependencies)", ok: { description: "Alive", schema: contract.liveness }, errors: [] }) },
+      "/api/health": {
+        get: operation({
+          summary: "Liveness: the process answers (nothing about its dependencies)",
+          ok: { description: "Alive", schema: contract.liveness },
+          errors: [],
+        }),
+      },
       "/api/health/ready": {
         get: {
-          ...operation({ summary: "Readiness: the database answers (else 503); the provider's reachability in the body", ok: { description: "Ready or degraded", schema: contract.readinessView }, errors: [] }),
+          ...operation({
+            summary: "Readiness: the database answers (else 503); the provider's reachability in the body",
+            ok: { description: "Ready or degraded", schema: contract.readinessView },
+            errors: [],
+          }),
           responses: {
             "200": { description: "Ready or degraded", content: json(contract.readinessView) },
             "503": { description: "Not ready: the database does not answer", content: json(contract.readinessView) },

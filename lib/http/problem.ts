@@ -8,17 +8,32 @@ export const NO_STORE = { "Cache-Control": "no-store" } as const;
 export const problemTitle = (code: ErrorCode): string => en[errorMessageId(code)];
 
 /** An error answer (RFC 9457 problem+json) for one code of lib/errors.ts. */
-export function problem(code: ErrorCode, extra: Pick<Problem, "detail" | "errors"> = {}, headers: Record<string, string> = {}): Response {
+export function problem(
+  code: ErrorCode,
+  extra: Pick<Problem, "detail" | "errors"> = {},
+  headers: Record<string, string> = {},
+): Response {
   const { status, retry } = ERRORS[code];
-  const body: Problem = { type: `about:blank#${code}`, title: problemTitle(code), status, code, retry, ...definedOnly(extra) };
+  const body: Problem = {
+    type: `about:blank#${code}`,
+    title: problemTitle(code),
+    status,
+    code,
+    retry,
+    ...definedOnly(extra),
+  };
   return new Response(JSON.stringify(body), {
     status,
     headers: { "Content-Type": "application/problem+json", ...NO_STORE, ...headers },
   });
 }
 
-const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const definedOnly = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...NO_STORE, ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...NO_STORE, ...headers },
+  });
 }

@@ -32,7 +32,9 @@ describe.each(testDbKinds())("shared rate limits (%s)", (kind) => {
   it("lets exactly the limit through when many hits arrive at once from two instances", async () => {
     const key = `burst-${Math.random()}`;
     const burst = { limit: 10, windowMs: 60_000 };
-    const verdicts = await Promise.all(Array.from({ length: 50 }, (_, i) => hit((i % 2 ? other : handle).db, key, burst)));
+    const verdicts = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => hit((i % 2 ? other : handle).db, key, burst)),
+    );
     expect(verdicts.filter((v) => v.ok)).toHaveLength(10);
   });
 

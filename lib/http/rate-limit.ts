@@ -53,7 +53,9 @@ export async function hit(db: Db, key: string, rule: Limit, now = new Date()): P
 
 /** Whether `key` is within the limit now, without counting a hit. */
 export async function peek(db: Db, key: string, rule: Limit, now = new Date()): Promise<Verdict> {
-  const result = await db.execute(sql`select hits + 1 as hits, expires_at from rate_limits where key = ${key} and expires_at > ${now}`);
+  const result = await db.execute(
+    sql`select hits + 1 as hits, expires_at from rate_limits where key = ${key} and expires_at > ${now}`,
+  );
   return verdict(rule, rowsOf<{ hits: number; expires_at: Date }>(result)[0], now);
 }
 
@@ -75,7 +77,13 @@ export function limits() {
  * RateLimitedError while `key` has had `rule.limit` failures in the window; only failures count,
  * so those who get it right are never held up.
  */
-export async function limitFailures<T>(db: Db, key: string, rule: Limit, work: () => Promise<T>, failed: (result: T) => boolean): Promise<T> {
+export async function limitFailures<T>(
+  db: Db,
+  key: string,
+  rule: Limit,
+  work: () => Promise<T>,
+  failed: (result: T) => boolean,
+): Promise<T> {
   const before = await peek(db, key, rule);
   if (!before.ok) throw new RateLimitedError(before.retryAfterSeconds);
   const result = await work();
@@ -96,5 +104,6 @@ export async function limitPaymentStart(db: Db, checkoutId: string, headers: Hea
     hit(db, `pay:checkout:${checkoutId}`, rules.paymentsPerCheckout),
     hit(db, `pay:ip:${clientIp(headers)}`, rules.paymentsPerIp),
   ]);
-  if (!byCheckout.ok || !byIp.ok) throw new RateLimitedError(Math.max(byCheckout.retryAfterSeconds, byIp.retryAfterSeconds));
+  if (!byCheckout.ok || !byIp.ok)
+    throw new RateLimitedError(Math.max(byCheckout.retryAfterSeconds, byIp.retryAfterSeconds));
 }

@@ -15,9 +15,16 @@ function captureLog(): () => Record<string, unknown>[] {
 
 const ctx = (params: Record<string, string> = {}) => ({ params: Promise.resolve(params) });
 const post = (body: string, headers: Record<string, string> = {}) =>
-  new Request("http://app.test/api/x", { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } });
+  new Request("http://app.test/api/x", {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 
-const handler = route({ body: z.object({ amount: z.string(), count: z.number().int() }), bearer: () => "secret-key" }, async ({ body }) => ({ echoed: body }));
+const handler = route(
+  { body: z.object({ amount: z.string(), count: z.number().int() }), bearer: () => "secret-key" },
+  async ({ body }) => ({ echoed: body }),
+);
 
 describe("route wrapper", () => {
   it("parses the body and answers JSON", async () => {
@@ -77,13 +84,21 @@ describe("route wrapper", () => {
   it("logs a failed query without its parameters (an IBAN, an e-mail address), under the request's id", async () => {
     const { DrizzleQueryError } = await import("drizzle-orm/errors");
     const h = route({}, async () => {
-      throw new DrizzleQueryError("insert into checkouts (creditor_iban, email) values ($1, $2)", ["LT601010012345678901", "jonas@example.lt"], new Error("connection reset"));
+      throw new DrizzleQueryError(
+        "insert into checkouts (creditor_iban, email) values ($1, $2)",
+        ["LT601010012345678901", "jonas@example.lt"],
+        new Error("connection reset"),
+      );
     });
     const lines = captureLog();
     const res = await h(new Request("http://app.test/api/checkouts/co_abc123/payments", { method: "POST" }), ctx());
     expect(res.status).toBe(500);
     const failed = lines().find((l) => l.msg === "request failed")!;
-    expect(failed).toMatchObject({ level: "error", reqId: res.headers.get("x-request-id"), route: "/api/checkouts/{id}/payments" });
+    expect(failed).toMatchObject({
+      level: "error",
+      reqId: res.headers.get("x-request-id"),
+      route: "/api/checkouts/{id}/payments",
+    });
     expect(JSON.stringify(failed)).toContain("insert into checkouts");
     expect(JSON.stringify(failed)).toContain("connection reset");
     expect(JSON.stringify(lines())).not.toMatch(/LT601010012345678901|jonas@example/);
@@ -91,7 +106,10 @@ describe("route wrapper", () => {
 
   it("logs one JSON line per request: id, route (no ids in it), status and duration", async () => {
     const lines = captureLog();
-    const res = await handler(post('{"amount":"1.00","count":2}', { Authorization: "Bearer secret-key", "X-Request-Id": "lb-req-00042" }), ctx());
+    const res = await handler(
+      post('{"amount":"1.00","count":2}', { Authorization: "Bearer secret-key", "X-Request-Id": "lb-req-00042" }),
+      ctx(),
+    );
     expect(res.headers.get("x-request-id")).toBe("lb-req-00042");
     const [line] = lines().filter((l) => l.msg === "request");
     expect(line).toMatchObject({ level: "info", reqId: "lb-req-00042", method: "POST", route: "/api/x", status: 200 });
@@ -102,7 +120,8 @@ describe("route wrapper", () => {
 
 describe("route wrapper for the back office's JSON", () => {
   const staffOnly = route({ staff: true }, async () => ({ secret: "list" }));
-  const get = (cookie?: string) => new Request("http://app.test/api/backoffice/x", { headers: cookie ? { cookie } : {} });
+  const get = (cookie?: string) =>
+    new Request("http://app.test/api/backoffice/x", { headers: cookie ? { cookie } : {} });
 
   it("answers 401 without an open staff session, and the data with one", async () => {
     const { appContext } = await import("../checkout/app-context");

@@ -39,17 +39,20 @@ interface RouteInput<P, Q, B> {
   rawBody: string;
 }
 
-
 /**
  * The one wrapper every route handler uses: parses params, query and body with zod, answers a
  * known refusal as problem+json naming the field, and any other error as a bare 500 with a
  * request id (logged with the stack, never sent).
  */
-export function route<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  spec: RouteSpec<P, Q, B>,
-  handler: (input: RouteInput<P, Q, B>) => Promise<Response | object>,
-) {
-  return async (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
+export function route<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(spec: RouteSpec<P, Q, B>, handler: (input: RouteInput<P, Q, B>) => Promise<Response | object>) {
+  return async (
+    req: Request,
+    ctx: { params: Promise<Record<string, string | string[] | undefined>> },
+  ): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
     const res = await handle(req, ctx, requestId);
@@ -57,12 +60,25 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
     for (const [k, v] of Object.entries(apiHeaders)) res.headers.set(k, v);
     res.headers.set("X-Request-Id", requestId);
     // One line per request: what an operator filters and graphs by, never the body or the query.
-    logger.info({ reqId: requestId, method: req.method, route: routeOf(req), status: res.status, durationMs: Math.round(performance.now() - started) }, "request");
+    logger.info(
+      {
+        reqId: requestId,
+        method: req.method,
+        route: routeOf(req),
+        status: res.status,
+        durationMs: Math.round(performance.now() - started),
+      },
+      "request",
+    );
     if (recordingAnswers()) await recordAnswer(req, res);
     return res;
   };
 
-  async function handle(req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }, requestId: string): Promise<Response> {
+  async function handle(
+    req: Request,
+    ctx: { params: Promise<Record<string, string | string[] | undefined>> },
+    requestId: string,
+  ): Promise<Response> {
     try {
       if (spec.bearer && !bearerMatches(req, spec.bearer())) {
         return problem("unauthorized", { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." });
@@ -85,7 +101,10 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
         body = parse(spec.body, body, "body");
       }
       const app = await appContext();
-      if (spec.staff && !(await sessionIsValid(app.db, sessionTokenOf(req.headers.get("cookie")), env().backofficePassword))) {
+      if (
+        spec.staff &&
+        !(await sessionIsValid(app.db, sessionTokenOf(req.headers.get("cookie")), env().backofficePassword))
+      ) {
         return problem("unauthorized", { detail: "Sign in to the back office." });
       }
       const result = await handler({ req, ctx: app, params, query, body, rawBody } as RouteInput<P, Q, B>);
@@ -97,13 +116,20 @@ export function route<P extends Schema | undefined = undefined, Q extends Schema
         return problem("invalid_request", { detail: `The request ${err.where} is not valid.`, errors: err.errors });
       }
       if (err instanceof RateLimitedError) {
-        return problem("rate_limited", { detail: `Try again in ${err.retryAfterSeconds} s.` }, { "Retry-After": String(err.retryAfterSeconds) });
+        return problem(
+          "rate_limited",
+          { detail: `Try again in ${err.retryAfterSeconds} s.` },
+          { "Retry-After": String(err.retryAfterSeconds) },
+        );
       }
       if (err instanceof CheckoutError) {
         return problem(err.code, err.extras);
       }
       // The id ties the payer's report to this log line (and is in the X-Request-Id header).
-      logger.error({ reqId: requestId, method: req.method, route: routeOf(req), err: redactError(err) }, "request failed");
+      logger.error(
+        { reqId: requestId, method: req.method, route: routeOf(req), err: redactError(err) },
+        "request failed",
+      );
       return problem("internal_error", { detail: `Request id ${requestId}.` });
     }
   }

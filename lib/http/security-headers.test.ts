@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { API_CSP, commonSecurityHeaders, documentLangScriptHashes, newNonce, pageCsp } from "./security-headers";
 
-const directives = (csp: string) => new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values] as const));
+const directives = (csp: string) =>
+  new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values] as const),
+  );
 const base = { nonce: "abc123==", appUrl: "http://localhost:3000", providerBaseUrl: "http://localhost:3001/platform" };
 
 describe("pageCsp", () => {
@@ -68,7 +74,9 @@ describe("newNonce", () => {
 
 describe("next.config.mjs", () => {
   it("gives unrouted API paths the same policy as the route wrapper, which it overrides where both apply", async () => {
-    const { default: config } = (await import(/* @vite-ignore */ new URL("../../next.config.mjs", import.meta.url).href)) as { default: { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> } };
+    const { default: config } = (await import(
+      /* @vite-ignore */ new URL("../../next.config.mjs", import.meta.url).href
+    )) as { default: { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> } };
     const api = (await config.headers()).find((h) => h.source === "/api/:path*");
     expect(api?.headers.find((h) => h.key === "Content-Security-Policy")?.value).toBe(API_CSP);
   });

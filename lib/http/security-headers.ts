@@ -28,7 +28,12 @@ export function newNonce(): string {
  */
 export const DOCUMENT_LANG_LOCALES = ["en", "lt", "lv", "et"] as const;
 export function documentLangScriptHashes(): string[] {
-  return DOCUMENT_LANG_LOCALES.map((l) => `'sha256-${createHash("sha256").update(`document.documentElement.lang=${JSON.stringify(l)};`).digest("base64")}'`);
+  return DOCUMENT_LANG_LOCALES.map(
+    (l) =>
+      `'sha256-${createHash("sha256")
+        .update(`document.documentElement.lang=${JSON.stringify(l)};`)
+        .digest("base64")}'`,
+  );
 }
 
 export function originOf(url: string): string | undefined {
@@ -45,7 +50,14 @@ export function pageCsp(o: SecurityHeaderOptions): string {
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
     // 'strict-dynamic': scripts loaded by a nonced script are trusted, hosts lists are ignored.
-    ["script-src", "'self'", `'nonce-${o.nonce}'`, "'strict-dynamic'", ...documentLangScriptHashes(), ...(o.dev ? ["'unsafe-eval'"] : [])],
+    [
+      "script-src",
+      "'self'",
+      `'nonce-${o.nonce}'`,
+      "'strict-dynamic'",
+      ...documentLangScriptHashes(),
+      ...(o.dev ? ["'unsafe-eval'"] : []),
+    ],
     // React and Next write style attributes (route announcer, progress bars); no script can run from CSS.
     ["style-src", "'self'", "'unsafe-inline'"],
     ["img-src", "'self'", "data:", "blob:", ...(provider ? [provider] : [])],

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db";
 import { openTestDb, testDbKinds } from "../db/testing";
-import { SESSION_TTL_MS, endAllSessions, endSession, openSession, passwordMatches, sessionIsValid } from "./staff-session";
+import {
+  SESSION_TTL_MS,
+  endAllSessions,
+  endSession,
+  openSession,
+  passwordMatches,
+  sessionIsValid,
+} from "./staff-session";
 
 describe.each(testDbKinds())("back-office sessions (%s)", (kind) => {
   let db: Db;
@@ -27,7 +34,11 @@ describe.each(testDbKinds())("back-office sessions (%s)", (kind) => {
   it("Sign out ends that session only; Sign out everywhere ends them all", async () => {
     const [a, b, c] = [await openSession(db, "pw"), await openSession(db, "pw"), await openSession(db, "pw")];
     await endSession(db, a);
-    expect([await sessionIsValid(db, a, "pw"), await sessionIsValid(db, b, "pw"), await sessionIsValid(db, c, "pw")]).toEqual([false, true, true]);
+    expect([
+      await sessionIsValid(db, a, "pw"),
+      await sessionIsValid(db, b, "pw"),
+      await sessionIsValid(db, c, "pw"),
+    ]).toEqual([false, true, true]);
     await endAllSessions(db);
     expect([await sessionIsValid(db, b, "pw"), await sessionIsValid(db, c, "pw")]).toEqual([false, false]);
   });

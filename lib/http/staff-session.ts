@@ -26,13 +26,23 @@ export function passwordMatches(given: string, expected: string): boolean {
 /** Opens a session for staff who gave `password`; answers the token for the cookie. */
 export async function openSession(db: Db, password: string, now = new Date()): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await db.insert(staffSessions).values({ tokenHash: tokenHash(token), passwordTag: passwordTag(password), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) });
+  await db.insert(staffSessions).values({
+    tokenHash: tokenHash(token),
+    passwordTag: passwordTag(password),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+  });
   // Sessions that ran out are swept now and then, by whoever signs in.
   await db.delete(staffSessions).where(lt(staffSessions.expiresAt, now));
   return token;
 }
 
-export async function sessionIsValid(db: Db, token: string | undefined, password: string, now = new Date()): Promise<boolean> {
+export async function sessionIsValid(
+  db: Db,
+  token: string | undefined,
+  password: string,
+  now = new Date(),
+): Promise<boolean> {
   if (!token || !TOKEN.test(token)) return false;
   const [row] = await db
     .select({ tag: staffSessions.passwordTag })
@@ -59,5 +69,11 @@ export function sessionTokenOf(cookieHeader: string | null): string | undefined 
 }
 
 export function sessionCookieOptions(appUrl: string) {
-  return { httpOnly: true, sameSite: "strict" as const, secure: appUrl.startsWith("https:"), path: "/", maxAge: SESSION_TTL_MS / 1000 };
+  return {
+    httpOnly: true,
+    sameSite: "strict" as const,
+    secure: appUrl.startsWith("https:"),
+    path: "/",
+    maxAge: SESSION_TTL_MS / 1000,
+  };
 }

@@ -7,14 +7,37 @@ import type { Locale } from "../checkout/types";
  * retry and a way back.
  */
 export const ERROR_TEXT: Readonly<Record<Locale, { title: string; body: string; retry: string; back: string }>> = {
-  en: { title: "Something went wrong", body: "This page could not be shown. No payment was made because of this error.", retry: "Try again", back: "Go back" },
-  lt: { title: "Kažkas nepavyko", body: "Šio puslapio nepavyko parodyti. Dėl šios klaidos joks mokėjimas nebuvo atliktas.", retry: "Bandyti dar kartą", back: "Grįžti atgal" },
-  lv: { title: "Kaut kas nogāja greizi", body: "Šo lapu neizdevās parādīt. Šīs kļūdas dēļ neviens maksājums netika veikts.", retry: "Mēģināt vēlreiz", back: "Atgriezties" },
-  et: { title: "Midagi läks valesti", body: "Seda lehte ei õnnestunud näidata. Selle vea tõttu makset ei tehtud.", retry: "Proovi uuesti", back: "Mine tagasi" },
+  en: {
+    title: "Something went wrong",
+    body: "This page could not be shown. No payment was made because of this error.",
+    retry: "Try again",
+    back: "Go back",
+  },
+  lt: {
+    title: "Kažkas nepavyko",
+    body: "Šio puslapio nepavyko parodyti. Dėl šios klaidos joks mokėjimas nebuvo atliktas.",
+    retry: "Bandyti dar kartą",
+    back: "Grįžti atgal",
+  },
+  lv: {
+    title: "Kaut kas nogāja greizi",
+    body: "Šo lapu neizdevās parādīt. Šīs kļūdas dēļ neviens maksājums netika veikts.",
+    retry: "Mēģināt vēlreiz",
+    back: "Atgriezties",
+  },
+  et: {
+    title: "Midagi läks valesti",
+    body: "Seda lehte ei õnnestunud näidata. Selle vea tõttu makset ei tehtud.",
+    retry: "Proovi uuesti",
+    back: "Mine tagasi",
+  },
 };
 
 /** The page's language as the document says it (set from the checkout's locale), else English. */
 export function errorTextFor(lang: string | undefined) {
   const base = (lang ?? "").slice(0, 2).toLowerCase();
-  return { lang: base in ERROR_TEXT ? (base as Locale) : "en", ...ERROR_TEXT[base in ERROR_TEXT ? (base as Locale) : "en"] };
+  return {
+    lang: base in ERROR_TEXT ? (base as Locale) : "en",
+    ...ERROR_TEXT[base in ERROR_TEXT ? (base as Locale) : "en"],
+  };
 }

@@ -23,7 +23,12 @@ const CATALOGUE: Readonly<Record<Locale, Messages>> = { en, lt, lv, et };
 export { LANG_COOKIE } from "./cookie";
 
 /** Each language in its own name, for the switcher. */
-export const LOCALE_NAMES: Readonly<Record<Locale, string>> = { en: "English", lt: "Lietuvių", lv: "Latviešu", et: "Eesti" };
+export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
+  en: "English",
+  lt: "Lietuvių",
+  lv: "Latviešu",
+  et: "Eesti",
+};
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);

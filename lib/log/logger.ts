@@ -40,7 +40,8 @@ export function createLogger(destination?: DestinationStream, opts: { pretty?: b
       },
     },
   };
-  if (opts.pretty && !destination) return pino({ ...options, transport: { target: "pino-pretty", options: { colorize: true } } });
+  if (opts.pretty && !destination)
+    return pino({ ...options, transport: { target: "pino-pretty", options: { colorize: true } } });
   return destination ? pino(options, destination) : pino(options);
 }
 
@@ -82,7 +83,10 @@ export function installLogRedaction(): void {
   if (installed) return;
   installed = true;
   const levels = { error: "error", warn: "warn", info: "info", log: "info", debug: "debug" } as const;
-  for (const [method, level] of Object.entries(levels) as [keyof typeof levels, (typeof levels)[keyof typeof levels]][]) {
+  for (const [method, level] of Object.entries(levels) as [
+    keyof typeof levels,
+    (typeof levels)[keyof typeof levels],
+  ][]) {
     console[method] = (...args: unknown[]) => logConsoleCall(logger, level, redactArgs(args));
   }
 }

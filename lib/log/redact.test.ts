@@ -4,8 +4,14 @@ import { redactArgs, redactError, redactText } from "./redact";
 
 describe("what the logs may not carry", () => {
   it("a failed query keeps its SQL and its cause, never its parameters (IBANs, names)", () => {
-    const cause = Object.assign(new Error('duplicate key value violates unique constraint "checkouts_pkey"'), { code: "23505" });
-    const err = new DrizzleQueryError("insert into checkouts (creditor_iban, creditor_name) values ($1, $2)", ["LT601010012345678901", "Jonas Jonaitis"], cause);
+    const cause = Object.assign(new Error('duplicate key value violates unique constraint "checkouts_pkey"'), {
+      code: "23505",
+    });
+    const err = new DrizzleQueryError(
+      "insert into checkouts (creditor_iban, creditor_name) values ($1, $2)",
+      ["LT601010012345678901", "Jonas Jonaitis"],
+      cause,
+    );
     const safe = redactError(err);
     const printed = `${safe.stack}\n${String((safe.cause as Error).message)}`;
     expect(printed).toContain("insert into checkouts");
@@ -23,7 +29,9 @@ describe("what the logs may not carry", () => {
     expect(redactText("checkout co_abc paid 12.50 EUR")).toBe("checkout co_abc paid 12.50 EUR");
     expect(redactText("receipt to jonas.jonaitis@example.lt")).toBe("receipt to j***@example.lt");
     expect(redactText("card 4111 1111 1111 1111 declined")).toBe("card [card …1111] declined");
-    expect(redactText("at 2026-11-25T06:40:51.123Z took 1234567 ms")).toBe("at 2026-11-25T06:40:51.123Z took 1234567 ms");
+    expect(redactText("at 2026-11-25T06:40:51.123Z took 1234567 ms")).toBe(
+      "at 2026-11-25T06:40:51.123Z took 1234567 ms",
+    );
   });
 
   it("rewrites every argument of a console call", () => {

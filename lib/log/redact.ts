@@ -11,7 +11,8 @@ const EMAIL = /\b([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2
 const CARD = /\b\d(?:[ -]?\d){12,18}\b/g;
 // Bearer tokens, and long opaque values after a secret-sounding name.
 const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
-const NAMED_SECRET = /\b((?:client[_-]?secret|secret|password|token|access[_-]?token|refresh[_-]?token|authorization)["']?\s*[:=]\s*["']?)[^"'\s,}]{4,}/gi;
+const NAMED_SECRET =
+  /\b((?:client[_-]?secret|secret|password|token|access[_-]?token|refresh[_-]?token|authorization)["']?\s*[:=]\s*["']?)[^"'\s,}]{4,}/gi;
 
 /** The text with account numbers masked to their country and last four characters, and secrets removed. */
 export function redactText(text: string): string {
@@ -31,7 +32,8 @@ interface QueryError extends Error {
   params: unknown[];
 }
 
-const isQueryError = (err: Error): err is QueryError => "query" in err && "params" in err && Array.isArray((err as QueryError).params);
+const isQueryError = (err: Error): err is QueryError =>
+  "query" in err && "params" in err && Array.isArray((err as QueryError).params);
 
 /**
  * An error as it may be logged: a failed query keeps its SQL (no values in it: they are bound
@@ -41,7 +43,9 @@ const isQueryError = (err: Error): err is QueryError => "query" in err && "param
 export function redactError(err: unknown): Error {
   if (!(err instanceof Error)) return new Error(redactText(String(err)));
   const cause = err.cause instanceof Error ? redactError(err.cause) : undefined;
-  const message = isQueryError(err) ? `Failed query: ${err.query} (${err.params.length} parameters, not logged)` : redactText(err.message);
+  const message = isQueryError(err)
+    ? `Failed query: ${err.query} (${err.params.length} parameters, not logged)`
+    : redactText(err.message);
   const safe = new Error(message, cause ? { cause } : undefined);
   safe.name = err.name;
   const code = (err as { code?: unknown }).code;

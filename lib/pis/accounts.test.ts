@@ -3,13 +3,21 @@ import { ACCOUNT, ACCOUNT_DETAILS, BALANCE, TRANSACTION } from "./test-fixtures"
 import { linkAccount, rejection, sandboxClient, startRecordedProvider, type RecordedProvider } from "./test-helpers";
 import type { AccountPsu } from "./versions";
 
-const PSU: AccountPsu = { ipAddress: "203.0.113.7", ipPort: "51234", userAgent: "Mozilla/5.0 (test)", httpMethod: "GET", deviceId: "device-1" };
+const PSU: AccountPsu = {
+  ipAddress: "203.0.113.7",
+  ipPort: "51234",
+  userAgent: "Mozilla/5.0 (test)",
+  httpMethod: "GET",
+  deviceId: "device-1",
+};
 
 describe("account information with the sandbox, v0.3", () => {
   const pis = () => sandboxClient("v0.3");
   let accessToken = "";
   beforeAll(async () => {
-    accessToken = (await linkAccount(pis(), ["accounts_basic", "accounts_details", "accounts_balances", "accounts_transactions"])).accessToken;
+    accessToken = (
+      await linkAccount(pis(), ["accounts_basic", "accounts_details", "accounts_balances", "accounts_transactions"])
+    ).accessToken;
   });
 
   it("lists the linked accounts, then reads one with its balances and transactions", async () => {
@@ -26,7 +34,12 @@ describe("account information with the sandbox, v0.3", () => {
     expect(balances.length).toBeGreaterThan(0);
     expect(balances.every((b) => /^-?\d+(\.\d+)?$/.test(b.amount))).toBe(true);
 
-    const transactions = await pis().accounts.transactions(accessToken, id, { dateFrom: "2020-01-01", dateTo: "2030-12-31" }, PSU);
+    const transactions = await pis().accounts.transactions(
+      accessToken,
+      id,
+      { dateFrom: "2020-01-01", dateTo: "2030-12-31" },
+      PSU,
+    );
     expect(transactions.every((t) => typeof t.amount === "string" && typeof t.isBooked === "boolean")).toBe(true);
   });
 
@@ -39,7 +52,10 @@ describe("account information with the sandbox, v0.3", () => {
 
 describe.each(["v0.1", "v0.2"] as const)("account information with the sandbox, %s", (version) => {
   it("has no account information before v0.3 (404)", async () => {
-    expect(await rejection(sandboxClient(version).accounts.list("any-token", PSU))).toMatchObject({ kind: "http", httpStatus: 404 });
+    expect(await rejection(sandboxClient(version).accounts.list("any-token", PSU))).toMatchObject({
+      kind: "http",
+      httpStatus: 404,
+    });
   });
 });
 
@@ -77,7 +93,9 @@ describe("account information from recorded responses", () => {
 
   it("reads transactions of a date range, amounts exactly as sent", async () => {
     provider.reply({ text: JSON.stringify({ data: [TRANSACTION] }).replace('"amount":"-12.30"', '"amount":-12.30') });
-    const transactions = await provider.client().accounts.transactions("tok", "acc-1", { dateFrom: "2021-09-01", dateTo: "2021-09-30" }, PSU);
+    const transactions = await provider
+      .client()
+      .accounts.transactions("tok", "acc-1", { dateFrom: "2021-09-01", dateTo: "2021-09-30" }, PSU);
     expect(transactions).toEqual([TRANSACTION]);
     expect(provider.only()).toMatchObject({ method: "GET", path: "/v0.3/ais/accounts/acc-1/transactions" });
     expect(Object.fromEntries(provider.only().query)).toEqual({ dateFrom: "2021-09-01", dateTo: "2021-09-30" });
@@ -86,7 +104,10 @@ describe("account information from recorded responses", () => {
 
   it("reads balances from the singular /balance path", async () => {
     provider.reply({ json: { data: [BALANCE, { type: "interimAvailable", amount: "1000.00", currencyCode: "EUR" }] } });
-    expect((await provider.client().accounts.balances("tok", "acc-1", PSU)).map((b) => b.type)).toEqual(["closingBooked", "interimAvailable"]);
+    expect((await provider.client().accounts.balances("tok", "acc-1", PSU)).map((b) => b.type)).toEqual([
+      "closingBooked",
+      "interimAvailable",
+    ]);
     expect(provider.only().path).toBe("/v0.3/ais/accounts/acc-1/balance");
     expectAisHeaders();
   });

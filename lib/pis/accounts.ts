@@ -1,4 +1,14 @@
-import { account, accountDetails, balance, list, transaction, type Account, type AccountDetails, type Balance, type Transaction } from "./schemas";
+import {
+  account,
+  accountDetails,
+  balance,
+  list,
+  transaction,
+  type Account,
+  type AccountDetails,
+  type Balance,
+  type Transaction,
+} from "./schemas";
 import { bearer, type Transport } from "./transport";
 import { ALL_PSU_FIELDS, psuHeaders, type AccountPsu } from "./versions";
 
@@ -11,20 +21,42 @@ export interface TransactionRange {
 
 /** Account information (AIS): reads of a linked account, each with its access token and the PSU. */
 export function accountsApi(request: Transport) {
-  const headers = (accessToken: string, psu: AccountPsu) => ({ Authorization: bearer(accessToken), ...psuHeaders(psu, ALL_PSU_FIELDS) });
+  const headers = (accessToken: string, psu: AccountPsu) => ({
+    Authorization: bearer(accessToken),
+    ...psuHeaders(psu, ALL_PSU_FIELDS),
+  });
   const path = (accountId: string) => `/ais/accounts/${encodeURIComponent(accountId)}`;
 
   return {
     /** GET /ais/accounts */
     list: async (accessToken: string, psu: AccountPsu): Promise<Account[]> =>
-      (await request({ operation: "getAccounts", method: "GET", path: "/ais/accounts", headers: headers(accessToken, psu), schema: list(account) })).data,
+      (
+        await request({
+          operation: "getAccounts",
+          method: "GET",
+          path: "/ais/accounts",
+          headers: headers(accessToken, psu),
+          schema: list(account),
+        })
+      ).data,
 
     /** GET /ais/accounts/{accountId} */
     get: (accessToken: string, accountId: string, psu: AccountPsu): Promise<AccountDetails> =>
-      request({ operation: "getAccount", method: "GET", path: path(accountId), headers: headers(accessToken, psu), schema: accountDetails }),
+      request({
+        operation: "getAccount",
+        method: "GET",
+        path: path(accountId),
+        headers: headers(accessToken, psu),
+        schema: accountDetails,
+      }),
 
     /** GET /ais/accounts/{accountId}/transactions?dateFrom&dateTo */
-    transactions: async (accessToken: string, accountId: string, range: TransactionRange, psu: AccountPsu): Promise<Transaction[]> =>
+    transactions: async (
+      accessToken: string,
+      accountId: string,
+      range: TransactionRange,
+      psu: AccountPsu,
+    ): Promise<Transaction[]> =>
       (
         await request({
           operation: "getAccountTransactions",

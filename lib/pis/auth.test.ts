@@ -1,24 +1,45 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_STARTED, INITIATED_BANK, TOKEN, TOKEN_CONTENT } from "./test-fixtures";
-import { linkAccount, PAYMENT_INPUT, rejection, RETURN_URL, sandboxClient, startRecordedProvider, type RecordedProvider } from "./test-helpers";
+import {
+  linkAccount,
+  PAYMENT_INPUT,
+  rejection,
+  RETURN_URL,
+  sandboxClient,
+  startRecordedProvider,
+  type RecordedProvider,
+} from "./test-helpers";
 import { API_VERSIONS } from "./versions";
 
 describe.each(API_VERSIONS)("account linking with the sandbox, %s", (version) => {
   it("starts linking and answers an authorization link with its state", async () => {
-    const started = await sandboxClient(version).auth.start({ scopes: ["payments"], requestId: "req-1", redirectUrl: RETURN_URL, bankId: "SEB_LT_SAND", lang: "lt" });
+    const started = await sandboxClient(version).auth.start({
+      scopes: ["payments"],
+      requestId: "req-1",
+      redirectUrl: RETURN_URL,
+      bankId: "SEB_LT_SAND",
+      lang: "lt",
+    });
     expect(started.state).not.toBe("");
     expect(new URL(started.authorizationLink).protocol).toMatch(/^https?:$/);
   });
 
   it("refuses a missing redirect URL with InvalidRedirect", async () => {
-    const err = await rejection(sandboxClient(version).auth.start({ scopes: ["payments"], requestId: "req-2", redirectUrl: "nowhere" }));
+    const err = await rejection(
+      sandboxClient(version).auth.start({ scopes: ["payments"], requestId: "req-2", redirectUrl: "nowhere" }),
+    );
     expect(err).toMatchObject({ kind: "http", httpStatus: 400, providerName: "InvalidRedirect" });
   });
 
   if (version !== "v0.3") {
     it("refuses a Webhook-URL on /auth before sending: the version has none", async () => {
       const err = await rejection(
-        sandboxClient(version).auth.start({ scopes: ["payments"], requestId: "req-3", redirectUrl: RETURN_URL, webhookUrl: "http://shop.test/hook" }),
+        sandboxClient(version).auth.start({
+          scopes: ["payments"],
+          requestId: "req-3",
+          redirectUrl: RETURN_URL,
+          webhookUrl: "http://shop.test/hook",
+        }),
       );
       expect(err).toMatchObject({ kind: "unsupported", operation: "startAuth" });
     });
@@ -41,7 +62,12 @@ describe("account linking with the sandbox, v0.3", () => {
   });
 
   it("starts card linking", async () => {
-    const started = await pis().auth.start({ scopes: ["payments"], requestId: "req-5", redirectUrl: RETURN_URL, cardMethod: true });
+    const started = await pis().auth.start({
+      scopes: ["payments"],
+      requestId: "req-5",
+      redirectUrl: RETURN_URL,
+      cardMethod: true,
+    });
     expect(started.authorizationLink).toContain(started.state);
   });
 
@@ -100,8 +126,16 @@ describe("account linking from recorded responses", () => {
     const req = provider.only();
     expect(req).toMatchObject({ method: "POST", path: "/v0.3/auth" });
     expect(req.query.getAll("scopes")).toEqual(["accounts_details", "accounts_balances"]);
-    expect(Object.fromEntries([...req.query].filter(([k]) => k !== "scopes"))).toEqual({ bankId: "SEB_LT", redirectPreferred: "true", lang: "en" });
-    expect(req.headers).toMatchObject({ "request-id": "req-9", "redirect-url": RETURN_URL, "webhook-url": "https://shop.example/hook" });
+    expect(Object.fromEntries([...req.query].filter(([k]) => k !== "scopes"))).toEqual({
+      bankId: "SEB_LT",
+      redirectPreferred: "true",
+      lang: "en",
+    });
+    expect(req.headers).toMatchObject({
+      "request-id": "req-9",
+      "redirect-url": RETURN_URL,
+      "webhook-url": "https://shop.example/hook",
+    });
     expect(JSON.parse(req.body)).toEqual({ email: "payer@example.com", cardMethod: {} });
   });
 
@@ -145,7 +179,10 @@ describe("account linking from recorded responses", () => {
 
   it("refuses an authorization link that is not a URL", async () => {
     provider.reply({ json: { ...AUTH_STARTED, authorizationLink: "login?state=1" } });
-    expect((await rejection(provider.client().auth.start({ scopes: ["payments"], requestId: "r", redirectUrl: RETURN_URL }))).kind).toBe("parse");
+    expect(
+      (await rejection(provider.client().auth.start({ scopes: ["payments"], requestId: "r", redirectUrl: RETURN_URL })))
+        .kind,
+    ).toBe("parse");
   });
 
   it("pays from a linked account without doubling Bearer", async () => {

@@ -35,7 +35,11 @@ export function authApi(request: Transport, profile: VersionProfile) {
     start: (input: StartAuthInput): Promise<AuthStart> => {
       if (input.webhookUrl !== undefined && !profile.authWebhookUrl) {
         return Promise.reject(
-          new PisError({ kind: "unsupported", operation: "startAuth", description: `Webhook-URL on /auth needs API v0.3, not ${profile.version}` }),
+          new PisError({
+            kind: "unsupported",
+            operation: "startAuth",
+            description: `Webhook-URL on /auth needs API v0.3, not ${profile.version}`,
+          }),
         );
       }
       return request({
@@ -43,7 +47,12 @@ export function authApi(request: Transport, profile: VersionProfile) {
         method: "POST",
         path: "/auth",
         // Repeated keys (scopes=a&scopes=b), as the JVM client sends them.
-        query: { bankId: input.bankId, redirectPreferred: input.redirectPreferred, scopes: input.scopes, lang: input.lang },
+        query: {
+          bankId: input.bankId,
+          redirectPreferred: input.redirectPreferred,
+          scopes: input.scopes,
+          lang: input.lang,
+        },
         headers: { "Request-Id": input.requestId, "Redirect-URL": input.redirectUrl, "Webhook-URL": input.webhookUrl },
         body: {
           ...(input.email !== undefined && { email: input.email }),
@@ -55,11 +64,23 @@ export function authApi(request: Transport, profile: VersionProfile) {
 
     /** POST /auth/token with the `code` from the redirect: the linked account's tokens. */
     exchangeCode: (code: string): Promise<Token> =>
-      request({ operation: "receiveToken", method: "POST", path: "/auth/token", body: { grantType: "authorizationCode", code }, schema: token }),
+      request({
+        operation: "receiveToken",
+        method: "POST",
+        path: "/auth/token",
+        body: { grantType: "authorizationCode", code },
+        schema: token,
+      }),
 
     /** POST /auth/token with a refresh token: new tokens (use the returned refresh token from then on). */
     refresh: (refreshToken: string): Promise<Token> =>
-      request({ operation: "receiveToken", method: "POST", path: "/auth/token", body: { grantType: "refreshToken", refreshToken }, schema: token }),
+      request({
+        operation: "receiveToken",
+        method: "POST",
+        path: "/auth/token",
+        body: { grantType: "refreshToken", refreshToken },
+        schema: token,
+      }),
 
     /** GET /auth/token/content: which bank an access token belongs to and whether it still holds. */
     tokenContent: (accessToken: string): Promise<TokenContent> =>

@@ -47,7 +47,10 @@ describe("bank by card number piece, from the sandbox, v0.3", () => {
   });
 
   it("reports a card of no known bank as a 404", async () => {
-    expect(await rejection(sandboxClient().banks.byCardNumberPiece("415926"))).toMatchObject({ kind: "http", httpStatus: 404 });
+    expect(await rejection(sandboxClient().banks.byCardNumberPiece("415926"))).toMatchObject({
+      kind: "http",
+      httpStatus: 404,
+    });
   });
 });
 

@@ -18,7 +18,12 @@ export function banksApi(request: Transport, profile: VersionProfile) {
 
     /** GET /auth/banks/{bankId}: a bare bank object, not wrapped in `data`. */
     get: (bankId: string): Promise<Bank> =>
-      request({ operation: "getBank", method: "GET", path: `/auth/banks/${encodeURIComponent(bankId)}`, schema: profile.bank }),
+      request({
+        operation: "getBank",
+        method: "GET",
+        path: `/auth/banks/${encodeURIComponent(bankId)}`,
+        schema: profile.bank,
+      }),
 
     /**
      * GET /auth/banks/cards/{cardNumberPiece}: the bank that issued a card, from the first digits

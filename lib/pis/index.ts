@@ -28,10 +28,23 @@ export type {
   TokenContent,
   Transaction,
 } from "./schemas";
-export { failureReasonOf, normaliseStatus, PAYMENT_FAILURE_REASONS, type NormalisedStatus, type PaymentFailureReason, type StatusKind } from "./status";
+export {
+  failureReasonOf,
+  normaliseStatus,
+  PAYMENT_FAILURE_REASONS,
+  type NormalisedStatus,
+  type PaymentFailureReason,
+  type StatusKind,
+} from "./status";
 export { DEFAULT_RETRY, type PisConfig, type RetryPolicy } from "./transport";
 export { API_VERSIONS, type AccountPsu, type ApiVersion, type Psu, type PsuHttpMethod } from "./versions";
-export type { InitiatePaymentInput, InitiatedPayment, PaymentMethodChoice, PaymentReadOptions, PaymentWithStatus } from "./payments";
+export type {
+  InitiatePaymentInput,
+  InitiatedPayment,
+  PaymentMethodChoice,
+  PaymentReadOptions,
+  PaymentWithStatus,
+} from "./payments";
 export type { PaymentMethod } from "./project";
 export type { CreateRefundInput } from "./refunds";
 export type { AuthScope, StartAuthInput } from "./auth";

@@ -24,13 +24,23 @@ import {
 } from "./test-helpers";
 import { API_VERSIONS } from "./versions";
 
-const PSU = { ipAddress: "203.0.113.7", ipPort: 51234, userAgent: "Mozilla/5.0 (test)", deviceId: "device-1", httpMethod: "POST" as const };
+const PSU = {
+  ipAddress: "203.0.113.7",
+  ipPort: 51234,
+  userAgent: "Mozilla/5.0 (test)",
+  deviceId: "device-1",
+  httpMethod: "POST" as const,
+};
 
 describe.each(API_VERSIONS)("payments with the sandbox, %s", (version) => {
   const pis = () => sandboxClient(version);
 
   it("initiates a bank payment, then reads it and its status", async () => {
-    const started = await pis().payments.initiate({ ...PAYMENT_INPUT, bankId: "SWEDBANK_LT_SAND", email: "payer@example.com" });
+    const started = await pis().payments.initiate({
+      ...PAYMENT_INPUT,
+      bankId: "SWEDBANK_LT_SAND",
+      email: "payer@example.com",
+    });
     expect(started.status).toEqual({ group: "started", kind: "bank", code: "STRD", errorCodes: [] });
     expect(started.id).toMatch(/^[0-9a-f]{40}$/);
     expect(started.confirmLink).toContain(started.id);
@@ -40,10 +50,19 @@ describe.each(API_VERSIONS)("payments with the sandbox, %s", (version) => {
       id: started.id,
       amount: "12.50",
       currencyCode: "EUR",
-      bankPaymentMethod: { creditorName: "Demo Shop UAB", endToEndId: "order-42", creditorAccount: { iban: "LT601010012345678901" } },
+      bankPaymentMethod: {
+        creditorName: "Demo Shop UAB",
+        endToEndId: "order-42",
+        creditorAccount: { iban: "LT601010012345678901" },
+      },
       status: { group: "started", kind: "bank", code: "STRD" },
     });
-    expect(await pis().payments.status(started.id)).toEqual({ group: "started", kind: "bank", code: "STRD", errorCodes: [] });
+    expect(await pis().payments.status(started.id)).toEqual({
+      group: "started",
+      kind: "bank",
+      code: "STRD",
+      errorCodes: [],
+    });
   });
 
   it("reads a payment and its status with the payer's PSU details", async () => {
@@ -76,7 +95,12 @@ describe.each(API_VERSIONS)("payments with the sandbox, %s", (version) => {
   it("reports the completed status the bank gives", async () => {
     const started = await pis().payments.initiate(PAYMENT_INPUT);
     await forceStatus(started.id, { bankStatus: "ACSC", statusGroup: "completed" });
-    expect(await pis().payments.status(started.id)).toEqual({ group: "completed", kind: "bank", code: "ACSC", errorCodes: [] });
+    expect(await pis().payments.status(started.id)).toEqual({
+      group: "completed",
+      kind: "bank",
+      code: "ACSC",
+      errorCodes: [],
+    });
     expect((await pis().payments.get(started.id)).status).toMatchObject({ group: "completed", code: "ACSC" });
   });
 
@@ -95,7 +119,12 @@ describe.each(API_VERSIONS)("payments with the sandbox, %s", (version) => {
 
   it("carries the provider's error envelope on a refused payment", async () => {
     const err = await rejection(pis().payments.initiate({ ...PAYMENT_INPUT, redirectUrl: "not a url" }));
-    expect(err).toMatchObject({ kind: "http", httpStatus: 400, providerName: "InvalidRedirect", outcomeUnknown: false });
+    expect(err).toMatchObject({
+      kind: "http",
+      httpStatus: 400,
+      providerName: "InvalidRedirect",
+      outcomeUnknown: false,
+    });
   });
 
   it("carries the validation message of a bad amount", async () => {
@@ -109,10 +138,13 @@ describe.each(API_VERSIONS)("payments with the sandbox, %s", (version) => {
   });
 
   if (version !== "v0.3") {
-    it.each(["card", "hybrid"] as const)("refuses a %s payment before sending: the version has none", async (method) => {
-      const err = await rejection(pis().payments.initiate({ ...PAYMENT_INPUT, method }));
-      expect(err).toMatchObject({ kind: "unsupported", attempts: 0, outcomeUnknown: false });
-    });
+    it.each(["card", "hybrid"] as const)(
+      "refuses a %s payment before sending: the version has none",
+      async (method) => {
+        const err = await rejection(pis().payments.initiate({ ...PAYMENT_INPUT, method }));
+        expect(err).toMatchObject({ kind: "unsupported", attempts: 0, outcomeUnknown: false });
+      },
+    );
   }
 });
 
@@ -123,14 +155,22 @@ describe("card and hybrid payments with the sandbox, v0.3", () => {
     const started = await pis().payments.initiate({ ...PAYMENT_INPUT, method: "card" });
     expect(started.status).toEqual({ group: "started", kind: "hybrid", code: "created", errorCodes: [] });
     await forceStatus(started.id, { cardStatus: "payment_success", statusGroup: "completed" });
-    expect(await pis().payments.status(started.id)).toMatchObject({ group: "completed", kind: "card", code: "payment_success" });
+    expect(await pis().payments.status(started.id)).toMatchObject({
+      group: "completed",
+      kind: "card",
+      code: "payment_success",
+    });
     expect((await pis().payments.get(started.id)).status).toMatchObject({ kind: "card", code: "payment_success" });
   });
 
   it("reports a declined card as failed", async () => {
     const started = await pis().payments.initiate({ ...PAYMENT_INPUT, method: "card" });
     await forceStatus(started.id, { cardStatus: "payment_failure", statusGroup: "failed" });
-    expect(await pis().payments.status(started.id)).toMatchObject({ group: "failed", kind: "card", code: "payment_failure" });
+    expect(await pis().payments.status(started.id)).toMatchObject({
+      group: "failed",
+      kind: "card",
+      code: "payment_failure",
+    });
   });
 
   it("starts a hybrid payment, which reports the bank status once the payer pays by bank", async () => {
@@ -143,11 +183,17 @@ describe("card and hybrid payments with the sandbox, v0.3", () => {
   it("reports a hybrid payment cancelled before a method was chosen as failed", async () => {
     const started = await pis().payments.initiate({ ...PAYMENT_INPUT, method: "hybrid" });
     await forceStatus(started.id, { hybridStatus: "cancelled", statusGroup: "failed" });
-    expect(await pis().payments.status(started.id)).toMatchObject({ group: "failed", kind: "hybrid", code: "cancelled" });
+    expect(await pis().payments.status(started.id)).toMatchObject({
+      group: "failed",
+      kind: "hybrid",
+      code: "cancelled",
+    });
   });
 
   it("refuses a card payment for a project without cards", async () => {
-    const err = await rejection(sandboxClient("v0.3", SANDBOX_NOCARD).payments.initiate({ ...PAYMENT_INPUT, method: "card" }));
+    const err = await rejection(
+      sandboxClient("v0.3", SANDBOX_NOCARD).payments.initiate({ ...PAYMENT_INPUT, method: "card" }),
+    );
     expect(err).toMatchObject({ kind: "http", httpStatus: 400, providerName: "InvalidPaymentMethod" });
   });
 });
@@ -175,10 +221,18 @@ describe("payments from recorded responses", () => {
       informationStructured: { reference: "00220055", referenceType: "SCOR" },
       requestedExecutionDate: "2030-01-15",
     });
-    expect(started).toEqual({ ...INITIATED_BANK, status: { group: "started", kind: "bank", code: "STRD", errorCodes: [] } });
+    expect(started).toEqual({
+      ...INITIATED_BANK,
+      status: { group: "started", kind: "bank", code: "STRD", errorCodes: [] },
+    });
     const req = provider.only();
     expect(req).toMatchObject({ method: "POST", path: "/v0.3/pis/payment" });
-    expect(Object.fromEntries(req.query)).toEqual({ bankId: "SWEDBANK_LT", redirectPreferred: "true", lang: "lt", countryCode: "LV" });
+    expect(Object.fromEntries(req.query)).toEqual({
+      bankId: "SWEDBANK_LT",
+      redirectPreferred: "true",
+      lang: "lt",
+      countryCode: "LV",
+    });
     expect(req.headers).toMatchObject({
       "redirect-url": RETURN_URL,
       "webhook-url": "https://shop.example/webhooks/pis?order=42",
@@ -260,10 +314,20 @@ describe("payments from recorded responses", () => {
 
   it("normalises the v0.1 status field of every answer", async () => {
     provider.reply({ json: INITIATED_V01 });
-    expect((await provider.client("v0.1").payments.initiate(PAYMENT_INPUT)).status).toEqual({ group: "started", kind: "bank", code: "STRD", errorCodes: [] });
+    expect((await provider.client("v0.1").payments.initiate(PAYMENT_INPUT)).status).toEqual({
+      group: "started",
+      kind: "bank",
+      code: "STRD",
+      errorCodes: [],
+    });
 
     provider.reply({ json: STATUS_V01 });
-    expect(await provider.client("v0.1").payments.status(PAYMENT_ID)).toEqual({ group: "pending", kind: "bank", code: "ACSP", errorCodes: [] });
+    expect(await provider.client("v0.1").payments.status(PAYMENT_ID)).toEqual({
+      group: "pending",
+      kind: "bank",
+      code: "ACSP",
+      errorCodes: [],
+    });
 
     provider.reply({ json: PAYMENT_V01 });
     const read = await provider.client("v0.1").payments.get(PAYMENT_ID);
@@ -288,7 +352,11 @@ describe("payments from recorded responses", () => {
     provider.reply({ json: PAYMENT_V01 });
     await provider.client("v0.2").payments.get(PAYMENT_ID, { psu: PSU });
     expect(psuHeaders()).toEqual(["psu-device-id", "psu-ip-address", "psu-ip-port", "psu-user-agent"]);
-    expect(provider.only().headers).toMatchObject({ "psu-ip-port": "51234", "psu-user-agent": "Mozilla/5.0 (test)", "psu-device-id": "device-1" });
+    expect(provider.only().headers).toMatchObject({
+      "psu-ip-port": "51234",
+      "psu-user-agent": "Mozilla/5.0 (test)",
+      "psu-device-id": "device-1",
+    });
 
     provider.reply({ json: STATUS_CANCELLED });
     await provider.client("v0.3").payments.status(PAYMENT_ID, { psu: PSU });
@@ -303,14 +371,29 @@ describe("payments from recorded responses", () => {
 
   it("reads the status of a cancelled, a card and an expired hybrid payment", async () => {
     provider.reply({ json: STATUS_CANCELLED });
-    expect(await provider.client().payments.status(PAYMENT_ID)).toEqual({ group: "failed", kind: "bank", code: "CANC", errorCodes: [21004] });
+    expect(await provider.client().payments.status(PAYMENT_ID)).toEqual({
+      group: "failed",
+      kind: "bank",
+      code: "CANC",
+      errorCodes: [21004],
+    });
     expect(provider.only()).toMatchObject({ method: "GET", path: `/v0.3/pis/payment/${PAYMENT_ID}/status` });
 
     provider.reply({ json: STATUS_CARD });
-    expect(await provider.client().payments.status(PAYMENT_ID)).toEqual({ group: "completed", kind: "card", code: "payment_success", errorCodes: [] });
+    expect(await provider.client().payments.status(PAYMENT_ID)).toEqual({
+      group: "completed",
+      kind: "card",
+      code: "payment_success",
+      errorCodes: [],
+    });
 
     provider.reply({ json: STATUS_HYBRID_EXPIRED });
-    expect(await provider.client().payments.status(PAYMENT_ID)).toEqual({ group: "failed", kind: "hybrid", code: "expired", errorCodes: [] });
+    expect(await provider.client().payments.status(PAYMENT_ID)).toEqual({
+      group: "failed",
+      kind: "hybrid",
+      code: "expired",
+      errorCodes: [],
+    });
   });
 
   it("reads the captured payment, its amount exactly as sent", async () => {

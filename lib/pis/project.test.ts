@@ -22,7 +22,10 @@ describe("project from the sandbox, v0.3", () => {
 
 describe.each(["v0.1", "v0.2"] as const)("project from the sandbox, %s", (version) => {
   it("has no payment methods or settings before v0.3 (404)", async () => {
-    expect(await rejection(sandboxClient(version).project.paymentMethods())).toMatchObject({ kind: "http", httpStatus: 404 });
+    expect(await rejection(sandboxClient(version).project.paymentMethods())).toMatchObject({
+      kind: "http",
+      httpStatus: 404,
+    });
     expect(await rejection(sandboxClient(version).project.settings())).toMatchObject({ kind: "http", httpStatus: 404 });
   });
 });

@@ -8,10 +8,22 @@ export function projectApi(request: Transport) {
   return {
     /** GET /auth/paymentMethods: what the project may take. Card and hybrid payments need "card". */
     paymentMethods: async (): Promise<PaymentMethod[]> =>
-      (await request({ operation: "getPaymentMethods", method: "GET", path: "/auth/paymentMethods", schema: paymentMethodList })).data,
+      (
+        await request({
+          operation: "getPaymentMethods",
+          method: "GET",
+          path: "/auth/paymentMethods",
+          schema: paymentMethodList,
+        })
+      ).data,
 
     /** GET /auth/project/settings (not /auth/projectSettings, a path no official client uses). */
     settings: (): Promise<ProjectSettings> =>
-      request({ operation: "getProjectSettings", method: "GET", path: "/auth/project/settings", schema: projectSettings }),
+      request({
+        operation: "getProjectSettings",
+        method: "GET",
+        path: "/auth/project/settings",
+        schema: projectSettings,
+      }),
   };
 }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAYMENT_ID, REFUND } from "./test-fixtures";
-import { forceStatus, PAYMENT_INPUT, rejection, sandboxClient, startRecordedProvider, type RecordedProvider } from "./test-helpers";
+import {
+  forceStatus,
+  PAYMENT_INPUT,
+  rejection,
+  sandboxClient,
+  startRecordedProvider,
+  type RecordedProvider,
+} from "./test-helpers";
 
 async function completedPayment(amount = "12.50") {
   const pis = sandboxClient();
@@ -14,7 +21,10 @@ describe("refunds with the sandbox, v0.3", () => {
 
   it("refunds part of a completed payment, with an integer id and the amount as a decimal string", async () => {
     const paymentId = await completedPayment();
-    const refund = await pis().refunds.create(paymentId, { amount: "5.00", webhookUrl: "http://shop.test/api/webhooks/pis?refund=1" });
+    const refund = await pis().refunds.create(paymentId, {
+      amount: "5.00",
+      webhookUrl: "http://shop.test/api/webhooks/pis?refund=1",
+    });
     expect(Number.isInteger(refund.id)).toBe(true);
     expect(refund).toMatchObject({ paymentId, amount: "5.00" });
     expect(["started", "pending", "completed"]).toContain(refund.statusGroup);
@@ -42,7 +52,10 @@ describe("refunds with the sandbox, v0.3", () => {
 
   it("refuses to refund a payment that is not completed", async () => {
     const started = await pis().payments.initiate(PAYMENT_INPUT);
-    expect(await rejection(pis().refunds.create(started.id, { amount: "1.00" }))).toMatchObject({ kind: "http", httpStatus: 400 });
+    expect(await rejection(pis().refunds.create(started.id, { amount: "1.00" }))).toMatchObject({
+      kind: "http",
+      httpStatus: 400,
+    });
   });
 
   it("reports refunds of an unknown payment as a 404", async () => {
@@ -53,8 +66,14 @@ describe("refunds with the sandbox, v0.3", () => {
 describe.each(["v0.1", "v0.2"] as const)("refunds with the sandbox, %s", (version) => {
   it("has no refunds before v0.3 (404)", async () => {
     const paymentId = await completedPayment();
-    expect(await rejection(sandboxClient(version).refunds.create(paymentId, { amount: "1.00" }))).toMatchObject({ kind: "http", httpStatus: 404 });
-    expect(await rejection(sandboxClient(version).refunds.list(paymentId))).toMatchObject({ kind: "http", httpStatus: 404 });
+    expect(await rejection(sandboxClient(version).refunds.create(paymentId, { amount: "1.00" }))).toMatchObject({
+      kind: "http",
+      httpStatus: 404,
+    });
+    expect(await rejection(sandboxClient(version).refunds.list(paymentId))).toMatchObject({
+      kind: "http",
+      httpStatus: 404,
+    });
   });
 });
 
@@ -67,7 +86,9 @@ describe("refunds from recorded responses", () => {
 
   it("posts {amount} with the Webhook-URL header", async () => {
     provider.reply({ json: REFUND });
-    expect(await provider.client().refunds.create(PAYMENT_ID, { amount: "5.00", webhookUrl: REFUND.webhookUrl })).toEqual(REFUND);
+    expect(
+      await provider.client().refunds.create(PAYMENT_ID, { amount: "5.00", webhookUrl: REFUND.webhookUrl }),
+    ).toEqual(REFUND);
     const req = provider.only();
     expect(req).toMatchObject({ method: "POST", path: `/v0.3/pis/payment/${PAYMENT_ID}/refunds` });
     expect(JSON.parse(req.body)).toEqual({ amount: "5.00" });

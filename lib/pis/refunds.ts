@@ -24,6 +24,7 @@ export function refundsApi(request: Transport) {
 
     /** GET /pis/payment/{id}/refunds: every refund of the payment, whatever its status. */
     list: async (paymentId: string): Promise<Refund[]> =>
-      (await request({ operation: "getPaymentRefunds", method: "GET", path: path(paymentId), schema: list(refund) })).data,
+      (await request({ operation: "getPaymentRefunds", method: "GET", path: path(paymentId), schema: list(refund) }))
+        .data,
   };
 }

@@ -72,7 +72,12 @@ describe("provider response parsing", () => {
   });
 
   it("reads the initiation response of a bank payment", () => {
-    const r = initiatePaymentResponse.parse({ id: ID, bankStatus: "STRD", statusGroup: "started", confirmLink: `https://psd2.kevin.eu/login/${ID}` });
+    const r = initiatePaymentResponse.parse({
+      id: ID,
+      bankStatus: "STRD",
+      statusGroup: "started",
+      confirmLink: `https://psd2.kevin.eu/login/${ID}`,
+    });
     expect(r).toMatchObject({ id: ID, bankStatus: "STRD", statusGroup: "started" });
   });
 
@@ -86,7 +91,9 @@ describe("provider response parsing", () => {
   it("refuses a payment id that is not 40 hex characters", () => {
     expect(initiatePaymentResponse.safeParse({ id: "123", statusGroup: "started" }).success).toBe(false);
     expect(initiatePaymentResponse.safeParse({ id: ID.toUpperCase(), statusGroup: "started" }).success).toBe(false);
-    expect(initiatePaymentResponse.safeParse({ id: "9b2f3c1e-6a47-4f0e-9a53-0c0f4f5d2e11", statusGroup: "started" }).success).toBe(false);
+    expect(
+      initiatePaymentResponse.safeParse({ id: "9b2f3c1e-6a47-4f0e-9a53-0c0f4f5d2e11", statusGroup: "started" }).success,
+    ).toBe(false);
   });
 
   it("refuses a status group it does not know", () => {
@@ -94,7 +101,9 @@ describe("provider response parsing", () => {
   });
 
   it("refuses a confirmLink that is not an http(s) URL", () => {
-    expect(initiatePaymentResponse.safeParse({ id: ID, statusGroup: "started", confirmLink: "javascript:alert(1)" }).success).toBe(false);
+    expect(
+      initiatePaymentResponse.safeParse({ id: ID, statusGroup: "started", confirmLink: "javascript:alert(1)" }).success,
+    ).toBe(false);
   });
 
   it("reads the full payment shape, with the amount as a string whatever the wire type", () => {
@@ -121,7 +130,13 @@ describe("provider response parsing", () => {
   });
 
   it("reads an empty informationStructured as absent", () => {
-    const p = payment.parse({ id: ID, statusGroup: "started", amount: "1.00", currencyCode: "EUR", bankPaymentMethod: { informationStructured: "" } });
+    const p = payment.parse({
+      id: ID,
+      statusGroup: "started",
+      amount: "1.00",
+      currencyCode: "EUR",
+      bankPaymentMethod: { informationStructured: "" },
+    });
     expect(p.bankPaymentMethod?.informationStructured).toBeNull();
   });
 
@@ -130,7 +145,11 @@ describe("provider response parsing", () => {
     expect(p).toMatchObject({
       bankStatus: "ACSC",
       description: "Order 42",
-      bankPaymentMethod: { endToEndId: "order-42", creditorName: "Demo Shop UAB", creditorAccount: { iban: "LT601010012345678901" } },
+      bankPaymentMethod: {
+        endToEndId: "order-42",
+        creditorName: "Demo Shop UAB",
+        creditorAccount: { iban: "LT601010012345678901" },
+      },
     });
     expect(p).not.toHaveProperty("creditorName");
     expect(p).not.toHaveProperty("status");
@@ -143,7 +162,10 @@ describe("provider response parsing", () => {
   });
 
   it("reads the status response by its key `group`, and refuses statusGroup in its place", () => {
-    expect(paymentStatus.parse({ bankStatus: "CANC", group: "failed", error: { code: [21004] } })).toMatchObject({ group: "failed", error: { code: [21004] } });
+    expect(paymentStatus.parse({ bankStatus: "CANC", group: "failed", error: { code: [21004] } })).toMatchObject({
+      group: "failed",
+      error: { code: [21004] },
+    });
     expect(paymentStatus.safeParse({ bankStatus: "ACSC", statusGroup: "completed" }).success).toBe(false);
   });
 

@@ -184,7 +184,14 @@ export const payment = z
       requestedExecutionDate,
       ...rest
     } = withoutLegacyStatus(raw);
-    const flat: BankPaymentMethod = { endToEndId, creditorName, creditorAccount, debtorAccount, informationStructured: info, requestedExecutionDate };
+    const flat: BankPaymentMethod = {
+      endToEndId,
+      creditorName,
+      creditorAccount,
+      debtorAccount,
+      informationStructured: info,
+      requestedExecutionDate,
+    };
     const hasFlat = Object.values(flat).some((v) => v !== undefined && v !== null);
     return {
       ...rest,
@@ -290,7 +297,12 @@ export const transaction = z.object({
   currencyCode: z.string(),
   counterPartyName: z.string().nullish(),
   counterPartyAccount: z
-    .object({ iban: z.string().nullish(), bban: z.string().nullish(), pan: z.string().nullish(), sortCodeAccountNumber: z.string().nullish() })
+    .object({
+      iban: z.string().nullish(),
+      bban: z.string().nullish(),
+      pan: z.string().nullish(),
+      sortCodeAccountNumber: z.string().nullish(),
+    })
     .nullish(),
   informationStructured: z.object({ type: z.string().nullish(), reference: z.string().nullish() }).nullish(),
   informationUnstructured: z.string().nullish(),

@@ -20,6 +20,8 @@ describe("failureReasonOf", () => {
   });
 
   it("reads a webhook's or status read's normalised status", () => {
-    expect(failureReasonOf(normaliseStatus({ group: "failed", bankStatus: "CANC", error: { code: [21001] } }))).toBe("cancelled_by_payer");
+    expect(failureReasonOf(normaliseStatus({ group: "failed", bankStatus: "CANC", error: { code: [21001] } }))).toBe(
+      "cancelled_by_payer",
+    );
   });
 });

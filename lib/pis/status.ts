@@ -36,7 +36,13 @@ export function normaliseStatus(s: {
 }
 
 /** Why a payment failed, in the checkout's words: no provider code leaves lib/pis. */
-export const PAYMENT_FAILURE_REASONS = ["refused_by_bank", "cancelled_by_payer", "expired", "insufficient_funds", "unknown"] as const;
+export const PAYMENT_FAILURE_REASONS = [
+  "refused_by_bank",
+  "cancelled_by_payer",
+  "expired",
+  "insufficient_funds",
+  "unknown",
+] as const;
 export type PaymentFailureReason = (typeof PAYMENT_FAILURE_REASONS)[number];
 
 const INSUFFICIENT_FUNDS = 20017;

@@ -34,10 +34,25 @@ export const BANK_V01 = {
 };
 
 /** 4.4 */
-export const INITIATED_BANK = { id: PAYMENT_ID, bankStatus: "STRD", statusGroup: "started", confirmLink: `https://psd2.kevin.eu/login/${PAYMENT_ID}` };
-export const INITIATED_CARD = { id: PAYMENT_ID, hybridStatus: "created", statusGroup: "started", confirmLink: `https://psd2.kevin.eu/login/${PAYMENT_ID}` };
+export const INITIATED_BANK = {
+  id: PAYMENT_ID,
+  bankStatus: "STRD",
+  statusGroup: "started",
+  confirmLink: `https://psd2.kevin.eu/login/${PAYMENT_ID}`,
+};
+export const INITIATED_CARD = {
+  id: PAYMENT_ID,
+  hybridStatus: "created",
+  statusGroup: "started",
+  confirmLink: `https://psd2.kevin.eu/login/${PAYMENT_ID}`,
+};
 /** ADR 6, v0.1: the bank code is `status`. */
-export const INITIATED_V01 = { id: PAYMENT_ID, status: "STRD", statusGroup: "started", confirmLink: `https://psd2.kevin.eu/login/${PAYMENT_ID}` };
+export const INITIATED_V01 = {
+  id: PAYMENT_ID,
+  status: "STRD",
+  statusGroup: "started",
+  confirmLink: `https://psd2.kevin.eu/login/${PAYMENT_ID}`,
+};
 
 /** 4.3: the 2021 capture of a completed bank payment, amount as the JSON number it printed as. */
 export const PAYMENT_RAW = `{"id":"${PAYMENT_ID}","bankStatus":"ACSC","statusGroup":"completed","amount":0.10,"currencyCode":"EUR","description":"Order 1","bankPaymentMethod":{"creditorName":"Shop","endToEndId":"1","informationStructured":null,"creditorAccount":{"iban":"LT601010012345678901","currencyCode":"EUR"},"debtorAccount":{"iban":"LT121000011101001000","currencyCode":"XXX"},"bankId":"SWEDBANK_LT","paymentProduct":"DOMESTIC_SEPA_CREDIT_TRANSFERS","requestedExecutionDate":"2021-10-06T14:40:44.000Z"}}`;
@@ -104,8 +119,20 @@ export const TOKEN = {
 export const TOKEN_CONTENT = { clientConsent: true, expiresIn: 3599000, bankName: "Swedbank", bankId: "SWEDBANK_LT" };
 
 /** 4.9 */
-export const ACCOUNT = { id: "acc-1", iban: "LT121000011101001000", type: "CACC", currencyCode: "EUR", name: "Main account" };
-export const ACCOUNT_DETAILS = { iban: "LT121000011101001000", type: "CACC", currencyCode: "EUR", name: "Main account", status: "enabled" };
+export const ACCOUNT = {
+  id: "acc-1",
+  iban: "LT121000011101001000",
+  type: "CACC",
+  currencyCode: "EUR",
+  name: "Main account",
+};
+export const ACCOUNT_DETAILS = {
+  iban: "LT121000011101001000",
+  type: "CACC",
+  currencyCode: "EUR",
+  name: "Main account",
+  status: "enabled",
+};
 export const TRANSACTION = {
   id: "tx-1",
   isBooked: true,
@@ -121,5 +148,11 @@ export const TRANSACTION = {
 export const BALANCE = { type: "closingBooked", amount: "1024.07", currencyCode: "EUR" };
 
 /** 6 */
-export const ERROR_INVALID_COUNTRY = { error: { code: 10015, name: "InvalidCountryCode", description: "Invalid country code." }, data: {} };
-export const ERROR_INVALID_AMOUNT = { error: { code: 10021, name: "InvalidPaymentData", description: "Invalid payment data." }, data: '"amount" must be a number' };
+export const ERROR_INVALID_COUNTRY = {
+  error: { code: 10015, name: "InvalidCountryCode", description: "Invalid country code." },
+  data: {},
+};
+export const ERROR_INVALID_AMOUNT = {
+  error: { code: 10021, name: "InvalidPaymentData", description: "Invalid payment data." },
+  data: '"amount" must be a number',
+};

@@ -110,7 +110,10 @@ function readForms(html: string): HtmlForm[] {
 const FORWARD = /approve|allow|authori[sz]e|confirm|agree|grant|link|continue|log ?in|pay/i;
 const BACKWARD = /cancel|decline|reject|deny|another|back/i;
 
-function nextSubmission(html: string, opts: { bankId?: string; choose?: string }): { action: string; fields: [string, string][] } | undefined {
+function nextSubmission(
+  html: string,
+  opts: { bankId?: string; choose?: string },
+): { action: string; fields: [string, string][] } | undefined {
   const forms = readForms(html).filter((f) => f.method === "post");
   const base = (f: HtmlForm): [string, string][] => [
     ...f.inputs.filter((i) => i.name && i.type === "hidden").map((i): [string, string] => [i.name ?? "", i.value]),
@@ -147,7 +150,11 @@ function nextSubmission(html: string, opts: { bankId?: string; choose?: string }
  * Walks a hosted page (confirmLink or authorizationLink) as a consenting payer and returns the URL
  * the provider finally sends the browser to, which must start with `returnUrl`.
  */
-export async function walkHostedPage(link: string, returnUrl: string, opts: { bankId?: string; choose?: string } = {}): Promise<URL> {
+export async function walkHostedPage(
+  link: string,
+  returnUrl: string,
+  opts: { bankId?: string; choose?: string } = {},
+): Promise<URL> {
   let url = link;
   let body: URLSearchParams | undefined;
   // A browser's cookies, kept per walk: hosted links may be claimed by the first browser to open them.
@@ -231,7 +238,9 @@ export async function startRecordedProvider(): Promise<RecordedProvider> {
       const status = "status" in reply && reply.status !== undefined ? reply.status : 200;
       if ("json" in reply) {
         const text = JSON.stringify(reply.json);
-        return res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }).end(text);
+        return res
+          .writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) })
+          .end(text);
       }
       if ("text" in reply) return res.writeHead(status, { "Content-Type": "application/json" }).end(reply.text);
       res.writeHead(status, { "Content-Length": 0 }).end();
@@ -269,7 +278,11 @@ export async function startRecordedProvider(): Promise<RecordedProvider> {
 }
 
 /** Links a sandbox test-bank account (auth start, hosted page, code exchange) and returns its tokens. */
-export async function linkAccount(pis: ReturnType<typeof createPisClient>, scopes: string[], bankId = "SWEDBANK_LT_SAND") {
+export async function linkAccount(
+  pis: ReturnType<typeof createPisClient>,
+  scopes: string[],
+  bankId = "SWEDBANK_LT_SAND",
+) {
   const requestId = `req-${Math.random().toString(36).slice(2)}`;
   const started = await pis.auth.start({ scopes, requestId, redirectUrl: RETURN_URL, bankId });
   const back = await walkHostedPage(started.authorizationLink, RETURN_URL, { bankId });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAYMENT_ID, PAYMENT_RAW, ERROR_INVALID_AMOUNT, ERROR_INVALID_COUNTRY, BANK_V03, STATUS_CANCELLED } from "./test-fixtures";
+import {
+  PAYMENT_ID,
+  PAYMENT_RAW,
+  ERROR_INVALID_AMOUNT,
+  ERROR_INVALID_COUNTRY,
+  BANK_V03,
+  STATUS_CANCELLED,
+} from "./test-fixtures";
 import { PAYMENT_INPUT, rejection, startRecordedProvider, type RecordedProvider } from "./test-helpers";
 import { backoffDelay, bearer, createTransport, quoteNumericAmounts } from "./transport";
 import { API_VERSIONS } from "./versions";
@@ -16,14 +23,24 @@ describe("every request", () => {
     await provider.client(version).general.countries();
     const req = provider.only();
     expect(req).toMatchObject({ method: "GET", path: `/${version}/auth/countries` });
-    expect(req.headers).toMatchObject({ "client-id": "recorded-id", "client-secret": "recorded-secret", accept: "application/json" });
+    expect(req.headers).toMatchObject({
+      "client-id": "recorded-id",
+      "client-secret": "recorded-secret",
+      accept: "application/json",
+    });
     expect(req.headers["content-type"]).toBeUndefined();
   });
 
   it("carries the plugin headers when configured, and none otherwise", async () => {
     provider.reply({ json: { data: ["LT"] } });
-    await provider.client("v0.3", { plugin: { version: "1.4.0", platform: "Next.js", platformVersion: "16.4.6" } }).general.countries();
-    expect(provider.only().headers).toMatchObject({ "plugin-version": "1.4.0", "plugin-platform": "Next.js", "plugin-platform-version": "16.4.6" });
+    await provider
+      .client("v0.3", { plugin: { version: "1.4.0", platform: "Next.js", platformVersion: "16.4.6" } })
+      .general.countries();
+    expect(provider.only().headers).toMatchObject({
+      "plugin-version": "1.4.0",
+      "plugin-platform": "Next.js",
+      "plugin-platform-version": "16.4.6",
+    });
 
     provider.reply({ json: { data: ["LT"] } });
     await provider.client().general.countries();
@@ -63,20 +80,42 @@ describe("a refusal by the provider", () => {
   it("keeps a validation message in data", async () => {
     provider.reply({ status: 400, json: ERROR_INVALID_AMOUNT });
     const err = await rejection(provider.client().payments.initiate({ ...PAYMENT_INPUT, amount: "1,230" }));
-    expect(err).toMatchObject({ httpStatus: 400, code: 10021, providerName: "InvalidPaymentData", data: '"amount" must be a number' });
+    expect(err).toMatchObject({
+      httpStatus: 400,
+      code: 10021,
+      providerName: "InvalidPaymentData",
+      data: '"amount" must be a number',
+    });
   });
 
   it("reports a 401 without a body, with the status alone", async () => {
     provider.reply({ status: 401 });
     const err = await rejection(provider.client().banks.list());
-    expect(err).toMatchObject({ kind: "http", httpStatus: 401, code: undefined, providerName: undefined, outcomeUnknown: false });
+    expect(err).toMatchObject({
+      kind: "http",
+      httpStatus: 401,
+      code: undefined,
+      providerName: undefined,
+      outcomeUnknown: false,
+    });
   });
 
   it("reports a status the official clients do not parse (403, 404, 422) with whatever envelope it has", async () => {
-    provider.reply({ status: 404, json: { error: { code: 10004, name: "NotFound", description: "Payment not found." }, data: {} } });
-    expect(await rejection(provider.client().payments.status(PAYMENT_ID))).toMatchObject({ httpStatus: 404, code: 10004, providerName: "NotFound" });
+    provider.reply({
+      status: 404,
+      json: { error: { code: 10004, name: "NotFound", description: "Payment not found." }, data: {} },
+    });
+    expect(await rejection(provider.client().payments.status(PAYMENT_ID))).toMatchObject({
+      httpStatus: 404,
+      code: 10004,
+      providerName: "NotFound",
+    });
     provider.reply({ status: 422, json: { error: { code: "not-a-number", name: "Odd" } } });
-    expect(await rejection(provider.client().payments.status(PAYMENT_ID))).toMatchObject({ httpStatus: 422, code: undefined, providerName: "Odd" });
+    expect(await rejection(provider.client().payments.status(PAYMENT_ID))).toMatchObject({
+      httpStatus: 422,
+      code: undefined,
+      providerName: "Odd",
+    });
   });
 
   it("is not retried when it is a 4xx, even for a GET", async () => {
@@ -101,9 +140,20 @@ describe("a provider in trouble", () => {
   });
 
   it("gives up on a GET after the configured number of tries", async () => {
-    provider.reply({ status: 500, json: { error: { code: 10000, name: "SystemError", description: "Internal error." }, data: {} } });
-    const err = await rejection(provider.client("v0.3", { retry: { attempts: 4, baseMs: 1, maxMs: 2 } }).payments.status(PAYMENT_ID));
-    expect(err).toMatchObject({ kind: "http", httpStatus: 500, providerName: "SystemError", attempts: 4, outcomeUnknown: true });
+    provider.reply({
+      status: 500,
+      json: { error: { code: 10000, name: "SystemError", description: "Internal error." }, data: {} },
+    });
+    const err = await rejection(
+      provider.client("v0.3", { retry: { attempts: 4, baseMs: 1, maxMs: 2 } }).payments.status(PAYMENT_ID),
+    );
+    expect(err).toMatchObject({
+      kind: "http",
+      httpStatus: 500,
+      providerName: "SystemError",
+      attempts: 4,
+      outcomeUnknown: true,
+    });
     expect(provider.requests).toHaveLength(4);
   });
 
@@ -134,7 +184,9 @@ describe("a provider in trouble", () => {
     expect(err).toMatchObject({ kind: "network", outcomeUnknown: true });
 
     provider.reply({ hang: true });
-    const slow = await rejection(provider.client("v0.3", { timeoutMs: 100, retry: { attempts: 1 } }).payments.status(PAYMENT_ID));
+    const slow = await rejection(
+      provider.client("v0.3", { timeoutMs: 100, retry: { attempts: 1 } }).payments.status(PAYMENT_ID),
+    );
     expect(slow.kind).toBe("timeout");
   });
 
@@ -145,16 +197,28 @@ describe("a provider in trouble", () => {
   });
 
   it("reports a refused connection as a network error after the GET's tries", async () => {
-    const pis = createTransport({ baseUrl: "http://127.0.0.1:1/platform", clientId: "a", clientSecret: "b", retry: { attempts: 2, baseMs: 1, maxMs: 1 } });
+    const pis = createTransport({
+      baseUrl: "http://127.0.0.1:1/platform",
+      clientId: "a",
+      clientSecret: "b",
+      retry: { attempts: 2, baseMs: 1, maxMs: 1 },
+    });
     const { z } = await import("zod");
-    const err = await rejection(pis({ operation: "getCountries", method: "GET", path: "/auth/countries", schema: z.unknown() }));
+    const err = await rejection(
+      pis({ operation: "getCountries", method: "GET", path: "/auth/countries", schema: z.unknown() }),
+    );
     expect(err).toMatchObject({ kind: "network", attempts: 2 });
   });
 
   it("refuses a 200 that is not JSON, without retrying", async () => {
     provider.reply({ text: "<html>proxy login</html>" }, { json: { data: [] } });
     const err = await rejection(provider.client().banks.list());
-    expect(err).toMatchObject({ kind: "parse", httpStatus: 200, description: "response is not JSON", outcomeUnknown: false });
+    expect(err).toMatchObject({
+      kind: "parse",
+      httpStatus: 200,
+      description: "response is not JSON",
+      outcomeUnknown: false,
+    });
     expect(provider.requests).toHaveLength(1);
   });
 
@@ -193,7 +257,8 @@ describe("money in responses", () => {
   });
 
   it("quotes only values of a key named amount, never text inside strings", () => {
-    const raw = '{"amount":12.50,"description":"\\"amount\\": 3 and amount:4","n":7,"items":[{"amount" : -0.3},{"amount":"1.00"}],"x":{"amount":{"value":1}}}';
+    const raw =
+      '{"amount":12.50,"description":"\\"amount\\": 3 and amount:4","n":7,"items":[{"amount" : -0.3},{"amount":"1.00"}],"x":{"amount":{"value":1}}}';
     expect(JSON.parse(quoteNumericAmounts(raw))).toEqual({
       amount: "12.50",
       description: '"amount": 3 and amount:4',

@@ -123,7 +123,12 @@ export function createTransport(config: PisConfig): Transport {
       text = await res.text();
     } catch (cause) {
       const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
-      throw new PisError({ kind: timedOut ? "timeout" : "network", operation: spec.operation, attempts: attempt, cause });
+      throw new PisError({
+        kind: timedOut ? "timeout" : "network",
+        operation: spec.operation,
+        attempts: attempt,
+        cause,
+      });
     }
 
     // The provider answers every success with exactly 200 (provider-api.md 1); anything else,
@@ -134,7 +139,14 @@ export function createTransport(config: PisConfig): Transport {
     try {
       json = JSON.parse(quoteNumericAmounts(text));
     } catch (cause) {
-      throw new PisError({ kind: "parse", operation: spec.operation, httpStatus: 200, description: "response is not JSON", attempts: attempt, cause });
+      throw new PisError({
+        kind: "parse",
+        operation: spec.operation,
+        httpStatus: 200,
+        description: "response is not JSON",
+        attempts: attempt,
+        cause,
+      });
     }
     const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {

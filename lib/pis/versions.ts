@@ -36,7 +36,13 @@ const PSU_HEADER = {
   deviceId: "PSU-Device-ID",
 } as const satisfies Record<keyof Psu, string>;
 
-export const ALL_PSU_FIELDS = ["ipAddress", "ipPort", "userAgent", "httpMethod", "deviceId"] as const satisfies readonly (keyof Psu)[];
+export const ALL_PSU_FIELDS = [
+  "ipAddress",
+  "ipPort",
+  "userAgent",
+  "httpMethod",
+  "deviceId",
+] as const satisfies readonly (keyof Psu)[];
 
 /** The PSU headers for `fields`, of those the caller gave. */
 export function psuHeaders(psu: Psu | undefined, fields: readonly (keyof Psu)[]): Record<string, string> {

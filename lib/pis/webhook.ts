@@ -32,7 +32,8 @@ export type WebhookEvent =
 
 export type WebhookRejection = "missing_headers" | "bad_signature" | "stale" | "malformed";
 
-export type WebhookVerdict = { ok: true; event: WebhookEvent } | { ok: false; reason: WebhookRejection; detail: string };
+export type WebhookVerdict =
+  { ok: true; event: WebhookEvent } | { ok: false; reason: WebhookRejection; detail: string };
 
 /** The signature the provider sends: lowercase hex HMAC-SHA256 of "POST" + url + timestamp + body. */
 export function webhookSignature(secret: string, url: string, timestamp: string, rawBody: string): string {
@@ -91,11 +92,21 @@ export function verifyWebhook(input: VerifyWebhookInput): WebhookVerdict {
   }
   const parsed = event.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, reason: "malformed", detail: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+    return {
+      ok: false,
+      reason: "malformed",
+      detail: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    };
   }
   const e = parsed.data;
   if (e.type === "PAYMENT") {
-    return { ok: true, event: { type: "PAYMENT", paymentId: e.id, status: normaliseStatus({ ...e, group: e.statusGroup }) } };
+    return {
+      ok: true,
+      event: { type: "PAYMENT", paymentId: e.id, status: normaliseStatus({ ...e, group: e.statusGroup }) },
+    };
   }
-  return { ok: true, event: { type: "PAYMENT_REFUND", refundId: e.id, paymentId: e.paymentId, statusGroup: e.statusGroup } };
+  return {
+    ok: true,
+    event: { type: "PAYMENT_REFUND", refundId: e.id, paymentId: e.paymentId, statusGroup: e.statusGroup },
+  };
 }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { credentials, getJson, linkAccount, nocardCredentials, startSandbox, type RunningSandbox } from "./test-helpers";
+import {
+  credentials,
+  getJson,
+  linkAccount,
+  nocardCredentials,
+  startSandbox,
+  type RunningSandbox,
+} from "./test-helpers";
 
 let s: RunningSandbox;
 let token: string;
@@ -8,7 +15,8 @@ const NOW = Date.UTC(2027, 2, 10, 12); // 2027-03-10 12:00Z
 
 beforeAll(async () => {
   s = await startSandbox({ now: () => NOW });
-  token = (await linkAccount(s.api, "accounts_basic,accounts_balances,accounts_transactions", "SWEDBANK_LT_SAND")).accessToken;
+  token = (await linkAccount(s.api, "accounts_basic,accounts_balances,accounts_transactions", "SWEDBANK_LT_SAND"))
+    .accessToken;
 });
 afterAll(async () => {
   await s.sandbox.close();
@@ -33,12 +41,30 @@ describe("account information (v0.3)", () => {
     expect(status).toBe(200);
     const accounts = (json as { data: Account[] }).data;
     expect(accounts).toEqual([
-      { id: expect.stringMatching(/^[0-9a-f]{32}$/), iban: expect.stringMatching(/^LT\d{2}7300010000000001$/), type: "CACC", currencyCode: "EUR", name: "Everyday account" },
-      { id: expect.stringMatching(/^[0-9a-f]{32}$/), iban: expect.stringMatching(/^LT\d{2}7300010000000002$/), type: "SVGS", currencyCode: "EUR", name: "Savings account" },
+      {
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        iban: expect.stringMatching(/^LT\d{2}7300010000000001$/),
+        type: "CACC",
+        currencyCode: "EUR",
+        name: "Everyday account",
+      },
+      {
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        iban: expect.stringMatching(/^LT\d{2}7300010000000002$/),
+        type: "SVGS",
+        currencyCode: "EUR",
+        name: "Savings account",
+      },
     ]);
     const first = accounts[0] as Account;
-    expect(await ais(`/${first.id}`)).toEqual({ status: 200, json: { iban: first.iban, type: "CACC", currencyCode: "EUR", name: "Everyday account", status: "enabled" } });
-    expect(await ais("/0123")).toMatchObject({ status: 404, json: { error: { name: "NotFound", description: "Account not found." } } });
+    expect(await ais(`/${first.id}`)).toEqual({
+      status: 200,
+      json: { iban: first.iban, type: "CACC", currencyCode: "EUR", name: "Everyday account", status: "enabled" },
+    });
+    expect(await ais("/0123")).toMatchObject({
+      status: 404,
+      json: { error: { name: "NotFound", description: "Account not found." } },
+    });
   });
 
   it("generates the same transactions for the same days, newest first, today's not yet booked", async () => {
@@ -87,7 +113,10 @@ describe("account information (v0.3)", () => {
       ["?dateFrom=2027-03-02&dateTo=2027-03-01", '"dateTo" must be greater than or equal to "ref:dateFrom"'],
     ];
     for (const [query, message] of cases) {
-      expect(await ais(`/${account?.id}/transactions${query}`)).toMatchObject({ status: 400, json: { error: { name: "InvalidRequest" }, data: message } });
+      expect(await ais(`/${account?.id}/transactions${query}`)).toMatchObject({
+        status: 400,
+        json: { error: { name: "InvalidRequest" }, data: message },
+      });
     }
   });
 
@@ -102,26 +131,46 @@ describe("account information (v0.3)", () => {
       [{ "PSU-Device-ID": "" }, '"PSU-Device-ID" is required'],
     ];
     for (const [headers, message] of cases) {
-      expect(await ais("", headers)).toEqual({ status: 400, json: { error: { code: 11000, name: "InvalidPsuHeaders", description: expect.any(String) }, data: message } });
+      expect(await ais("", headers)).toEqual({
+        status: 400,
+        json: { error: { code: 11000, name: "InvalidPsuHeaders", description: expect.any(String) }, data: message },
+      });
     }
     expect((await ais("", { "PSU-IP-Address": "2001:db8::1" })).status).toBe(200);
   });
 
   it("answers 401 without a token, with another project's, or without the scope", async () => {
-    expect((await getJson(`${s.api}/ais/accounts`, { ...credentials, ...PSU })).json).toMatchObject({ error: { code: 10005, name: "InvalidToken" } });
+    expect((await getJson(`${s.api}/ais/accounts`, { ...credentials, ...PSU })).json).toMatchObject({
+      error: { code: 10005, name: "InvalidToken" },
+    });
     expect((await ais("", { ...nocardCredentials })).status).toBe(401);
     const basic = (await linkAccount(s.api, "accounts_basic")).accessToken;
     const [account] = ((await ais("", {}, basic)).json as { data: Account[] }).data;
-    for (const path of [`/${account?.id}`, `/${account?.id}/balance`, `/${account?.id}/transactions?dateFrom=2027-03-01&dateTo=2027-03-02`]) {
-      expect(await ais(path, {}, basic)).toMatchObject({ status: 401, json: { error: { code: 10025, name: "InsufficientScope" } } });
+    for (const path of [
+      `/${account?.id}`,
+      `/${account?.id}/balance`,
+      `/${account?.id}/transactions?dateFrom=2027-03-01&dateTo=2027-03-02`,
+    ]) {
+      expect(await ais(path, {}, basic)).toMatchObject({
+        status: 401,
+        json: { error: { code: 10025, name: "InsufficientScope" } },
+      });
     }
     const payments = (await linkAccount(s.api, "payments")).accessToken;
-    expect((await ais("", {}, payments)).json).toMatchObject({ error: { name: "InsufficientScope", description: 'The access token does not grant the "accounts_basic or accounts_details" scope.' } });
+    expect((await ais("", {}, payments)).json).toMatchObject({
+      error: {
+        name: "InsufficientScope",
+        description: 'The access token does not grant the "accounts_basic or accounts_details" scope.',
+      },
+    });
   });
 
   it("does not exist before v0.3", async () => {
     for (const version of ["v0.1", "v0.2"] as const) {
-      expect((await getJson(`${s.v(version)}/ais/accounts`, { ...credentials, Authorization: `Bearer ${token}`, ...PSU })).json).toMatchObject({ error: { code: 10004 } });
+      expect(
+        (await getJson(`${s.v(version)}/ais/accounts`, { ...credentials, Authorization: `Bearer ${token}`, ...PSU }))
+          .json,
+      ).toMatchObject({ error: { code: 10004 } });
     }
   });
 });

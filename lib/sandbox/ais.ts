@@ -25,7 +25,10 @@ function checkPsuHeaders(call: ApiCall) {
   const get = (name: string) => header(call.req, name)?.trim() ?? "";
   const problems: [string, (v: string) => string | undefined][] = [
     ["PSU-IP-Address", (v) => (isIP(v) === 0 ? "must be a valid ip address" : undefined)],
-    ["PSU-IP-Port", (v) => (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535 ? undefined : "must be a valid port")],
+    [
+      "PSU-IP-Port",
+      (v) => (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535 ? undefined : "must be a valid port"),
+    ],
     ["PSU-User-Agent", () => undefined],
     ["PSU-Http-Method", (v) => (PSU_METHODS.includes(v) ? undefined : `must be one of [${PSU_METHODS.join(", ")}]`)],
     ["PSU-Device-ID", () => undefined],
@@ -59,7 +62,13 @@ const accountName = (account: TestAccount) => MESSAGES.en.accountKinds[account.k
 export function listAccounts(call: ApiCall) {
   const { accounts } = access(call, "accounts_basic", "accounts_details");
   return {
-    data: accounts.map((a) => ({ id: a.id, iban: a.iban, type: a.type, currencyCode: a.currencyCode, name: accountName(a) })),
+    data: accounts.map((a) => ({
+      id: a.id,
+      iban: a.iban,
+      type: a.type,
+      currencyCode: a.currencyCode,
+      name: accountName(a),
+    })),
   };
 }
 

@@ -11,7 +11,6 @@ import { authenticate, projectSettingsJson, settingsOf } from "./projects";
 import { createRefund, listRefunds } from "./refunds";
 import { supports, type ApiVersion, type Feature } from "./versions";
 
-
 type Handler = (call: ApiCall, params: string[]) => unknown;
 
 interface Route {
@@ -39,29 +38,73 @@ function oneBank(call: ApiCall, id: string) {
 /** GET /auth/banks/cards/{piece}: the test bank that issued a card, from its first six digits (cards.ts). */
 function bankByCard(call: ApiCall, piece: string) {
   if (!/^\d+$/.test(piece)) throw apiErrors.invalidRequest(`"cardNumberPiece" must only contain digits`);
-  if (piece.length < MIN_CARD_PIECE) throw apiErrors.invalidRequest(`"cardNumberPiece" length must be at least ${MIN_CARD_PIECE} characters long`);
+  if (piece.length < MIN_CARD_PIECE)
+    throw apiErrors.invalidRequest(`"cardNumberPiece" length must be at least ${MIN_CARD_PIECE} characters long`);
   return oneBank(call, bankIdForCardPiece(piece) ?? "");
 }
 
 const ROUTES: readonly Route[] = [
   { method: "GET", path: "auth/countries", handle: () => ({ data: Object.keys(COUNTRIES) }) },
   { method: "GET", path: "auth/banks", handle: (call) => bankList(call) },
-  { method: "GET", path: "auth/banks/cards/:piece", feature: "bankByCard", handle: (call, [piece = ""]) => bankByCard(call, piece) },
+  {
+    method: "GET",
+    path: "auth/banks/cards/:piece",
+    feature: "bankByCard",
+    handle: (call, [piece = ""]) => bankByCard(call, piece),
+  },
   { method: "GET", path: "auth/banks/:id", handle: (call, [id = ""]) => oneBank(call, id) },
-  { method: "GET", path: "auth/paymentMethods", feature: "paymentMethods", handle: (call) => ({ data: [...settingsOf(call.project).paymentMethods] }) },
-  { method: "GET", path: "auth/project/settings", feature: "projectSettings", handle: (call) => projectSettingsJson(call.project) },
+  {
+    method: "GET",
+    path: "auth/paymentMethods",
+    feature: "paymentMethods",
+    handle: (call) => ({ data: [...settingsOf(call.project).paymentMethods] }),
+  },
+  {
+    method: "GET",
+    path: "auth/project/settings",
+    feature: "projectSettings",
+    handle: (call) => projectSettingsJson(call.project),
+  },
   { method: "POST", path: "auth", handle: (call) => startAuth(call) },
   { method: "POST", path: "auth/token", handle: (call) => receiveToken(call) },
   { method: "GET", path: "auth/token/content", handle: (call) => tokenContent(call) },
   { method: "POST", path: "pis/payment", handle: (call) => initiatePayment(call) },
-  { method: "GET", path: "pis/payment/:id", handle: (call, [id = ""]) => paymentJson(ownPayment(call, id), call.version) },
-  { method: "GET", path: "pis/payment/:id/status", handle: (call, [id = ""]) => paymentStatusJson(ownPayment(call, id), call.version) },
-  { method: "POST", path: "pis/payment/:id/refunds", feature: "refunds", handle: (call, [id = ""]) => createRefund(call, id) },
-  { method: "GET", path: "pis/payment/:id/refunds", feature: "refunds", handle: (call, [id = ""]) => listRefunds(call, id) },
+  {
+    method: "GET",
+    path: "pis/payment/:id",
+    handle: (call, [id = ""]) => paymentJson(ownPayment(call, id), call.version),
+  },
+  {
+    method: "GET",
+    path: "pis/payment/:id/status",
+    handle: (call, [id = ""]) => paymentStatusJson(ownPayment(call, id), call.version),
+  },
+  {
+    method: "POST",
+    path: "pis/payment/:id/refunds",
+    feature: "refunds",
+    handle: (call, [id = ""]) => createRefund(call, id),
+  },
+  {
+    method: "GET",
+    path: "pis/payment/:id/refunds",
+    feature: "refunds",
+    handle: (call, [id = ""]) => listRefunds(call, id),
+  },
   { method: "GET", path: "ais/accounts", feature: "ais", handle: (call) => listAccounts(call) },
   { method: "GET", path: "ais/accounts/:id", feature: "ais", handle: (call, [id = ""]) => accountDetails(call, id) },
-  { method: "GET", path: "ais/accounts/:id/transactions", feature: "ais", handle: (call, [id = ""]) => accountTransactions(call, id) },
-  { method: "GET", path: "ais/accounts/:id/balance", feature: "ais", handle: (call, [id = ""]) => accountBalance(call, id) },
+  {
+    method: "GET",
+    path: "ais/accounts/:id/transactions",
+    feature: "ais",
+    handle: (call, [id = ""]) => accountTransactions(call, id),
+  },
+  {
+    method: "GET",
+    path: "ais/accounts/:id/balance",
+    feature: "ais",
+    handle: (call, [id = ""]) => accountBalance(call, id),
+  },
 ];
 
 function match(route: Route, segments: string[]): string[] | undefined {
@@ -89,7 +132,14 @@ function decodeSegment(segment: string): string {
  * call needs the project's Client-Id and Client-Secret, checked before anything else, as the
  * provider does; a route missing in this version is as unknown as a made-up one.
  */
-export async function handleApi(ctx: SandboxContext, req: IncomingMessage, method: string, version: ApiVersion, path: string, url: URL): Promise<unknown> {
+export async function handleApi(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  method: string,
+  version: ApiVersion,
+  path: string,
+  url: URL,
+): Promise<unknown> {
   const project = authenticate(ctx.store.projects, header(req, "client-id"), header(req, "client-secret"));
   if (!project) throw apiErrors.unauthorized();
   const segments = path.split("/").filter(Boolean).map(decodeSegment);

@@ -124,7 +124,14 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
 }
 
 /** An API call: faults first (a provider outage comes before anything else), then the call. */
-async function handleApiCall(ctx: SandboxContext, req: http.IncomingMessage, res: http.ServerResponse, method: string, path: string, url: URL) {
+async function handleApiCall(
+  ctx: SandboxContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  method: string,
+  path: string,
+  url: URL,
+) {
   const api = API_PATH.exec(path);
   const version = api?.[1];
   const apiPath = api?.[2] ?? "/";
@@ -172,9 +179,15 @@ async function handle(ctx: SandboxContext, req: http.IncomingMessage, res: http.
     if (isApi) return await handleApiCall(ctx, req, res, method, path, url);
     if (isControl) {
       if (!sameSecret(header(req, "x-sandbox-secret") ?? "", ctx.settings.controlSecret)) {
-        throw new ApiError(401, 10001, "Unauthorized", "Control calls need the sandbox's control secret in X-Sandbox-Secret.");
+        throw new ApiError(
+          401,
+          10001,
+          "Unauthorized",
+          "Control calls need the sandbox's control secret in X-Sandbox-Secret.",
+        );
       }
-      if (method === "POST" && crossSite(req)) throw new ApiError(400, 10019, "InvalidRequest", "Cross-site requests are not allowed.");
+      if (method === "POST" && crossSite(req))
+        throw new ApiError(400, 10019, "InvalidRequest", "Cross-site requests are not allowed.");
       return sendJson(res, 200, await handleControl(ctx, req, method, segments().slice(1), url));
     }
     const logo = LOGO_PATH.exec(path);
@@ -202,10 +215,14 @@ async function handle(ctx: SandboxContext, req: http.IncomingMessage, res: http.
     if (error instanceof ApiError) return sendApiError(res, error);
     if (error instanceof PageError) return sendHtml(res, error.status, errorPage(error.titleKey, lang));
     if (error instanceof URIError) {
-      return isApi || isControl ? sendApiError(res, apiErrors.notFound("Route")) : sendHtml(res, 404, errorPage("notFound", lang));
+      return isApi || isControl
+        ? sendApiError(res, apiErrors.notFound("Route"))
+        : sendHtml(res, 404, errorPage("notFound", lang));
     }
     console.error("sandbox: unexpected error", req.method, path, error);
-    return isApi || isControl ? sendApiError(res, apiErrors.system()) : sendHtml(res, 500, errorPage("somethingWrong", lang));
+    return isApi || isControl
+      ? sendApiError(res, apiErrors.system())
+      : sendHtml(res, 500, errorPage("somethingWrong", lang));
   } finally {
     // Handlers note their own changes; this is the safety net for any state a POST touched.
     if (method === "POST") ctx.changed();

@@ -43,19 +43,26 @@ function checkScopes(call: ApiCall): Scope[] {
   if (asked.length === 0) throw apiErrors.invalidScopes(`"scopes" is required`);
   const allowed = settingsOf(call.project).scopes;
   asked.forEach((scope, i) => {
-    if (!(ALL_SCOPES as readonly string[]).includes(scope)) throw apiErrors.invalidScopes(`"scopes[${i}]" must be one of [${ALL_SCOPES.join(", ")}]`);
-    if (!(allowed as readonly string[]).includes(scope)) throw apiErrors.invalidScopes(`"scopes[${i}]" is not enabled for this project`);
+    if (!(ALL_SCOPES as readonly string[]).includes(scope))
+      throw apiErrors.invalidScopes(`"scopes[${i}]" must be one of [${ALL_SCOPES.join(", ")}]`);
+    if (!(allowed as readonly string[]).includes(scope))
+      throw apiErrors.invalidScopes(`"scopes[${i}]" is not enabled for this project`);
   });
   const scopes = asked as Scope[];
   // Balances and transactions come with the account details (D-ais: the server adds the scope).
-  if ((scopes.includes("accounts_balances") || scopes.includes("accounts_transactions")) && !scopes.includes("accounts_details")) {
+  if (
+    (scopes.includes("accounts_balances") || scopes.includes("accounts_transactions")) &&
+    !scopes.includes("accounts_details")
+  ) {
     scopes.push("accounts_details");
   }
   return scopes;
 }
 
 const startAuthBody = z.object({
-  email: z.email({ error: (issue) => (issue.code === "invalid_format" ? "must be a valid email" : undefined) }).optional(),
+  email: z
+    .email({ error: (issue) => (issue.code === "invalid_format" ? "must be a valid email" : undefined) })
+    .optional(),
   cardMethod: z.looseObject({}).optional(),
 });
 
@@ -77,7 +84,8 @@ export async function startAuth(call: ApiCall) {
   const body = parseBody(await readBody(call.req), startAuthBody, (m) => apiErrors.invalidRequest(m), {});
   const card = body.cardMethod !== undefined;
   if (card && !supports(version, "cards")) throw apiErrors.invalidPaymentMethod("Card linking needs API v0.3.");
-  if (card && !settingsOf(project).paymentMethods.includes("card")) throw apiErrors.invalidPaymentMethod("The project has no card payments.");
+  if (card && !settingsOf(project).paymentMethods.includes("card"))
+    throw apiErrors.invalidPaymentMethod("The project has no card payments.");
 
   const now = ctx.now();
   const request: AuthRequest = {
@@ -128,7 +136,13 @@ export function grantLinking(ctx: SandboxContext, request: AuthRequest) {
   };
   ctx.store.linkings.set(linking.id, linking);
   const code = randomBytes(24).toString("hex");
-  ctx.store.authCodes.set(code, { code, projectId: request.projectId, linkingId: linking.id, expiresAt: now + AUTH_CODE_TTL_MS, used: false });
+  ctx.store.authCodes.set(code, {
+    code,
+    projectId: request.projectId,
+    linkingId: linking.id,
+    expiresAt: now + AUTH_CODE_TTL_MS,
+    used: false,
+  });
   request.code = code;
   request.outcome = "success";
   request.step = "done";
@@ -150,7 +164,13 @@ export function revokeLinking(ctx: SandboxContext, linking: Linking) {
 }
 
 function newToken(ctx: SandboxContext, kind: TokenRecord["kind"], linking: Linking, expiresAt: number): TokenRecord {
-  const record: TokenRecord = { token: randomBytes(32).toString("hex"), kind, linkingId: linking.id, projectId: linking.projectId, expiresAt };
+  const record: TokenRecord = {
+    token: randomBytes(32).toString("hex"),
+    kind,
+    linkingId: linking.id,
+    projectId: linking.projectId,
+    expiresAt,
+  };
   ctx.store.tokens.set(record.token, record);
   return record;
 }
@@ -186,7 +206,14 @@ export async function receiveToken(call: ApiCall) {
     if (body.code === undefined) throw apiErrors.invalidRequest(`"code" is required`);
     const code = ctx.store.authCodes.get(body.code);
     const linking = code && ctx.store.linkings.get(code.linkingId);
-    if (!code || !linking || code.used || code.projectId !== project.id || now >= code.expiresAt || !linkingActive(linking, now)) {
+    if (
+      !code ||
+      !linking ||
+      code.used ||
+      code.projectId !== project.id ||
+      now >= code.expiresAt ||
+      !linkingActive(linking, now)
+    ) {
       throw apiErrors.invalidGrant("The authorization code is invalid, used or expired.");
     }
     code.used = true;
@@ -195,7 +222,15 @@ export async function receiveToken(call: ApiCall) {
   if (body.refreshToken === undefined) throw apiErrors.invalidRequest(`"refreshToken" is required`);
   const old = ctx.store.tokens.get(body.refreshToken);
   const linking = old && ctx.store.linkings.get(old.linkingId);
-  if (!old || !linking || old.kind !== "refresh" || old.used || old.projectId !== project.id || now >= old.expiresAt || !linkingActive(linking, now)) {
+  if (
+    !old ||
+    !linking ||
+    old.kind !== "refresh" ||
+    old.used ||
+    old.projectId !== project.id ||
+    now >= old.expiresAt ||
+    !linkingActive(linking, now)
+  ) {
     throw apiErrors.invalidGrant("The refresh token is invalid, used or expired.");
   }
   old.used = true;
@@ -218,7 +253,14 @@ export function bearerLinking(call: ApiCall, required: boolean): Linking | undef
   const record = token === undefined ? undefined : call.ctx.store.tokens.get(token);
   const linking = record && call.ctx.store.linkings.get(record.linkingId);
   const now = call.ctx.now();
-  if (!record || !linking || record.kind !== "access" || record.projectId !== call.project.id || now >= record.expiresAt || !linkingActive(linking, now)) {
+  if (
+    !record ||
+    !linking ||
+    record.kind !== "access" ||
+    record.projectId !== call.project.id ||
+    now >= record.expiresAt ||
+    !linkingActive(linking, now)
+  ) {
     throw apiErrors.invalidToken();
   }
   return linking;

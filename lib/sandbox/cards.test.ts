@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCardForm, luhnValid } from "./cards";
-import { control, createPayment, getJson, initiate, nocardCredentials, openLink, paymentBody, startSandbox, type RunningSandbox } from "./test-helpers";
+import {
+  control,
+  createPayment,
+  getJson,
+  initiate,
+  nocardCredentials,
+  openLink,
+  paymentBody,
+  startSandbox,
+  type RunningSandbox,
+} from "./test-helpers";
 
 let s: RunningSandbox;
 
@@ -16,14 +26,22 @@ const cardQuery = "?paymentMethodPreferred=card";
 const card = (number: string) => ({ number, expiry: "12/39", cvc: "123", name: "Test Payer" });
 
 async function cardPayment() {
-  const { id, confirmLink } = await createPayment(s.api, { query: cardQuery, body: paymentBody({ cardPaymentMethod: {} }) });
+  const { id, confirmLink } = await createPayment(s.api, {
+    query: cardQuery,
+    body: paymentBody({ cardPaymentMethod: {} }),
+  });
   return { id, flow: await openLink(confirmLink) };
 }
 
 describe("card payments (v0.3)", () => {
   it("initiates with hybridStatus created and shows the card form with the test cards", async () => {
     const { json } = await initiate(s.api, { query: cardQuery, body: paymentBody({ cardPaymentMethod: {} }) });
-    expect(json).toEqual({ id: expect.stringMatching(/^[0-9a-f]{40}$/), hybridStatus: "created", statusGroup: "started", confirmLink: expect.any(String) });
+    expect(json).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{40}$/),
+      hybridStatus: "created",
+      statusGroup: "started",
+      confirmLink: expect.any(String),
+    });
     const flow = await openLink(String(json.confirmLink));
     const { html } = await flow.page();
     expect(html).toContain("<h1>Pay by card</h1>");
@@ -56,7 +74,10 @@ describe("card payments (v0.3)", () => {
 
   it("4000 0000 0000 3220 asks for the one-time code 123456; a wrong code asks again", async () => {
     const { id, flow } = await cardPayment();
-    expect(await flow.post("card", card("4000 0000 0000 3220"))).toEqual({ status: 303, location: `/login/${id}/step` });
+    expect(await flow.post("card", card("4000 0000 0000 3220"))).toEqual({
+      status: 303,
+      location: `/login/${id}/step`,
+    });
     const verify = await flow.page();
     expect(verify.html).toContain("<h1>Confirm with your card issuer</h1>");
     expect(verify.html).toContain('<label for="otp">One-time code</label>');
@@ -107,9 +128,16 @@ describe("card payments (v0.3)", () => {
     try {
       const { id } = await createPayment(other.api, { query: cardQuery, body: paymentBody({ cardPaymentMethod: {} }) });
       await control(other).post("/clock", { advanceMs: 7 * 24 * 3600 * 1000 - 1 });
-      expect((await getJson(`${other.api}/pis/payment/${id}/status`)).json).toEqual({ hybridStatus: "created", group: "started" });
+      expect((await getJson(`${other.api}/pis/payment/${id}/status`)).json).toEqual({
+        hybridStatus: "created",
+        group: "started",
+      });
       await control(other).post("/clock", { advanceMs: 1 });
-      expect((await getJson(`${other.api}/pis/payment/${id}/status`)).json).toEqual({ hybridStatus: "expired", group: "failed", error: { code: [21100] } });
+      expect((await getJson(`${other.api}/pis/payment/${id}/status`)).json).toEqual({
+        hybridStatus: "expired",
+        group: "failed",
+        error: { code: [21100] },
+      });
     } finally {
       await other.sandbox.close();
     }
@@ -152,25 +180,40 @@ describe("hybrid payments (v0.3)", () => {
   });
 
   it("paymentMethodPreferred=bank with a cardPaymentMethod is a plain bank payment", async () => {
-    const { json } = await initiate(s.api, { query: "?paymentMethodPreferred=bank", body: paymentBody({ cardPaymentMethod: {} }) });
+    const { json } = await initiate(s.api, {
+      query: "?paymentMethodPreferred=bank",
+      body: paymentBody({ cardPaymentMethod: {} }),
+    });
     expect(json).toMatchObject({ bankStatus: "STRD", statusGroup: "started" });
   });
 });
 
 describe("card initiation errors", () => {
   it("refuses cards for a project without the card method", async () => {
-    for (const opts of [{ query: cardQuery, body: paymentBody({ cardPaymentMethod: {} }) }, { body: paymentBody({ cardPaymentMethod: {} }) }]) {
+    for (const opts of [
+      { query: cardQuery, body: paymentBody({ cardPaymentMethod: {} }) },
+      { body: paymentBody({ cardPaymentMethod: {} }) },
+    ]) {
       const { status: code, json } = await initiate(s.api, { ...opts, headers: nocardCredentials });
       expect(code).toBe(400);
-      expect(json).toEqual({ error: { code: 10020, name: "InvalidPaymentMethod", description: "The project has no card payments." }, data: {} });
+      expect(json).toEqual({
+        error: { code: 10020, name: "InvalidPaymentMethod", description: "The project has no card payments." },
+        data: {},
+      });
     }
   });
 
   it("wants cardPaymentMethod with paymentMethodPreferred=card, and knows only bank and card", async () => {
     const missing = await initiate(s.api, { query: cardQuery });
-    expect(missing).toMatchObject({ status: 400, json: { error: { name: "InvalidPaymentData" }, data: '"cardPaymentMethod" is required' } });
+    expect(missing).toMatchObject({
+      status: 400,
+      json: { error: { name: "InvalidPaymentData" }, data: '"cardPaymentMethod" is required' },
+    });
     const other = await initiate(s.api, { query: "?paymentMethodPreferred=cash" });
-    expect(other).toMatchObject({ status: 400, json: { error: { name: "InvalidRequest" }, data: '"paymentMethodPreferred" must be one of [bank, card]' } });
+    expect(other).toMatchObject({
+      status: 400,
+      json: { error: { name: "InvalidRequest" }, data: '"paymentMethodPreferred" must be one of [bank, card]' },
+    });
   });
 });
 

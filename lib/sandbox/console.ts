@@ -17,7 +17,10 @@ import type { StatusGroup, StatusKind } from "./store";
 const SHOWN = 100;
 
 function time(ms: number): string {
-  return new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+  return new Date(ms)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 function table(id: string, caption: string, head: string[], rows: string[][]): string {
@@ -27,11 +30,18 @@ function table(id: string, caption: string, head: string[], rows: string[][]): s
   return `<h2 id="${id}">${escapeHtml(caption)}</h2><div class="scroll"><table aria-labelledby="${id}"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
-const KIND_LABELS: Readonly<Record<StatusKind, string>> = { bank: "bankStatus", card: "cardStatus", hybrid: "hybridStatus" };
+const KIND_LABELS: Readonly<Record<StatusKind, string>> = {
+  bank: "bankStatus",
+  card: "cardStatus",
+  hybrid: "hybridStatus",
+};
 
 function forceForm(paymentId: string): string {
   const groups = (Object.keys(STATUS_CODES) as StatusKind[])
-    .map((kind) => `<optgroup label="${KIND_LABELS[kind]}">${STATUS_CODES[kind].map((code) => `<option value="${kind}:${code}">${code}</option>`).join("")}</optgroup>`)
+    .map(
+      (kind) =>
+        `<optgroup label="${KIND_LABELS[kind]}">${STATUS_CODES[kind].map((code) => `<option value="${kind}:${code}">${code}</option>`).join("")}</optgroup>`,
+    )
     .join("");
   const id = `force-${paymentId}`;
   return `<form method="post" action="/console/payments/${escapeHtml(paymentId)}/status" class="inline">
@@ -40,7 +50,9 @@ function forceForm(paymentId: string): string {
 }
 
 function refundActions(id: number): string {
-  return STATUS_GROUPS.filter((g): g is Exclude<StatusGroup, "started" | "pending"> => g === "completed" || g === "failed")
+  return STATUS_GROUPS.filter(
+    (g): g is Exclude<StatusGroup, "started" | "pending"> => g === "completed" || g === "failed",
+  )
     .map(
       (group) =>
         `<form method="post" action="/console/refunds/${id}/status" class="inline"><input type="hidden" name="statusGroup" value="${group}"><button type="submit">${group === "failed" ? "Fail" : "Complete"} refund ${id}</button></form>`,
@@ -50,8 +62,13 @@ function refundActions(id: number): string {
 
 function faultForm(ctx: SandboxContext): string {
   const f = ctx.faults.current();
-  const current = f.mode === "none" ? "none" : `${f.mode}${f.mode === "slow" ? ` (${f.delayMs} ms)` : ""}, paths ${f.paths.length ? f.paths.join(", ") : "all"}${f.remaining !== undefined ? `, ${f.remaining} call(s) left` : ""}`;
-  const options = FAULT_MODES.map((m) => `<option value="${m}"${m === f.mode ? " selected" : ""}>${m}</option>`).join("");
+  const current =
+    f.mode === "none"
+      ? "none"
+      : `${f.mode}${f.mode === "slow" ? ` (${f.delayMs} ms)` : ""}, paths ${f.paths.length ? f.paths.join(", ") : "all"}${f.remaining !== undefined ? `, ${f.remaining} call(s) left` : ""}`;
+  const options = FAULT_MODES.map((m) => `<option value="${m}"${m === f.mode ? " selected" : ""}>${m}</option>`).join(
+    "",
+  );
   return `<h2 id="faults">Provider faults</h2>
 <p>Now: <strong>${escapeHtml(current)}</strong>. <code>error</code> answers 500, <code>timeout</code> never answers, <code>slow</code> answers after the delay.</p>
 <form method="post" action="/console/faults" class="grid">
@@ -71,7 +88,10 @@ function clockForms(ctx: SandboxContext): string {
     ["+7 days", 7 * 86_400_000],
   ];
   const buttons = steps
-    .map(([label, ms]) => `<form method="post" action="/console/clock" class="inline"><input type="hidden" name="advanceMs" value="${ms}"><button type="submit">${label}</button></form>`)
+    .map(
+      ([label, ms]) =>
+        `<form method="post" action="/console/clock" class="inline"><input type="hidden" name="advanceMs" value="${ms}"><button type="submit">${label}</button></form>`,
+    )
     .join(" ");
   return `<h2 id="clock">Clock</h2>
 <p>Sandbox time <strong>${escapeHtml(time(ctx.now()))}</strong> (${ctx.store.clock.offsetMs} ms ahead of real time). Moving it expires links and tokens and completes pending payments and refunds.</p>
@@ -150,7 +170,12 @@ ${table("deliveries", "Webhook deliveries", ["Time", "Type", "Payment", "URL", "
 }
 
 /** The console's forms: each applies one lever and goes back to the console. */
-export async function handleConsoleAction(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, segments: string[]) {
+export async function handleConsoleAction(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  segments: string[],
+) {
   const form = await readForm(req);
   const [a, b, c] = segments;
   try {
@@ -169,7 +194,14 @@ export async function handleConsoleAction(ctx: SandboxContext, req: IncomingMess
     } else if (a === "faults") {
       const paths = (form.get("paths") ?? "").split(/[\s,]+/).filter(Boolean);
       const count = form.get("count");
-      ctx.faults.set(parseFault({ mode: form.get("mode"), delayMs: Number(form.get("delayMs") || 0), paths, ...(count ? { count: Number(count) } : {}) }));
+      ctx.faults.set(
+        parseFault({
+          mode: form.get("mode"),
+          delayMs: Number(form.get("delayMs") || 0),
+          paths,
+          ...(count ? { count: Number(count) } : {}),
+        }),
+      );
     } else if (a === "clock") {
       const ms = Number(form.get("advanceMs"));
       if (!Number.isInteger(ms) || ms < 0) throw new PageError(400, "formUnreadable");

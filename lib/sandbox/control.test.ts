@@ -51,7 +51,15 @@ async function consoleForm(action: string, fields: Record<string, string> = {}, 
 
 describe("control API: payments", () => {
   it("lists payments newest first, filtered by endToEndId or clientId, with their status history", async () => {
-    const first = await createPayment(s.api, { body: paymentBody({ bankPaymentMethod: { endToEndId: "A-1", creditorName: "Shop", creditorAccount: { iban: "LT601010012345678901" } } }) });
+    const first = await createPayment(s.api, {
+      body: paymentBody({
+        bankPaymentMethod: {
+          endToEndId: "A-1",
+          creditorName: "Shop",
+          creditorAccount: { iban: "LT601010012345678901" },
+        },
+      }),
+    });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await createPayment(s.api);
     await payAtBank(second.confirmLink);
@@ -72,7 +80,9 @@ describe("control API: payments", () => {
       ],
       refunds: [],
     });
-    expect(((await c.get("/payments?endToEndId=A-1")).json as { data: { id: string }[] }).data.map((p) => p.id)).toEqual([first.id]);
+    expect(
+      ((await c.get("/payments?endToEndId=A-1")).json as { data: { id: string }[] }).data.map((p) => p.id),
+    ).toEqual([first.id]);
     expect(((await c.get("/payments?clientId=sandbox-nocard-id")).json as { data: unknown[] }).data).toEqual([]);
     expect((await c.get(`/payments/${first.id}`)).json).toMatchObject({ id: first.id, bankStatus: "STRD" });
     expect((await c.get("/payments/nope")).status).toBe(404);
@@ -80,7 +90,10 @@ describe("control API: payments", () => {
 
   it("forces a status, deriving the group and default reason codes, or taking them as given", async () => {
     const { id } = await createPayment(s.api);
-    expect((await c.post(`/payments/${id}/status`, { bankStatus: "ACTC" })).json).toMatchObject({ bankStatus: "ACTC", statusGroup: "pending" });
+    expect((await c.post(`/payments/${id}/status`, { bankStatus: "ACTC" })).json).toMatchObject({
+      bankStatus: "ACTC",
+      statusGroup: "pending",
+    });
     expect(await status(id)).toEqual({ bankStatus: "ACTC", group: "pending" });
     await c.post(`/payments/${id}/status`, { bankStatus: "RJCT" });
     expect(await status(id)).toEqual({ bankStatus: "RJCT", group: "failed", error: { code: [21101] } });
@@ -94,14 +107,23 @@ describe("control API: payments", () => {
     const { id } = await createPayment(s.api);
     const cases: [unknown, string][] = [
       [{}, '"value" must contain exactly one of [bankStatus, cardStatus, hybridStatus]'],
-      [{ bankStatus: "ACSC", cardStatus: "paid" }, '"value" must contain exactly one of [bankStatus, cardStatus, hybridStatus]'],
+      [
+        { bankStatus: "ACSC", cardStatus: "paid" },
+        '"value" must contain exactly one of [bankStatus, cardStatus, hybridStatus]',
+      ],
       [{ bankStatus: "DONE" }, expect.stringMatching(/^"bankStatus" must be one of \[STRD, /)],
-      [{ hybridStatus: "created", statusGroup: "finished" }, '"statusGroup" must be one of [started, pending, completed, failed]'],
+      [
+        { hybridStatus: "created", statusGroup: "finished" },
+        '"statusGroup" must be one of [started, pending, completed, failed]',
+      ],
       [{ bankStatus: "ACSC", errorCodes: "21004" }, '"errorCodes" must be an array of integers'],
       ["[1]", '"value" must be of type object'],
     ];
     for (const [body, message] of cases) {
-      expect(await c.post(`/payments/${id}/status`, body)).toEqual({ status: 400, json: { error: { code: 10019, name: "InvalidRequest", description: "Invalid request." }, data: message } });
+      expect(await c.post(`/payments/${id}/status`, body)).toEqual({
+        status: 400,
+        json: { error: { code: 10019, name: "InvalidRequest", description: "Invalid request." }, data: message },
+      });
     }
     expect((await c.post(`/payments/${"0".repeat(40)}/status`, { bankStatus: "ACSC" })).status).toBe(404);
   });
@@ -112,16 +134,25 @@ describe("control API: payments", () => {
     await postJson(`${s.api}/pis/payment/${id}/refunds`, { amount: "1.00" });
     const [refund] = ((await c.get("/refunds")).json as { data: { id: number; statusGroup: string }[] }).data;
     expect(refund).toMatchObject({ paymentId: id, statusGroup: "started", currencyCode: "EUR" });
-    expect((await c.post(`/refunds/${refund?.id ?? 0}/status`, { statusGroup: "completed" })).json).toMatchObject({ statusGroup: "completed" });
+    expect((await c.post(`/refunds/${refund?.id ?? 0}/status`, { statusGroup: "completed" })).json).toMatchObject({
+      statusGroup: "completed",
+    });
     expect((await c.post(`/refunds/${refund?.id ?? 0}/status`, {})).status).toBe(400);
     expect((await c.post("/refunds/999/status", { statusGroup: "failed" })).status).toBe(404);
   });
 });
 
 describe("control API: account linkings", () => {
-  const PSU = { "PSU-IP-Address": "192.0.2.10", "PSU-IP-Port": "443", "PSU-User-Agent": "Mozilla/5.0", "PSU-Http-Method": "GET", "PSU-Device-ID": "device-1" };
+  const PSU = {
+    "PSU-IP-Address": "192.0.2.10",
+    "PSU-IP-Port": "443",
+    "PSU-User-Agent": "Mozilla/5.0",
+    "PSU-Http-Method": "GET",
+    "PSU-Device-ID": "device-1",
+  };
   const bearer = (token: string) => ({ ...credentials, ...PSU, Authorization: `Bearer ${token}` });
-  const refresh = (refreshToken: string) => postJson(`${s.api}/auth/token`, { grantType: "refreshToken", refreshToken });
+  const refresh = (refreshToken: string) =>
+    postJson(`${s.api}/auth/token`, { grantType: "refreshToken", refreshToken });
   type LinkingJson = { id: string; revokedAt: number | null };
 
   it("lists linkings newest first", async () => {
@@ -158,7 +189,10 @@ describe("control API: account linkings", () => {
     const revokedAt = (revoked.json as LinkingJson).revokedAt ?? 0;
     expect(revokedAt).toBeGreaterThanOrEqual(before);
 
-    const invalidToken = { status: 401, json: { error: { code: 10005, name: "InvalidToken", description: expect.any(String) }, data: {} } };
+    const invalidToken = {
+      status: 401,
+      json: { error: { code: 10005, name: "InvalidToken", description: expect.any(String) }, data: {} },
+    };
     for (const token of [first.accessToken, rotated.accessToken]) {
       expect(await initiate(s.api, { headers: { Authorization: `Bearer ${token}` } })).toEqual(invalidToken);
       expect(await getJson(`${s.api}/ais/accounts`, bearer(token))).toEqual(invalidToken);
@@ -166,7 +200,10 @@ describe("control API: account linkings", () => {
     }
     const usedRefresh = await refresh(first.refreshToken);
     const revokedRefresh = await refresh(rotated.refreshToken);
-    expect(revokedRefresh).toEqual({ status: 400, json: { error: { code: 10023, name: "InvalidGrant", description: expect.any(String) }, data: {} } });
+    expect(revokedRefresh).toEqual({
+      status: 400,
+      json: { error: { code: 10023, name: "InvalidGrant", description: expect.any(String) }, data: {} },
+    });
     expect(revokedRefresh).toEqual(usedRefresh);
 
     // Another linking of the same payer and project is untouched.
@@ -188,20 +225,33 @@ describe("control API: account linkings", () => {
     const code = new URL((await flow.post("allow")).location).searchParams.get("code");
     const [linking] = ((await c.get("/linkings")).json as { data: LinkingJson[] }).data;
     await c.post(`/linkings/${linking?.id ?? ""}/revoke`);
-    expect((await postJson(`${s.api}/auth/token`, { grantType: "authorizationCode", code })).json).toMatchObject({ error: { name: "InvalidGrant" } });
+    expect((await postJson(`${s.api}/auth/token`, { grantType: "authorizationCode", code })).json).toMatchObject({
+      error: { name: "InvalidGrant" },
+    });
   });
 
   it("revoking an unknown linking is a 404", async () => {
-    expect(await c.post("/linkings/nope/revoke")).toEqual({ status: 404, json: { error: { code: 10004, name: "NotFound", description: "Linking not found." }, data: {} } });
+    expect(await c.post("/linkings/nope/revoke")).toEqual({
+      status: 404,
+      json: { error: { code: 10004, name: "NotFound", description: "Linking not found." }, data: {} },
+    });
     expect((await c.get("/linkings/nope")).status).toBe(404);
   });
 });
 
 describe("control API: faults", () => {
   it("error: matching calls answer 500 with the envelope, for `count` calls, and nothing is created", async () => {
-    expect((await c.post("/faults", { mode: "error", paths: ["/pis/payment"], count: 2 })).json).toEqual({ mode: "error", delayMs: 0, paths: ["/pis/payment"], remaining: 2 });
+    expect((await c.post("/faults", { mode: "error", paths: ["/pis/payment"], count: 2 })).json).toEqual({
+      mode: "error",
+      delayMs: 0,
+      paths: ["/pis/payment"],
+      remaining: 2,
+    });
     for (let i = 0; i < 2; i++) {
-      expect(await initiate(s.api)).toEqual({ status: 500, json: { error: { code: 10000, name: "SystemError", description: "Internal error." }, data: {} } });
+      expect(await initiate(s.api)).toEqual({
+        status: 500,
+        json: { error: { code: 10000, name: "SystemError", description: "Internal error." }, data: {} },
+      });
     }
     expect((await getJson(`${s.api}/auth/banks`)).status).toBe(200);
     expect(((await c.get("/payments")).json as { data: unknown[] }).data).toEqual([]);
@@ -242,11 +292,21 @@ describe("control API: faults", () => {
   });
 
   it("refuses a malformed fault", async () => {
-    expect((await c.post("/faults", { mode: "broken" })).json).toMatchObject({ data: '"mode" must be one of [none, error, timeout, slow]' });
-    expect((await c.post("/faults", { mode: "slow", delayMs: -1 })).json).toMatchObject({ data: '"delayMs" must be a non-negative integer' });
-    expect((await c.post("/faults", { mode: "error", paths: ["pis"] })).json).toMatchObject({ data: expect.stringContaining('"paths"') });
-    expect((await c.post("/faults", { mode: "error", count: 0 })).json).toMatchObject({ data: '"count" must be a positive integer' });
-    expect((await c.post("/faults", { mode: "error", methods: ["post"] })).json).toMatchObject({ data: expect.stringContaining('"methods"') });
+    expect((await c.post("/faults", { mode: "broken" })).json).toMatchObject({
+      data: '"mode" must be one of [none, error, timeout, slow]',
+    });
+    expect((await c.post("/faults", { mode: "slow", delayMs: -1 })).json).toMatchObject({
+      data: '"delayMs" must be a non-negative integer',
+    });
+    expect((await c.post("/faults", { mode: "error", paths: ["pis"] })).json).toMatchObject({
+      data: expect.stringContaining('"paths"'),
+    });
+    expect((await c.post("/faults", { mode: "error", count: 0 })).json).toMatchObject({
+      data: '"count" must be a positive integer',
+    });
+    expect((await c.post("/faults", { mode: "error", methods: ["post"] })).json).toMatchObject({
+      data: expect.stringContaining('"methods"'),
+    });
   });
 });
 
@@ -257,7 +317,9 @@ describe("control API: clock, reset, safety", () => {
     const after = (await c.post("/clock", { advanceMs: 86_400_000 })).json as { now: number; offsetMs: number };
     expect(after.offsetMs).toBe(86_400_000);
     expect(after.now - before.now).toBeGreaterThanOrEqual(86_400_000);
-    expect((await c.post("/clock", { advanceMs: -1 })).json).toMatchObject({ data: '"advanceMs" must be a non-negative integer' });
+    expect((await c.post("/clock", { advanceMs: -1 })).json).toMatchObject({
+      data: '"advanceMs" must be a non-negative integer',
+    });
   });
 
   it("reset forgets payments, deliveries, faults, the clock and added projects", async () => {
@@ -270,12 +332,24 @@ describe("control API: clock, reset, safety", () => {
     expect(((await c.get("/webhooks")).json as { data: unknown[] }).data).toEqual([]);
     expect((await c.get("/faults")).json).toMatchObject({ mode: "none" });
     expect((await c.get("/clock")).json).toMatchObject({ offsetMs: 0 });
-    expect((await getJson(`${s.api}/auth/banks`, { "Client-Id": "x-id", "Client-Secret": "x-secret" })).status).toBe(401);
-    expect((await getJson(`${s.api}/auth/banks`, { "Client-Id": "sandbox-nocard-id", "Client-Secret": "sandbox-nocard-secret" })).status).toBe(200);
+    expect((await getJson(`${s.api}/auth/banks`, { "Client-Id": "x-id", "Client-Secret": "x-secret" })).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await getJson(`${s.api}/auth/banks`, {
+          "Client-Id": "sandbox-nocard-id",
+          "Client-Secret": "sandbox-nocard-secret",
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("refuses cross-site posts and unknown routes", async () => {
-    const response = await fetch(`${s.baseUrl}/_sandbox/reset`, { method: "POST", headers: { Origin: "https://evil.example", ...CONTROL } });
+    const response = await fetch(`${s.baseUrl}/_sandbox/reset`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example", ...CONTROL },
+    });
     expect(response.status).toBe(400);
     expect((await c.get("/nothing")).status).toBe(404);
     expect((await getJson(`${s.baseUrl}/health`, {})).json).toEqual({ status: "ok" });
@@ -293,12 +367,15 @@ describe("console", () => {
     expect(html).toContain("12.30 EUR");
     expect(html).toMatch(/STRD started \(api\)<\/li><li>[^<]* RJCT failed \(payer\)/);
     expect(html).toContain(`<label for="force-${id}" class="sr-only">`);
-    expect(html).toContain("<h2 id=\"deliveries\">Webhook deliveries</h2>");
+    expect(html).toContain('<h2 id="deliveries">Webhook deliveries</h2>');
   });
 
   it("forces a status, fails a refund, sets a fault, moves the clock and resets", async () => {
     const { id, confirmLink } = await createPayment(s.api, { query: "?bankId=SEB_LT_SAND" });
-    expect(await consoleForm(`/console/payments/${id}/status`, { status: "bank:ACSC" })).toEqual({ status: 303, location: "/" });
+    expect(await consoleForm(`/console/payments/${id}/status`, { status: "bank:ACSC" })).toEqual({
+      status: 303,
+      location: "/",
+    });
     expect(await status(id)).toEqual({ bankStatus: "ACSC", group: "completed" });
     expect((await getPage(confirmLink)).status).toBe(410);
 
@@ -306,10 +383,23 @@ describe("console", () => {
     const refundId = String(((await c.get("/refunds")).json as { data: { id: number }[] }).data[0]?.id);
     expect((await getPage(s.baseUrl)).html).toContain(`Fail refund ${refundId}`);
     await consoleForm(`/console/refunds/${refundId}/status`, { statusGroup: "failed" });
-    expect(((await getJson(`${s.api}/pis/payment/${id}/refunds`)).json as { data: { statusGroup: string }[] }).data[0]?.statusGroup).toBe("failed");
+    expect(
+      ((await getJson(`${s.api}/pis/payment/${id}/refunds`)).json as { data: { statusGroup: string }[] }).data[0]
+        ?.statusGroup,
+    ).toBe("failed");
 
-    await consoleForm("/console/faults", { mode: "error", delayMs: "0", paths: "/auth/countries, /auth/banks", count: "1" });
-    expect((await c.get("/faults")).json).toEqual({ mode: "error", delayMs: 0, paths: ["/auth/countries", "/auth/banks"], remaining: 1 });
+    await consoleForm("/console/faults", {
+      mode: "error",
+      delayMs: "0",
+      paths: "/auth/countries, /auth/banks",
+      count: "1",
+    });
+    expect((await c.get("/faults")).json).toEqual({
+      mode: "error",
+      delayMs: 0,
+      paths: ["/auth/countries", "/auth/banks"],
+      remaining: 1,
+    });
     expect((await getJson(`${s.api}/auth/countries`)).status).toBe(500);
 
     await consoleForm("/console/clock", { advanceMs: "3600000" });
@@ -335,8 +425,13 @@ describe("persistence (SANDBOX_DATA_DIR)", () => {
 
       const second = await startSandbox({ dataDir: dir });
       try {
-        expect((await getJson(`${second.api}/pis/payment/${id}/status`)).json).toEqual({ bankStatus: "ACSC", group: "completed" });
-        expect(((await getJson(`${second.api}/pis/payment/${id}/refunds`)).json as { data: unknown[] }).data).toHaveLength(1);
+        expect((await getJson(`${second.api}/pis/payment/${id}/status`)).json).toEqual({
+          bankStatus: "ACSC",
+          group: "completed",
+        });
+        expect(
+          ((await getJson(`${second.api}/pis/payment/${id}/refunds`)).json as { data: unknown[] }).data,
+        ).toHaveLength(1);
         const next = await postJson(`${second.api}/pis/payment/${id}/refunds`, { amount: "1.00" });
         expect(next.json).toMatchObject({ id: 2 });
         // The link was used before the restart, and still is.
@@ -354,14 +449,22 @@ describe("persistence (SANDBOX_DATA_DIR)", () => {
     try {
       const first = await startSandbox({ dataDir: dir });
       const token = await linkAccount(first.api);
-      const revokedAt = ((await control(first).post(`/linkings/${token.authId}/revoke`)).json as { revokedAt: number }).revokedAt;
+      const revokedAt = ((await control(first).post(`/linkings/${token.authId}/revoke`)).json as { revokedAt: number })
+        .revokedAt;
       await first.sandbox.close();
 
       const second = await startSandbox({ dataDir: dir });
       try {
-        expect(((await control(second).get("/linkings")).json as { data: unknown[] }).data).toEqual([expect.objectContaining({ id: token.authId, revokedAt })]);
-        expect((await initiate(second.api, { headers: { Authorization: `Bearer ${token.accessToken}` } })).status).toBe(401);
-        expect((await postJson(`${second.api}/auth/token`, { grantType: "refreshToken", refreshToken: token.refreshToken })).status).toBe(400);
+        expect(((await control(second).get("/linkings")).json as { data: unknown[] }).data).toEqual([
+          expect.objectContaining({ id: token.authId, revokedAt }),
+        ]);
+        expect((await initiate(second.api, { headers: { Authorization: `Bearer ${token.accessToken}` } })).status).toBe(
+          401,
+        );
+        expect(
+          (await postJson(`${second.api}/auth/token`, { grantType: "refreshToken", refreshToken: token.refreshToken }))
+            .status,
+        ).toBe(400);
       } finally {
         await second.sandbox.close();
       }
@@ -373,11 +476,16 @@ describe("persistence (SANDBOX_DATA_DIR)", () => {
 
 describe("the control API's secret", () => {
   it("refuses a control call without the sandbox's control secret, or with a wrong one, and changes nothing", async () => {
-    const offset = async () => ((await getJson(`${s.baseUrl}/_sandbox/clock`, CONTROL)).json as { offsetMs: number }).offsetMs;
+    const offset = async () =>
+      ((await getJson(`${s.baseUrl}/_sandbox/clock`, CONTROL)).json as { offsetMs: number }).offsetMs;
     const before = await offset();
     const wrong: Record<string, string>[] = [{}, { "X-Sandbox-Secret": "guess" }];
     for (const headers of wrong) {
-      const res = await fetch(`${s.baseUrl}/_sandbox/clock`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ advanceMs: 3_600_000 }) });
+      const res = await fetch(`${s.baseUrl}/_sandbox/clock`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify({ advanceMs: 3_600_000 }),
+      });
       expect(res.status).toBe(401);
       expect(((await res.json()) as { error: { name: string } }).error.name).toBe("Unauthorized");
       expect((await fetch(`${s.baseUrl}/_sandbox/payments`, { headers })).status).toBe(401);

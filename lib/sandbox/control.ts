@@ -7,7 +7,15 @@ import { runDueTransitions, setPaymentStatus, setRefundStatus } from "./lifecycl
 import { projectById } from "./projects";
 import { refundJson } from "./refunds";
 import { ERROR_CODES, STATUS_CODES, STATUS_GROUPS, isStatusCode } from "./statuses";
-import { paymentRefunds, type ChangeSource, type Linking, type PaymentRecord, type RefundRecord, type StatusGroup, type StatusKind } from "./store";
+import {
+  paymentRefunds,
+  type ChangeSource,
+  type Linking,
+  type PaymentRecord,
+  type RefundRecord,
+  type StatusGroup,
+  type StatusKind,
+} from "./store";
 
 /**
  * The control API for tests and demos, JSON under `/_sandbox/` (README "Control API"). It is not
@@ -28,7 +36,13 @@ const FORCED_ERROR_CODES: Readonly<Record<string, number[]>> = {
 export function forcePaymentStatus(
   ctx: SandboxContext,
   payment: PaymentRecord,
-  input: { kind: StatusKind; code: string; group?: StatusGroup | undefined; errorCodes?: number[] | undefined; source: ChangeSource },
+  input: {
+    kind: StatusKind;
+    code: string;
+    group?: StatusGroup | undefined;
+    errorCodes?: number[] | undefined;
+    source: ChangeSource;
+  },
 ) {
   setPaymentStatus(ctx, payment, {
     kind: input.kind,
@@ -43,7 +57,12 @@ export function forcePaymentStatus(
 }
 
 function controlRefundJson(refund: RefundRecord) {
-  return { ...refundJson(refund), currencyCode: refund.currencyCode, completeAt: refund.completeAt ?? null, updatedAt: refund.updatedAt };
+  return {
+    ...refundJson(refund),
+    currencyCode: refund.currencyCode,
+    completeAt: refund.completeAt ?? null,
+    updatedAt: refund.updatedAt,
+  };
 }
 
 /** The project a payment or linking belongs to, and that project's client id (what the merchant knows it by). */
@@ -76,7 +95,13 @@ export function controlPaymentJson(ctx: SandboxContext, p: PaymentRecord) {
     pendingUntil: p.pendingUntil ?? null,
     redirectUrl: p.redirectUrl,
     webhookUrl: p.webhookUrl ?? null,
-    history: p.history.map((h) => ({ at: h.at, [`${h.kind}Status`]: h.code, statusGroup: h.group, errorCodes: h.errorCodes, source: h.source })),
+    history: p.history.map((h) => ({
+      at: h.at,
+      [`${h.kind}Status`]: h.code,
+      statusGroup: h.group,
+      errorCodes: h.errorCodes,
+      source: h.source,
+    })),
     refunds: paymentRefunds(ctx.store, p.id).map(controlRefundJson),
   };
 }
@@ -107,20 +132,23 @@ async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   } catch {
     throw apiErrors.invalidRequest(`"value" must be of type object`);
   }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) throw apiErrors.invalidRequest(`"value" must be of type object`);
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw apiErrors.invalidRequest(`"value" must be of type object`);
   return json as Record<string, unknown>;
 }
 
 function parseGroup(value: unknown): StatusGroup | undefined {
   if (value === undefined) return undefined;
-  if (!STATUS_GROUPS.includes(value as StatusGroup)) throw apiErrors.invalidRequest(`"statusGroup" must be one of [${STATUS_GROUPS.join(", ")}]`);
+  if (!STATUS_GROUPS.includes(value as StatusGroup))
+    throw apiErrors.invalidRequest(`"statusGroup" must be one of [${STATUS_GROUPS.join(", ")}]`);
   return value as StatusGroup;
 }
 
 function parseForce(body: Record<string, unknown>) {
   const given = KINDS.filter((kind) => body[`${kind}Status`] !== undefined);
   const [kind] = given;
-  if (given.length !== 1 || kind === undefined) throw apiErrors.invalidRequest(`"value" must contain exactly one of [bankStatus, cardStatus, hybridStatus]`);
+  if (given.length !== 1 || kind === undefined)
+    throw apiErrors.invalidRequest(`"value" must contain exactly one of [bankStatus, cardStatus, hybridStatus]`);
   const code = body[`${kind}Status`];
   if (typeof code !== "string" || !isStatusCode(kind, code)) {
     throw apiErrors.invalidRequest(`"${kind}Status" must be one of [${STATUS_CODES[kind].join(", ")}]`);
@@ -155,7 +183,13 @@ function newestFirst<T extends { createdAt: number }>(items: Iterable<T>): T[] {
 }
 
 /** Answers `/_sandbox/...` (path segments after it) with the JSON body of a 200, or throws an ApiError. */
-export async function handleControl(ctx: SandboxContext, req: IncomingMessage, method: string, segments: string[], url: URL): Promise<unknown> {
+export async function handleControl(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  method: string,
+  segments: string[],
+  url: URL,
+): Promise<unknown> {
   const [a, b, c, ...extra] = segments;
   if (extra.length > 0) throw apiErrors.notFound("Route");
   const q = url.searchParams;

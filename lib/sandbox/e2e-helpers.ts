@@ -22,7 +22,11 @@ export async function createPayment(opts: { query?: string; card?: boolean; vers
     amount: "24.90",
     currencyCode: "EUR",
     description: "Order E2E-1",
-    bankPaymentMethod: { endToEndId: `e2e-${Date.now()}`, creditorName: "Demo Shop UAB", creditorAccount: { iban: "LT601010012345678901" } },
+    bankPaymentMethod: {
+      endToEndId: `e2e-${Date.now()}`,
+      creditorName: "Demo Shop UAB",
+      creditorAccount: { iban: "LT601010012345678901" },
+    },
     ...(opts.card && { cardPaymentMethod: {} }),
   };
   const res = await fetch(`${sandboxUrl()}/platform/${opts.version ?? "v0.3"}/pis/payment${opts.query ?? ""}`, {
@@ -38,7 +42,12 @@ export async function createPayment(opts: { query?: string; card?: boolean; vers
 export async function startLinking(query: string, body: unknown = {}) {
   const res = await fetch(`${sandboxUrl()}/platform/v0.3/auth${query}`, {
     method: "POST",
-    headers: { ...CREDENTIALS, "Content-Type": "application/json", "Request-Id": `e2e-${Date.now()}`, "Redirect-URL": SHOP_RETURN },
+    headers: {
+      ...CREDENTIALS,
+      "Content-Type": "application/json",
+      "Request-Id": `e2e-${Date.now()}`,
+      "Redirect-URL": SHOP_RETURN,
+    },
     body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`POST /auth failed: ${res.status} ${await res.text()}`);
@@ -52,7 +61,14 @@ export async function paymentStatus(id: string) {
 
 /** The sandbox's control API (lib/sandbox/README.md). */
 export async function controlPost(path: string, body: unknown) {
-  const res = await fetch(`${sandboxUrl()}/_sandbox${path}`, { method: "POST", headers: { "Content-Type": "application/json", "X-Sandbox-Secret": process.env.SANDBOX_CONTROL_SECRET || "sandbox-control-secret" }, body: JSON.stringify(body) });
+  const res = await fetch(`${sandboxUrl()}/_sandbox${path}`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Sandbox-Secret": process.env.SANDBOX_CONTROL_SECRET || "sandbox-control-secret",
+    },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 200) throw new Error(`control API ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }
@@ -64,7 +80,10 @@ export function sandboxPage(path: string): string {
 /** Stands in for the merchant's landing page, so the final redirect lands without a network. */
 export async function routeShop(page: Page) {
   await page.route(`${SHOP_RETURN}**`, (route) =>
-    route.fulfill({ contentType: "text/html", body: '<!doctype html><html lang="en"><title>Shop</title><main><h1>Back at the shop</h1></main></html>' }),
+    route.fulfill({
+      contentType: "text/html",
+      body: '<!doctype html><html lang="en"><title>Shop</title><main><h1>Back at the shop</h1></main></html>',
+    }),
   );
 }
 

@@ -44,7 +44,8 @@ export function createFaults(): Faults {
     },
     take(method, fullPath, apiPath) {
       if (fault.mode === "none") return undefined;
-      const matches = fault.paths.length === 0 || fault.paths.some((p) => fullPath.startsWith(p) || apiPath.startsWith(p));
+      const matches =
+        fault.paths.length === 0 || fault.paths.some((p) => fullPath.startsWith(p) || apiPath.startsWith(p));
       if (!matches || (fault.methods !== undefined && !fault.methods.includes(method))) return undefined;
       const taken = fault;
       if (fault.remaining !== undefined) {
@@ -57,23 +58,35 @@ export function createFaults(): Faults {
 
 /** Reads `{mode, delayMs?, paths?, methods?, count?}`; `paths` and `methods` may also be one string. */
 export function parseFault(input: unknown): Fault {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) throw apiErrors.invalidRequest(`"value" must be of type object`);
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    throw apiErrors.invalidRequest(`"value" must be of type object`);
   const raw = input as Record<string, unknown>;
-  if (!FAULT_MODES.includes(raw.mode as FaultMode)) throw apiErrors.invalidRequest(`"mode" must be one of [${FAULT_MODES.join(", ")}]`);
+  if (!FAULT_MODES.includes(raw.mode as FaultMode))
+    throw apiErrors.invalidRequest(`"mode" must be one of [${FAULT_MODES.join(", ")}]`);
   const mode = raw.mode as FaultMode;
   const delayMs = raw.delayMs ?? (mode === "slow" ? DEFAULT_SLOW_MS : 0);
-  if (typeof delayMs !== "number" || !Number.isInteger(delayMs) || delayMs < 0) throw apiErrors.invalidRequest(`"delayMs" must be a non-negative integer`);
+  if (typeof delayMs !== "number" || !Number.isInteger(delayMs) || delayMs < 0)
+    throw apiErrors.invalidRequest(`"delayMs" must be a non-negative integer`);
   const paths = raw.paths === undefined ? [] : typeof raw.paths === "string" ? [raw.paths] : raw.paths;
   if (!Array.isArray(paths) || !paths.every((p) => typeof p === "string" && p.startsWith("/"))) {
     throw apiErrors.invalidRequest(`"paths" must be an array of path prefixes starting with "/"`);
   }
   const methods = raw.methods === undefined ? undefined : typeof raw.methods === "string" ? [raw.methods] : raw.methods;
-  if (methods !== undefined && (!Array.isArray(methods) || !methods.every((m) => typeof m === "string" && /^[A-Z]+$/.test(m)))) {
+  if (
+    methods !== undefined &&
+    (!Array.isArray(methods) || !methods.every((m) => typeof m === "string" && /^[A-Z]+$/.test(m)))
+  ) {
     throw apiErrors.invalidRequest(`"methods" must be an array of HTTP methods such as "POST"`);
   }
   const count = raw.count;
   if (count !== undefined && (typeof count !== "number" || !Number.isInteger(count) || count < 1)) {
     throw apiErrors.invalidRequest(`"count" must be a positive integer`);
   }
-  return { mode, delayMs, paths: paths as string[], ...(methods !== undefined && { methods: methods as string[] }), ...(count !== undefined && { remaining: count }) };
+  return {
+    mode,
+    delayMs,
+    paths: paths as string[],
+    ...(methods !== undefined && { methods: methods as string[] }),
+    ...(count !== undefined && { remaining: count }),
+  };
 }

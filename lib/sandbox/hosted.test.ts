@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countryFromAcceptLanguage } from "./pages";
-import { control, createPayment, getJson, getPage, openLink, payAtBank, postForm, startSandbox, type RunningSandbox } from "./test-helpers";
+import {
+  control,
+  createPayment,
+  getJson,
+  getPage,
+  openLink,
+  payAtBank,
+  postForm,
+  startSandbox,
+  type RunningSandbox,
+} from "./test-helpers";
 
 let s: RunningSandbox;
 
@@ -45,12 +55,18 @@ describe("hosted bank payment", () => {
     expect(await flow.post("approve")).toEqual({ status: 303, location: `/login/${id}/step` });
     expect(await status(id)).toEqual({ bankStatus: "STRD", group: "started" });
 
-    expect(await flow.post("login", { username: "test", password: "wrong" })).toEqual({ status: 303, location: `/login/${id}/step?error=credentials` });
+    expect(await flow.post("login", { username: "test", password: "wrong" })).toEqual({
+      status: 303,
+      location: `/login/${id}/step?error=credentials`,
+    });
     const rejected = await flow.page("?error=credentials");
     expect(rejected.html).toMatch(/role="alert" id="login-error">Wrong username or password/);
     expect(rejected.html).toContain('aria-invalid="true"');
 
-    expect(await flow.post("login", { username: "test", password: "1234" })).toEqual({ status: 303, location: `/login/${id}/step` });
+    expect(await flow.post("login", { username: "test", password: "1234" })).toEqual({
+      status: 303,
+      location: `/login/${id}/step`,
+    });
     const confirm = await flow.page();
     expect(confirm.html).toContain("<h1>Confirm payment</h1>");
     expect(confirm.html).toContain("<legend>Pay from</legend>");
@@ -131,7 +147,9 @@ describe("hosted bank payment", () => {
 
 describe("decisions at the bank", () => {
   it("Cancel on the confirm step: CANC / failed with code 21004, the merchant's query kept byte for byte", async () => {
-    const { id, confirmLink } = await createPayment(s.api, { redirectUrl: "https://shop.example/return?order=7&sig=a%20b" });
+    const { id, confirmLink } = await createPayment(s.api, {
+      redirectUrl: "https://shop.example/return?order=7&sig=a%20b",
+    });
     const { answer } = await payAtBank(confirmLink, "cancel");
     expect(answer.location).toBe(`https://shop.example/return?order=7&sig=a%20b&paymentId=${id}&statusGroup=failed`);
     expect(await status(id)).toEqual({ bankStatus: "CANC", group: "failed", error: { code: [21004] } });
@@ -149,7 +167,9 @@ describe("decisions at the bank", () => {
     const { answer } = await payAtBank(confirmLink, "reject");
     expect(new URL(answer.location).searchParams.get("statusGroup")).toBe("failed");
     expect(await status(id)).toEqual({ bankStatus: "RJCT", group: "failed", error: { code: [20017] } });
-    expect(await payment(id)).toMatchObject({ bankPaymentMethod: { debtorAccount: { iban: expect.stringMatching(/^LV\d{2}PARX\d{13}$/) } } });
+    expect(await payment(id)).toMatchObject({
+      bankPaymentMethod: { debtorAccount: { iban: expect.stringMatching(/^LV\d{2}PARX\d{13}$/) } },
+    });
   });
 
   it("Leave pending: ACTC / pending, back to the merchant with statusGroup=pending, and it stays so", async () => {
@@ -180,9 +200,15 @@ describe("decisions at the bank", () => {
     try {
       const { id, confirmLink } = await createPayment(other.api, { query: "?bankId=SEB_LT_SAND" });
       await payAtBank(confirmLink);
-      expect((await getJson(`${other.api}/pis/payment/${id}/status`)).json).toEqual({ bankStatus: "ACSP", group: "pending" });
+      expect((await getJson(`${other.api}/pis/payment/${id}/status`)).json).toEqual({
+        bankStatus: "ACSP",
+        group: "pending",
+      });
       await new Promise((resolve) => setTimeout(resolve, 600));
-      expect((await getJson(`${other.api}/pis/payment/${id}/status`)).json).toEqual({ bankStatus: "ACSC", group: "completed" });
+      expect((await getJson(`${other.api}/pis/payment/${id}/status`)).json).toEqual({
+        bankStatus: "ACSC",
+        group: "completed",
+      });
     } finally {
       await other.sandbox.close();
     }

@@ -6,7 +6,19 @@ import { PageError, escapeHtml, header, readForm, redirect303, sendHtml } from "
 import { messages, type Messages, type OutcomeKey } from "./i18n";
 import { setPaymentStatus } from "./lifecycle";
 import { claim, ownsLink } from "./links";
-import { bankChoice, cardForm, cardFormError, gonePage, layout, loginForm, orderSummary, otpForm, pageCountry, postButton, stepLabel } from "./pages";
+import {
+  bankChoice,
+  cardForm,
+  cardFormError,
+  gonePage,
+  layout,
+  loginForm,
+  orderSummary,
+  otpForm,
+  pageCountry,
+  postButton,
+  stepLabel,
+} from "./pages";
 import { returnUrl } from "./payments";
 import { ERROR_CODES, isFinal } from "./statuses";
 import type { PaymentRecord, PaymentStep } from "./store";
@@ -29,9 +41,20 @@ function stepOf(m: Messages, p: PaymentRecord, step: PaymentStep): string {
   const card = p.step === "card" || p.step === "card-verify";
   const steps: PaymentStep[] = card
     ? [...(p.method === "hybrid" ? ["method" as const] : []), "card"]
-    : [...(p.method === "hybrid" ? ["method" as const] : []), ...(p.bankPreselected ? [] : ["bank" as const]), "login", "confirm"];
+    : [
+        ...(p.method === "hybrid" ? ["method" as const] : []),
+        ...(p.bankPreselected ? [] : ["bank" as const]),
+        "login",
+        "confirm",
+      ];
   const at = steps.indexOf(step);
-  if (at === -1 || steps.length < 2 || p.linkingId !== undefined || (brandOf(p) && (step === "login" || step === "confirm"))) return "";
+  if (
+    at === -1 ||
+    steps.length < 2 ||
+    p.linkingId !== undefined ||
+    (brandOf(p) && (step === "login" || step === "confirm"))
+  )
+    return "";
   return stepLabel(m, at + 1, steps.length);
 }
 
@@ -70,7 +93,8 @@ ${bankChoice(m, { stepUrl: stepUrl(p), action: `${linkPath(p)}/bank`, country, b
 function loginPage(m: Messages, p: PaymentRecord, error: boolean): string {
   const bankName = bankOf(p)?.name ?? "";
   const title = m.logInTo(bankName);
-  const changeBank = p.bankPreselected || brandOf(p) ? "" : postButton(`${linkPath(p)}/change-bank`, m.chooseAnotherBank);
+  const changeBank =
+    p.bankPreselected || brandOf(p) ? "" : postButton(`${linkPath(p)}/change-bank`, m.chooseAnotherBank);
   return layout(
     m,
     title,
@@ -193,7 +217,16 @@ function show(req: IncomingMessage, res: ServerResponse, p: PaymentRecord, url: 
     case "method":
       return sendHtml(res, 200, methodPage(m, p));
     case "bank":
-      return sendHtml(res, 200, bankPage(m, p, pageCountry(url.searchParams.get("country"), p.countryCode, header(req, "accept-language")), error === "bank"));
+      return sendHtml(
+        res,
+        200,
+        bankPage(
+          m,
+          p,
+          pageCountry(url.searchParams.get("country"), p.countryCode, header(req, "accept-language")),
+          error === "bank",
+        ),
+      );
     case "login":
       return sendHtml(res, 200, loginPage(m, p, error === "credentials"));
     case "confirm":
@@ -219,7 +252,8 @@ function cancel(ctx: SandboxContext, p: PaymentRecord) {
   const late = p.step === "confirm" || p.step === "card-verify";
   const errorCodes = [late ? ERROR_CODES.cancelledBeforeConfirmation : ERROR_CODES.cancelledBeforeLogin];
   if (p.statusKind === "bank") setPaymentStatus(ctx, p, { kind: "bank", code: "CANC", errorCodes, source: "payer" });
-  else if (p.step === "card-verify") setPaymentStatus(ctx, p, { kind: "card", code: "cancelled", errorCodes, source: "payer" });
+  else if (p.step === "card-verify")
+    setPaymentStatus(ctx, p, { kind: "card", code: "cancelled", errorCodes, source: "payer" });
   else setPaymentStatus(ctx, p, { kind: "hybrid", code: "cancelled", errorCodes, source: "payer" });
 }
 
@@ -265,7 +299,8 @@ function act(ctx: SandboxContext, p: PaymentRecord, action: string, form: URLSea
     case "approve": {
       if (p.step !== "confirm" || !bank) return here;
       chooseAccount(p, bank, form);
-      const pendingMs = ctx.settings.pendingMs || (userNamed(p.user)?.approvals === "pending" ? ctx.settings.pendingUserMs : 0);
+      const pendingMs =
+        ctx.settings.pendingMs || (userNamed(p.user)?.approvals === "pending" ? ctx.settings.pendingUserMs : 0);
       if (pendingMs > 0) {
         setPaymentStatus(ctx, p, { kind: "bank", code: "ACSP", source: "payer" });
         if (p.statusGroup === "pending") p.pendingUntil = ctx.now() + pendingMs;
@@ -276,7 +311,12 @@ function act(ctx: SandboxContext, p: PaymentRecord, action: string, form: URLSea
     case "reject":
       if (p.step !== "confirm" || !bank) return here;
       chooseAccount(p, bank, form);
-      setPaymentStatus(ctx, p, { kind: "bank", code: "RJCT", errorCodes: [ERROR_CODES.insufficientFunds], source: "payer" });
+      setPaymentStatus(ctx, p, {
+        kind: "bank",
+        code: "RJCT",
+        errorCodes: [ERROR_CODES.insufficientFunds],
+        source: "payer",
+      });
       return returnUrl(p);
     case "pending":
       if (p.step !== "confirm" || !bank) return here;
@@ -293,8 +333,15 @@ function act(ctx: SandboxContext, p: PaymentRecord, action: string, form: URLSea
         p.step = "card-verify";
         return here;
       }
-      if (checked.card.behaviour === "success") setPaymentStatus(ctx, p, { kind: "card", code: "payment_success", source: "payer" });
-      else setPaymentStatus(ctx, p, { kind: "card", code: "payment_failure", errorCodes: [ERROR_CODES.rejectedByBank], source: "payer" });
+      if (checked.card.behaviour === "success")
+        setPaymentStatus(ctx, p, { kind: "card", code: "payment_success", source: "payer" });
+      else
+        setPaymentStatus(ctx, p, {
+          kind: "card",
+          code: "payment_failure",
+          errorCodes: [ERROR_CODES.rejectedByBank],
+          source: "payer",
+        });
       return returnUrl(p);
     }
     case "otp":
@@ -311,7 +358,14 @@ function act(ctx: SandboxContext, p: PaymentRecord, action: string, form: URLSea
 }
 
 /** Routes `/login/{paymentId}` (the confirmLink), `/login/{id}/step` (GET) and `/login/{id}/{action}` (POST). */
-export async function handlePaymentPages(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, method: string, segments: string[], url: URL) {
+export async function handlePaymentPages(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  segments: string[],
+  url: URL,
+) {
   const [id, action, ...extra] = segments;
   if (id === undefined || extra.length > 0) throw new PageError(404, "notFound");
   const payment = ctx.store.payments.get(id);

@@ -35,12 +35,15 @@ export class ApiError extends Error {
 export const apiErrors = {
   unauthorized: () => new ApiError(401, 10001, "Unauthorized", "Client-Id or Client-Secret is missing or invalid."),
   invalidToken: () => new ApiError(401, 10005, "InvalidToken", "The access token is missing, invalid or expired."),
-  insufficientScope: (scope: string) => new ApiError(401, 10025, "InsufficientScope", `The access token does not grant the "${scope}" scope.`),
+  insufficientScope: (scope: string) =>
+    new ApiError(401, 10025, "InsufficientScope", `The access token does not grant the "${scope}" scope.`),
   notFound: (what: string) => new ApiError(404, 10004, "NotFound", `${what} not found.`),
   invalidCountryCode: () => new ApiError(400, 10015, "InvalidCountryCode", "Invalid country code."),
   invalidRedirect: () => new ApiError(400, 10016, "InvalidRedirect", "Redirect-URL must be an absolute http(s) URL."),
-  invalidWebhookUrl: () => new ApiError(400, 10017, "InvalidWebhookUrl", "Webhook-URL must be an absolute http(s) URL."),
-  invalidBankId: (bankId: string, why = "is not available") => new ApiError(400, 10018, "InvalidBankId", `Bank "${bankId}" ${why}.`),
+  invalidWebhookUrl: () =>
+    new ApiError(400, 10017, "InvalidWebhookUrl", "Webhook-URL must be an absolute http(s) URL."),
+  invalidBankId: (bankId: string, why = "is not available") =>
+    new ApiError(400, 10018, "InvalidBankId", `Bank "${bankId}" ${why}.`),
   invalidRequest: (data: unknown) => new ApiError(400, 10019, "InvalidRequest", "Invalid request.", data),
   invalidPaymentMethod: (description: string) => new ApiError(400, 10020, "InvalidPaymentMethod", description),
   invalidPaymentData: (data: unknown) => new ApiError(400, 10021, "InvalidPaymentData", "Invalid payment data.", data),
@@ -48,10 +51,21 @@ export const apiErrors = {
   invalidGrant: (description: string) => new ApiError(400, 10023, "InvalidGrant", description),
   refundNotAllowed: (description: string) => new ApiError(400, 10026, "RefundNotAllowed", description),
   refundAmountExceeded: (available: string) =>
-    new ApiError(400, 10027, "RefundAmountExceeded", `The refunds would exceed the paid amount; at most ${available} can still be refunded.`),
+    new ApiError(
+      400,
+      10027,
+      "RefundAmountExceeded",
+      `The refunds would exceed the paid amount; at most ${available} can still be refunded.`,
+    ),
   refundCurrencyNotSupported: (currency: string) =>
-    new ApiError(400, 10028, "RefundCurrencyNotSupported", `Refunds are possible in EUR and PLN only, not ${currency}.`),
-  invalidPsuHeaders: (data: unknown) => new ApiError(400, 11000, "InvalidPsuHeaders", "PSU headers are missing or invalid.", data),
+    new ApiError(
+      400,
+      10028,
+      "RefundCurrencyNotSupported",
+      `Refunds are possible in EUR and PLN only, not ${currency}.`,
+    ),
+  invalidPsuHeaders: (data: unknown) =>
+    new ApiError(400, 11000, "InvalidPsuHeaders", "PSU headers are missing or invalid.", data),
   system: () => new ApiError(500, 10000, "SystemError", "Internal error."),
 };
 
@@ -72,7 +86,13 @@ interface ReplyOptions {
   close?: boolean;
 }
 
-export function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, opts: ReplyOptions = {}) {
+export function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  opts: ReplyOptions = {},
+) {
   const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
   res.statusCode = status;
   res.setHeader("Content-Type", contentType);
@@ -95,7 +115,8 @@ export function sendHtml(res: ServerResponse, status: number, html: string) {
   send(res, status, "text/html; charset=utf-8", html, {
     headers: {
       "Cache-Control": "no-store",
-      "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+      "Content-Security-Policy":
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
       "X-Content-Type-Options": "nosniff",
       "Referrer-Policy": "no-referrer",
     },

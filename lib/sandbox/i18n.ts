@@ -6,8 +6,10 @@ import type { Scope } from "./projects";
 export const LANGS = ["en", "lt", "lv", "et"] as const;
 export type Lang = (typeof LANGS)[number];
 
-export type OutcomeKey = "approved" | "pending" | "cancelled" | "rejected" | "declined" | "expired" | "failed" | "linked" | "linkCancelled";
-export type ErrorKey = "notFound" | "paymentNotFound" | "linkNotFound" | "formUnreadable" | "forbidden" | "somethingWrong";
+export type OutcomeKey =
+  "approved" | "pending" | "cancelled" | "rejected" | "declined" | "expired" | "failed" | "linked" | "linkCancelled";
+export type ErrorKey =
+  "notFound" | "paymentNotFound" | "linkNotFound" | "formUnreadable" | "forbidden" | "somethingWrong";
 
 export interface Messages {
   lang: Lang;
@@ -111,7 +113,10 @@ const en: Messages = {
   logInTo: (bank) => `Log in to ${bank}`,
   testBankTag: "test internet bank",
   testUsersHint: "This is a test bank. Log in as one of these test users (username / password):",
-  userHints: { complete: "approved payments complete", pending: "approved payments stay pending for a while, then complete" },
+  userHints: {
+    complete: "approved payments complete",
+    pending: "approved payments stay pending for a while, then complete",
+  },
   username: "Username",
   password: "Password",
   logIn: "Log in",
@@ -131,7 +136,11 @@ const en: Messages = {
   cardName: "Name on card",
   payAmount: (amount) => `Pay ${amount}`,
   testCardsHint: "This is a test card form. Use one of these test cards, any future expiry date and any 3-digit code:",
-  cardBehaviours: { success: "payment succeeds", decline: "payment is declined", verify: "asks for a one-time code, then succeeds" },
+  cardBehaviours: {
+    success: "payment succeeds",
+    decline: "payment is declined",
+    verify: "asks for a one-time code, then succeeds",
+  },
   cardErrors: {
     number: "Enter a valid card number.",
     unknown: "Use one of the test cards listed above.",
@@ -216,8 +225,12 @@ const lt: Messages = {
   cancel: "Atšaukti",
   logInTo: (bank) => `Prisijungimas: ${bank}`,
   testBankTag: "bandomoji internetinė bankininkystė",
-  testUsersHint: "Tai bandomasis bankas. Prisijunkite kaip vienas iš šių bandomųjų naudotojų (naudotojo vardas / slaptažodis):",
-  userHints: { complete: "patvirtinti mokėjimai įvykdomi", pending: "patvirtinti mokėjimai kurį laiką laukia, tada įvykdomi" },
+  testUsersHint:
+    "Tai bandomasis bankas. Prisijunkite kaip vienas iš šių bandomųjų naudotojų (naudotojo vardas / slaptažodis):",
+  userHints: {
+    complete: "patvirtinti mokėjimai įvykdomi",
+    pending: "patvirtinti mokėjimai kurį laiką laukia, tada įvykdomi",
+  },
   username: "Naudotojo vardas",
   password: "Slaptažodis",
   logIn: "Prisijungti",
@@ -236,8 +249,13 @@ const lt: Messages = {
   cvc: "Saugos kodas (CVC)",
   cardName: "Vardas ir pavardė ant kortelės",
   payAmount: (amount) => `Mokėti ${amount}`,
-  testCardsHint: "Tai bandomoji kortelės forma. Naudokite vieną iš šių bandomųjų kortelių, bet kokią būsimą galiojimo datą ir bet kokį 3 skaitmenų kodą:",
-  cardBehaviours: { success: "mokėjimas pavyksta", decline: "mokėjimas atmetamas", verify: "paprašo vienkartinio kodo, tada pavyksta" },
+  testCardsHint:
+    "Tai bandomoji kortelės forma. Naudokite vieną iš šių bandomųjų kortelių, bet kokią būsimą galiojimo datą ir bet kokį 3 skaitmenų kodą:",
+  cardBehaviours: {
+    success: "mokėjimas pavyksta",
+    decline: "mokėjimas atmetamas",
+    verify: "paprašo vienkartinio kodo, tada pavyksta",
+  },
   cardErrors: {
     number: "Įveskite teisingą kortelės numerį.",
     unknown: "Naudokite vieną iš aukščiau nurodytų bandomųjų kortelių.",
@@ -266,7 +284,8 @@ const lt: Messages = {
   linkedBody: "Šį puslapį galite uždaryti.",
   returnTo: (name) => `Grįžti: ${name}`,
   linkUsedTitle: "Ši nuoroda jau panaudota",
-  linkUsedBody: "Saugumo sumetimais mokėjimo nuoroda veikia tik vieną kartą. Grįžkite į parduotuvę ir pradėkite iš naujo.",
+  linkUsedBody:
+    "Saugumo sumetimais mokėjimo nuoroda veikia tik vieną kartą. Grįžkite į parduotuvę ir pradėkite iš naujo.",
   continueHere: "Tęsti nuo ten, kur baigėte",
   linkExpiredTitle: "Šios nuorodos galiojimas baigėsi",
   linkExpiredBody: "Grįžkite į parduotuvę ir pradėkite iš naujo.",
@@ -323,7 +342,10 @@ const lv: Messages = {
   logInTo: (bank) => `Pieslēgšanās: ${bank}`,
   testBankTag: "testa internetbanka",
   testUsersHint: "Šī ir testa banka. Pieslēdzieties kā viens no šiem testa lietotājiem (lietotājvārds / parole):",
-  userHints: { complete: "apstiprinātie maksājumi tiek izpildīti", pending: "apstiprinātie maksājumi kādu laiku gaida, tad tiek izpildīti" },
+  userHints: {
+    complete: "apstiprinātie maksājumi tiek izpildīti",
+    pending: "apstiprinātie maksājumi kādu laiku gaida, tad tiek izpildīti",
+  },
   username: "Lietotājvārds",
   password: "Parole",
   logIn: "Pieslēgties",
@@ -342,8 +364,13 @@ const lv: Messages = {
   cvc: "Drošības kods (CVC)",
   cardName: "Vārds uz kartes",
   payAmount: (amount) => `Maksāt ${amount}`,
-  testCardsHint: "Šī ir testa kartes veidlapa. Izmantojiet kādu no šīm testa kartēm, jebkuru nākotnes derīguma termiņu un jebkuru 3 ciparu kodu:",
-  cardBehaviours: { success: "maksājums izdodas", decline: "maksājums tiek noraidīts", verify: "prasa vienreizējo kodu, tad izdodas" },
+  testCardsHint:
+    "Šī ir testa kartes veidlapa. Izmantojiet kādu no šīm testa kartēm, jebkuru nākotnes derīguma termiņu un jebkuru 3 ciparu kodu:",
+  cardBehaviours: {
+    success: "maksājums izdodas",
+    decline: "maksājums tiek noraidīts",
+    verify: "prasa vienreizējo kodu, tad izdodas",
+  },
   cardErrors: {
     number: "Ievadiet derīgu kartes numuru.",
     unknown: "Izmantojiet kādu no augstāk norādītajām testa kartēm.",
@@ -372,7 +399,8 @@ const lv: Messages = {
   linkedBody: "Varat aizvērt šo lapu.",
   returnTo: (name) => `Atgriezties: ${name}`,
   linkUsedTitle: "Šī saite jau ir izmantota",
-  linkUsedBody: "Drošības nolūkos maksājuma saite darbojas tikai vienu reizi. Atgriezieties veikalā un sāciet no jauna.",
+  linkUsedBody:
+    "Drošības nolūkos maksājuma saite darbojas tikai vienu reizi. Atgriezieties veikalā un sāciet no jauna.",
   continueHere: "Turpināt no vietas, kur pārtraucāt",
   linkExpiredTitle: "Šīs saites derīguma termiņš ir beidzies",
   linkExpiredBody: "Atgriezieties veikalā un sāciet no jauna.",
@@ -429,7 +457,10 @@ const et: Messages = {
   logInTo: (bank) => `Sisselogimine: ${bank}`,
   testBankTag: "test-internetipank",
   testUsersHint: "See on testpank. Logige sisse ühe järgmise testkasutajana (kasutajanimi / parool):",
-  userHints: { complete: "kinnitatud maksed tehakse ära", pending: "kinnitatud maksed on mõnda aega ootel, siis tehakse ära" },
+  userHints: {
+    complete: "kinnitatud maksed tehakse ära",
+    pending: "kinnitatud maksed on mõnda aega ootel, siis tehakse ära",
+  },
   username: "Kasutajanimi",
   password: "Parool",
   logIn: "Logi sisse",
@@ -448,8 +479,13 @@ const et: Messages = {
   cvc: "Turvakood (CVC)",
   cardName: "Nimi kaardil",
   payAmount: (amount) => `Maksa ${amount}`,
-  testCardsHint: "See on testkaardi vorm. Kasutage ühte neist testkaartidest, mis tahes tulevast kehtivusaega ja mis tahes 3-kohalist koodi:",
-  cardBehaviours: { success: "makse õnnestub", decline: "makse lükatakse tagasi", verify: "küsib ühekordset koodi, siis õnnestub" },
+  testCardsHint:
+    "See on testkaardi vorm. Kasutage ühte neist testkaartidest, mis tahes tulevast kehtivusaega ja mis tahes 3-kohalist koodi:",
+  cardBehaviours: {
+    success: "makse õnnestub",
+    decline: "makse lükatakse tagasi",
+    verify: "küsib ühekordset koodi, siis õnnestub",
+  },
   cardErrors: {
     number: "Sisestage kehtiv kaardi number.",
     unknown: "Kasutage ühte ülaltoodud testkaartidest.",

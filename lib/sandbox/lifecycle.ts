@@ -10,13 +10,21 @@ import type { ChangeSource, PaymentRecord, RefundRecord, StatusGroup, StatusKind
 
 /** The PAYMENT webhook body in the payment's own API version, serialised once: the signature covers these bytes. */
 export function paymentWebhookBody(payment: PaymentRecord): string {
-  const status = payment.version === "v0.1" ? { status: payment.statusCode } : { [`${payment.statusKind}Status`]: payment.statusCode };
+  const status =
+    payment.version === "v0.1"
+      ? { status: payment.statusCode }
+      : { [`${payment.statusKind}Status`]: payment.statusCode };
   return JSON.stringify({ id: payment.id, ...status, statusGroup: payment.statusGroup, type: "PAYMENT" });
 }
 
 /** The PAYMENT_REFUND webhook body; the refund id is a string here (provider-api.md 7). */
 export function refundWebhookBody(refund: RefundRecord): string {
-  return JSON.stringify({ id: String(refund.id), paymentId: refund.paymentId, statusGroup: refund.statusGroup, type: "PAYMENT_REFUND" });
+  return JSON.stringify({
+    id: String(refund.id),
+    paymentId: refund.paymentId,
+    statusGroup: refund.statusGroup,
+    type: "PAYMENT_REFUND",
+  });
 }
 
 function webhookDelayMs(ctx: SandboxContext, projectId: string): number {
@@ -46,14 +54,27 @@ export function setPaymentStatus(ctx: SandboxContext, payment: PaymentRecord, up
   payment.statusGroup = group;
   payment.errorCodes = update.errorCodes ?? (isFinal(group) ? payment.errorCodes : []);
   payment.updatedAt = now;
-  payment.history.push({ at: now, kind: update.kind, code: update.code, group, errorCodes: payment.errorCodes, source: update.source });
+  payment.history.push({
+    at: now,
+    kind: update.kind,
+    code: update.code,
+    group,
+    errorCodes: payment.errorCodes,
+    source: update.source,
+  });
   if (group === "completed") payment.completedAt ??= now;
   if (group !== "pending") delete payment.pendingUntil;
   if (isFinal(group)) payment.step = "done";
 
   if (isFinal(group) && (groupChanged || update.forced) && payment.webhookUrl !== undefined) {
     ctx.webhooks.enqueue(
-      { type: "PAYMENT", projectId: payment.projectId, paymentId: payment.id, url: payment.webhookUrl, rawBody: paymentWebhookBody(payment) },
+      {
+        type: "PAYMENT",
+        projectId: payment.projectId,
+        paymentId: payment.id,
+        url: payment.webhookUrl,
+        rawBody: paymentWebhookBody(payment),
+      },
       webhookDelayMs(ctx, payment.projectId),
     );
   }

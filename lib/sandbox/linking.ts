@@ -6,7 +6,17 @@ import type { SandboxContext } from "./context";
 import { PageError, escapeHtml, header, readForm, redirect303, sendHtml } from "./http";
 import { messages, type Messages } from "./i18n";
 import { claim, ownsLink } from "./links";
-import { bankChoice, cardForm, cardFormError, gonePage, layout, loginForm, otpForm, pageCountry, postButton } from "./pages";
+import {
+  bankChoice,
+  cardForm,
+  cardFormError,
+  gonePage,
+  layout,
+  loginForm,
+  otpForm,
+  pageCountry,
+  postButton,
+} from "./pages";
 import { projectById } from "./projects";
 import type { AuthRequest } from "./store";
 import { accountsOf, findUser, TEST_USERS } from "./users";
@@ -24,10 +34,15 @@ const bankOf = (r: AuthRequest) => (r.bankId === undefined ? undefined : findBan
 
 function page(m: Messages, r: AuthRequest, title: string, body: string): string {
   const brand = r.redirectPreferred && r.step !== "bank" ? bankOf(r) : undefined;
-  return layout(m, title, `<h1>${escapeHtml(title)}</h1>\n${body}\n<div class="actions">${postButton(`${linkPath(r)}/cancel`, m.cancel)}</div>`, {
-    siteName: m.linkingSiteName,
-    bank: brand,
-  });
+  return layout(
+    m,
+    title,
+    `<h1>${escapeHtml(title)}</h1>\n${body}\n<div class="actions">${postButton(`${linkPath(r)}/cancel`, m.cancel)}</div>`,
+    {
+      siteName: m.linkingSiteName,
+      bank: brand,
+    },
+  );
 }
 
 function consentPage(ctx: SandboxContext, m: Messages, r: AuthRequest): string {
@@ -55,9 +70,14 @@ function consentPage(ctx: SandboxContext, m: Messages, r: AuthRequest): string {
 function outcomePage(m: Messages, r: AuthRequest): string {
   const title = r.outcome === "success" ? m.outcomes.linked : m.outcomes.linkCancelled;
   const merchant = new URL(r.redirectUrl).host;
-  return layout(m, title, `<h1>${escapeHtml(title)}</h1>\n<p><a href="${escapeHtml(authReturnUrl(r))}">${escapeHtml(m.returnTo(merchant))}</a></p>`, {
-    siteName: m.linkingSiteName,
-  });
+  return layout(
+    m,
+    title,
+    `<h1>${escapeHtml(title)}</h1>\n<p><a href="${escapeHtml(authReturnUrl(r))}">${escapeHtml(m.returnTo(merchant))}</a></p>`,
+    {
+      siteName: m.linkingSiteName,
+    },
+  );
 }
 
 function show(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, r: AuthRequest, url: URL) {
@@ -67,14 +87,51 @@ function show(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, r:
     case "bank": {
       const country = pageCountry(url.searchParams.get("country"), r.countryCode, header(req, "accept-language"));
       const banks = listBanks(country).filter(supportsLinking);
-      return sendHtml(res, 200, page(m, r, m.chooseBank, bankChoice(m, { stepUrl: stepUrl(r), action: `${linkPath(r)}/bank`, country, banks, error: error === "bank" })));
+      return sendHtml(
+        res,
+        200,
+        page(
+          m,
+          r,
+          m.chooseBank,
+          bankChoice(m, {
+            stepUrl: stepUrl(r),
+            action: `${linkPath(r)}/bank`,
+            country,
+            banks,
+            error: error === "bank",
+          }),
+        ),
+      );
     }
     case "login":
-      return sendHtml(res, 200, page(m, r, m.logInTo(bankOf(r)?.name ?? ""), loginForm(m, { action: `${linkPath(r)}/login`, error: error === "credentials", users: TEST_USERS })));
+      return sendHtml(
+        res,
+        200,
+        page(
+          m,
+          r,
+          m.logInTo(bankOf(r)?.name ?? ""),
+          loginForm(m, { action: `${linkPath(r)}/login`, error: error === "credentials", users: TEST_USERS }),
+        ),
+      );
     case "card":
-      return sendHtml(res, 200, page(m, r, m.linkCardHeading, cardForm(m, { action: `${linkPath(r)}/card`, error: cardFormError(error), submit: m.continue })));
+      return sendHtml(
+        res,
+        200,
+        page(
+          m,
+          r,
+          m.linkCardHeading,
+          cardForm(m, { action: `${linkPath(r)}/card`, error: cardFormError(error), submit: m.continue }),
+        ),
+      );
     case "card-verify":
-      return sendHtml(res, 200, page(m, r, m.verifyHeading, otpForm(m, { action: `${linkPath(r)}/otp`, error: error === "otp" })));
+      return sendHtml(
+        res,
+        200,
+        page(m, r, m.verifyHeading, otpForm(m, { action: `${linkPath(r)}/otp`, error: error === "otp" })),
+      );
     case "consent":
       return sendHtml(res, 200, page(m, r, m.consentHeading, consentPage(ctx, m, r)));
     case "done":
@@ -137,7 +194,14 @@ function act(ctx: SandboxContext, r: AuthRequest, action: string, form: URLSearc
 }
 
 /** Routes `/auth/{state}` (the authorizationLink), `/auth/{state}/step` and `/auth/{state}/{action}`. */
-export async function handleLinkingPages(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, method: string, segments: string[], url: URL) {
+export async function handleLinkingPages(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  segments: string[],
+  url: URL,
+) {
   const [state, action, ...extra] = segments;
   if (state === undefined || extra.length > 0) throw new PageError(404, "notFound");
   const r = ctx.store.authRequests.get(state);
@@ -147,7 +211,8 @@ export async function handleLinkingPages(ctx: SandboxContext, req: IncomingMessa
   if (method === "GET" && action === undefined) {
     if (req.method === "HEAD") return sendHtml(res, 200, "");
     if (expired) return sendHtml(res, 410, gonePage(m, "expired"));
-    if (r.link.token || r.step === "done") return sendHtml(res, 410, gonePage(m, "used", ownsLink(req, r.link) ? stepUrl(r) : undefined));
+    if (r.link.token || r.step === "done")
+      return sendHtml(res, 410, gonePage(m, "used", ownsLink(req, r.link) ? stepUrl(r) : undefined));
     const lang = url.searchParams.get("lang")?.toLowerCase();
     if (lang && /^[a-z]{2}$/.test(lang)) r.lang = lang;
     const setCookie = claim(r.link, linkPath(r), ctx.now());

@@ -78,7 +78,10 @@ ${body}
 </html>`;
 }
 
-export function orderSummary(m: Messages, order: { amount: string; currencyCode: string; creditorName: string; description: string }): string {
+export function orderSummary(
+  m: Messages,
+  order: { amount: string; currencyCode: string; creditorName: string; description: string },
+): string {
   return `<section class="order" aria-labelledby="order-heading">
 <h2 id="order-heading">${escapeHtml(m.paymentHeading)}</h2>
 <dl>
@@ -102,10 +105,18 @@ export function errorAlert(id: string, text: string): string {
 }
 
 /** The bank choice: a GET form to switch country, and the banks of that country as radio buttons. */
-export function bankChoice(m: Messages, opts: { stepUrl: string; action: string; country: string; banks: TestBank[]; error: boolean }): string {
-  const codes = Object.keys(COUNTRIES).includes(opts.country) ? Object.keys(COUNTRIES) : [...Object.keys(COUNTRIES), opts.country];
+export function bankChoice(
+  m: Messages,
+  opts: { stepUrl: string; action: string; country: string; banks: TestBank[]; error: boolean },
+): string {
+  const codes = Object.keys(COUNTRIES).includes(opts.country)
+    ? Object.keys(COUNTRIES)
+    : [...Object.keys(COUNTRIES), opts.country];
   const options = codes
-    .map((code) => `<option value="${escapeHtml(code)}"${code === opts.country ? " selected" : ""}>${escapeHtml(m.countries[code] ?? code)}</option>`)
+    .map(
+      (code) =>
+        `<option value="${escapeHtml(code)}"${code === opts.country ? " selected" : ""}>${escapeHtml(m.countries[code] ?? code)}</option>`,
+    )
     .join("");
   const banks = opts.banks
     .map(
@@ -130,11 +141,21 @@ ${list}
 }
 
 /** The test bank's login form, with the test users on the page. */
-export function loginForm(m: Messages, opts: { action: string; error: boolean; users: readonly { username: string; password: string; approvals: "complete" | "pending" }[] }): string {
+export function loginForm(
+  m: Messages,
+  opts: {
+    action: string;
+    error: boolean;
+    users: readonly { username: string; password: string; approvals: "complete" | "pending" }[];
+  },
+): string {
   const invalid = opts.error ? ' aria-invalid="true"' : "";
   const describedBy = opts.error ? "login-error test-credentials" : "test-credentials";
   const users = opts.users
-    .map((u) => `<li><kbd>${escapeHtml(u.username)}</kbd> / <kbd>${escapeHtml(u.password)}</kbd>: ${escapeHtml(m.userHints[u.approvals])}</li>`)
+    .map(
+      (u) =>
+        `<li><kbd>${escapeHtml(u.username)}</kbd> / <kbd>${escapeHtml(u.password)}</kbd>: ${escapeHtml(m.userHints[u.approvals])}</li>`,
+    )
     .join("");
   return `<div class="hint" id="test-credentials"><p>${escapeHtml(m.testUsersHint)}</p><ul>${users}</ul></div>
 ${opts.error ? errorAlert("login-error", m.wrongLogin) : ""}
@@ -148,12 +169,17 @@ ${opts.error ? errorAlert("login-error", m.wrongLogin) : ""}
 }
 
 /** The test card form, with the test cards on the page; a mistake marks its field. */
-export function cardForm(m: Messages, opts: { action: string; error: CardFormError | undefined; submit: string }): string {
+export function cardForm(
+  m: Messages,
+  opts: { action: string; error: CardFormError | undefined; submit: string },
+): string {
   const field = (id: string, label: string, attrs: string, errorFor: CardFormError[]) => {
     const invalid = opts.error !== undefined && errorFor.includes(opts.error);
     return `<div><label for="${id}">${escapeHtml(label)}</label><input type="text" id="${id}" name="${id}" ${attrs} required${invalid ? ' aria-invalid="true" aria-describedby="card-error"' : ""}></div>`;
   };
-  const cards = TEST_CARDS.map((c) => `<li><kbd>${groupDigits(c.number)}</kbd>: ${escapeHtml(m.cardBehaviours[c.behaviour])}</li>`).join("");
+  const cards = TEST_CARDS.map(
+    (c) => `<li><kbd>${groupDigits(c.number)}</kbd>: ${escapeHtml(m.cardBehaviours[c.behaviour])}</li>`,
+  ).join("");
   return `<div class="hint"><p>${escapeHtml(m.testCardsHint)}</p><ul>${cards}</ul></div>
 ${opts.error ? errorAlert("card-error", m.cardErrors[opts.error]) : ""}
 <form method="post" action="${escapeHtml(opts.action)}">
@@ -187,7 +213,8 @@ ${opts.error ? errorAlert("otp-error", m.wrongOtp) : ""}
 
 /** A link that can no longer be used: opened before, expired, or its payment already finished. */
 export function gonePage(m: Messages, reason: "used" | "expired" | "finished", continueUrl?: string): string {
-  const title = reason === "used" ? m.linkUsedTitle : reason === "expired" ? m.linkExpiredTitle : m.paymentFinishedTitle;
+  const title =
+    reason === "used" ? m.linkUsedTitle : reason === "expired" ? m.linkExpiredTitle : m.paymentFinishedTitle;
   const body = reason === "used" ? m.linkUsedBody : reason === "expired" ? m.linkExpiredBody : m.backToShop;
   const next = continueUrl ? `<p><a href="${escapeHtml(continueUrl)}">${escapeHtml(m.continueHere)}</a></p>` : "";
   return layout(m, title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(body)}</p>\n${next}`);
@@ -226,7 +253,11 @@ export function countryFromAcceptLanguage(value: string | undefined): string | u
  * The country of the bank choice: the page's own country select, then the merchant's
  * `countryCode`, then the browser's languages, then LT (the reference: "by IP"; the sandbox has none).
  */
-export function pageCountry(asked: string | null, countryCode: string | undefined, acceptLanguage: string | undefined): string {
+export function pageCountry(
+  asked: string | null,
+  countryCode: string | undefined,
+  acceptLanguage: string | undefined,
+): string {
   const fromSelect = asked?.toUpperCase();
   if (fromSelect && /^[A-Z]{2}$/.test(fromSelect)) return fromSelect;
   return countryCode ?? countryFromAcceptLanguage(acceptLanguage) ?? "LT";

@@ -32,4 +32,3 @@ export function checkWebhookUrl(call: ApiCall): string | undefined {
   if (!isHttpUrl(webhookUrl)) throw apiErrors.invalidWebhookUrl();
   return webhookUrl;
 }
-

@@ -23,12 +23,18 @@ afterAll(async () => {
 });
 
 type Bank = Record<string, unknown> & { id: string; countryCode: string; imageUri: string };
-const notFound = (what: string) => ({ error: { code: 10004, name: "NotFound", description: `${what} not found.` }, data: {} });
+const notFound = (what: string) => ({
+  error: { code: 10004, name: "NotFound", description: `${what} not found.` },
+  data: {},
+});
 
 describe("countries and banks", () => {
   it("lists the countries in every version", async () => {
     for (const version of API_VERSIONS) {
-      expect(await getJson(`${s.v(version)}/auth/countries`)).toEqual({ status: 200, json: { data: ["LT", "LV", "EE"] } });
+      expect(await getJson(`${s.v(version)}/auth/countries`)).toEqual({
+        status: 200,
+        json: { data: ["LT", "LV", "EE"] },
+      });
     }
   });
 
@@ -57,7 +63,15 @@ describe("countries and banks", () => {
   it("shows only the early Bank fields in v0.1 and v0.2", async () => {
     for (const version of ["v0.1", "v0.2"] as const) {
       const list = (await getJson(`${s.v(version)}/auth/banks?countryCode=LV`)).json as { data: Bank[] };
-      expect(Object.keys(list.data[0] ?? {}).sort()).toEqual(["bic", "countryCode", "id", "imageUri", "isSandbox", "name", "officialName"]);
+      expect(Object.keys(list.data[0] ?? {}).sort()).toEqual([
+        "bic",
+        "countryCode",
+        "id",
+        "imageUri",
+        "isSandbox",
+        "name",
+        "officialName",
+      ]);
       const one = await getJson(`${s.v(version)}/auth/banks/SEB_LT_SAND`);
       expect(one.json).toEqual({
         id: "SEB_LT_SAND",
@@ -93,7 +107,8 @@ describe("countries and banks", () => {
     const one = await getJson(`${s.api}/auth/banks/LHV_EE_SAND`);
     expect(one.json).toMatchObject({ id: "LHV_EE_SAND", countryCode: "EE", isSandbox: true });
     expect(one.json).not.toHaveProperty("data");
-    for (const version of API_VERSIONS) expect(await getJson(`${s.v(version)}/auth/banks/NOPE_LT`)).toEqual({ status: 404, json: notFound("Bank") });
+    for (const version of API_VERSIONS)
+      expect(await getJson(`${s.v(version)}/auth/banks/NOPE_LT`)).toEqual({ status: 404, json: notFound("Bank") });
   });
 
   it("serves each bank's imageUri as a cacheable SVG logo", async () => {
@@ -107,8 +122,14 @@ describe("countries and banks", () => {
   });
 
   it("finds the test bank of a card from its first six digits (v0.3 only)", async () => {
-    expect(await getJson(`${s.api}/auth/banks/cards/411111`)).toMatchObject({ status: 200, json: { id: "SWEDBANK_LT_SAND" } });
-    expect(await getJson(`${s.api}/auth/banks/cards/4000000000003220`)).toMatchObject({ status: 200, json: { id: "SEB_LT_SAND" } });
+    expect(await getJson(`${s.api}/auth/banks/cards/411111`)).toMatchObject({
+      status: 200,
+      json: { id: "SWEDBANK_LT_SAND" },
+    });
+    expect(await getJson(`${s.api}/auth/banks/cards/4000000000003220`)).toMatchObject({
+      status: 200,
+      json: { id: "SEB_LT_SAND" },
+    });
     expect(await getJson(`${s.api}/auth/banks/cards/999999`)).toEqual({ status: 404, json: notFound("Bank") });
     expect(await getJson(`${s.api}/auth/banks/cards/4111`)).toMatchObject({
       status: 400,
@@ -116,7 +137,10 @@ describe("countries and banks", () => {
     });
     expect(await getJson(`${s.api}/auth/banks/cards/41x111`)).toMatchObject({ status: 400 });
     for (const version of ["v0.1", "v0.2"] as const) {
-      expect(await getJson(`${s.v(version)}/auth/banks/cards/411111`)).toEqual({ status: 404, json: notFound("Route") });
+      expect(await getJson(`${s.v(version)}/auth/banks/cards/411111`)).toEqual({
+        status: 404,
+        json: notFound("Route"),
+      });
     }
   });
 
@@ -130,14 +154,24 @@ describe("countries and banks", () => {
 describe("project: payment methods and settings (v0.3)", () => {
   it("follow the project: bank and card for the default project, bank only for the no-card one", async () => {
     expect(await getJson(`${s.api}/auth/paymentMethods`)).toEqual({ status: 200, json: { data: ["bank", "card"] } });
-    expect(await getJson(`${s.api}/auth/paymentMethods`, nocardCredentials)).toEqual({ status: 200, json: { data: ["bank"] } });
+    expect(await getJson(`${s.api}/auth/paymentMethods`, nocardCredentials)).toEqual({
+      status: 200,
+      json: { data: ["bank"] },
+    });
   });
 
   it("answers /auth/project/settings in the shape of provider-api.md 4.6", async () => {
     expect(await getJson(`${s.api}/auth/project/settings`)).toEqual({
       status: 200,
       json: {
-        scopes: ["payments", "payments_pos", "accounts_basic", "accounts_details", "accounts_balances", "accounts_transactions"],
+        scopes: [
+          "payments",
+          "payments_pos",
+          "accounts_basic",
+          "accounts_details",
+          "accounts_balances",
+          "accounts_transactions",
+        ],
         isSandbox: true,
         paymentMethods: ["bank", "card"],
         allowedRefundsFor: ["bank", "card"],
@@ -169,12 +203,26 @@ describe("credentials", () => {
   const unauthorized = { error: { code: 10001, name: "Unauthorized", description: expect.any(String) }, data: {} };
 
   it("refuses every endpoint without credentials or with a wrong secret, in every version", async () => {
-    const paths = ["/auth/countries", "/auth/banks", "/auth/banks/SEB_LT_SAND", `/pis/payment/${"0".repeat(40)}`, "/auth/nothing"];
+    const paths = [
+      "/auth/countries",
+      "/auth/banks",
+      "/auth/banks/SEB_LT_SAND",
+      `/pis/payment/${"0".repeat(40)}`,
+      "/auth/nothing",
+    ];
     for (const version of API_VERSIONS) {
       for (const path of paths) {
         expect(await getJson(`${s.v(version)}${path}`, {})).toEqual({ status: 401, json: unauthorized });
-        expect(await getJson(`${s.v(version)}${path}`, { ...credentials, "Client-Secret": "wrong" })).toEqual({ status: 401, json: unauthorized });
-        expect(await getJson(`${s.v(version)}${path}`, { ...nocardCredentials, "Client-Secret": credentials["Client-Secret"] })).toEqual({
+        expect(await getJson(`${s.v(version)}${path}`, { ...credentials, "Client-Secret": "wrong" })).toEqual({
+          status: 401,
+          json: unauthorized,
+        });
+        expect(
+          await getJson(`${s.v(version)}${path}`, {
+            ...nocardCredentials,
+            "Client-Secret": credentials["Client-Secret"],
+          }),
+        ).toEqual({
           status: 401,
           json: unauthorized,
         });
@@ -201,7 +249,9 @@ describe("payment initiation (v0.3)", () => {
       statusGroup: "started",
       confirmLink: `${s.baseUrl}/login/${String(json.id)}?lang=lt&countryCode=LV`,
     });
-    expect((await initiate(s.api, { query: "?countryCode=lv" })).json).toMatchObject({ error: { name: "InvalidCountryCode" } });
+    expect((await initiate(s.api, { query: "?countryCode=lv" })).json).toMatchObject({
+      error: { name: "InvalidCountryCode" },
+    });
   });
 
   it("uses the configured public URL in confirmLink and imageUri", async () => {
@@ -209,7 +259,9 @@ describe("payment initiation (v0.3)", () => {
     try {
       const { json } = await initiate(other.api);
       expect(json.confirmLink).toBe(`https://sandbox.example.test/login/${String(json.id)}`);
-      expect(((await getJson(`${other.api}/auth/banks/SEB_LT_SAND`)).json as Bank).imageUri).toBe("https://sandbox.example.test/logos/SEB_LT_SAND.svg");
+      expect(((await getJson(`${other.api}/auth/banks/SEB_LT_SAND`)).json as Bank).imageUri).toBe(
+        "https://sandbox.example.test/logos/SEB_LT_SAND.svg",
+      );
     } finally {
       await other.sandbox.close();
     }
@@ -219,13 +271,20 @@ describe("payment initiation (v0.3)", () => {
     for (const redirectUrl of ["", "/return", "ftp://shop.example/x", "javascript:alert(1)", "not a url"]) {
       const { status, json } = await initiate(s.api, { redirectUrl });
       expect(status).toBe(400);
-      expect(json).toEqual({ error: { code: 10016, name: "InvalidRedirect", description: expect.any(String) }, data: {} });
+      expect(json).toEqual({
+        error: { code: 10016, name: "InvalidRedirect", description: expect.any(String) },
+        data: {},
+      });
     }
   });
 
   it("refuses a malformed Webhook-URL, an unknown bankId and a non-boolean redirectPreferred", async () => {
-    expect((await initiate(s.api, { webhookUrl: "hooks/pis" })).json).toMatchObject({ error: { name: "InvalidWebhookUrl", code: 10017 } });
-    expect((await initiate(s.api, { query: "?bankId=NOPE_LT" })).json).toMatchObject({ error: { name: "InvalidBankId", code: 10018 } });
+    expect((await initiate(s.api, { webhookUrl: "hooks/pis" })).json).toMatchObject({
+      error: { name: "InvalidWebhookUrl", code: 10017 },
+    });
+    expect((await initiate(s.api, { query: "?bankId=NOPE_LT" })).json).toMatchObject({
+      error: { name: "InvalidBankId", code: 10018 },
+    });
     expect((await initiate(s.api, { query: "?redirectPreferred=yes" })).json).toMatchObject({
       error: { name: "InvalidRequest", code: 10019 },
       data: '"redirectPreferred" must be a boolean',
@@ -243,7 +302,10 @@ describe("payment initiation (v0.3)", () => {
     for (const [amount, message] of cases) {
       const { status, json } = await initiate(s.api, { body: paymentBody({ amount }) });
       expect(status).toBe(400);
-      expect(json).toEqual({ error: { code: 10021, name: "InvalidPaymentData", description: expect.any(String) }, data: message });
+      expect(json).toEqual({
+        error: { code: 10021, name: "InvalidPaymentData", description: expect.any(String) },
+        data: message,
+      });
     }
     expect((await initiate(s.api, { body: paymentBody({ amount: "0.01" }) })).status).toBe(200);
     expect((await initiate(s.api, { body: paymentBody({ amount: "1500" }) })).status).toBe(200);
@@ -254,16 +316,34 @@ describe("payment initiation (v0.3)", () => {
     const cases: [unknown, string][] = [
       [withoutDescription, '"description" is required'],
       [paymentBody({ description: "" }), '"description" is not allowed to be empty'],
-      [paymentBody({ currencyCode: "eur" }), '"currencyCode" with value "eur" fails to match the required pattern: /^[A-Z]{3}$/'],
+      [
+        paymentBody({ currencyCode: "eur" }),
+        '"currencyCode" with value "eur" fails to match the required pattern: /^[A-Z]{3}$/',
+      ],
       [paymentBody({ bankPaymentMethod: undefined }), '"bankPaymentMethod" is required'],
       [paymentBody({ bankPaymentMethod: "x" }), '"bankPaymentMethod" must be of type object'],
-      [paymentBody({ bankPaymentMethod: { endToEndId: "1", creditorAccount: { iban: "LT601010012345678901" } } }), '"bankPaymentMethod.creditorName" is required'],
       [
-        paymentBody({ bankPaymentMethod: { endToEndId: "1", creditorName: "Shop", creditorAccount: { iban: "LT601010012345678900" } } }),
+        paymentBody({ bankPaymentMethod: { endToEndId: "1", creditorAccount: { iban: "LT601010012345678901" } } }),
+        '"bankPaymentMethod.creditorName" is required',
+      ],
+      [
+        paymentBody({
+          bankPaymentMethod: {
+            endToEndId: "1",
+            creditorName: "Shop",
+            creditorAccount: { iban: "LT601010012345678900" },
+          },
+        }),
         '"bankPaymentMethod.creditorAccount.iban" must be a valid IBAN',
       ],
       [
-        paymentBody({ bankPaymentMethod: { endToEndId: "x".repeat(34), creditorName: "Shop", creditorAccount: { iban: "LT601010012345678901" } } }),
+        paymentBody({
+          bankPaymentMethod: {
+            endToEndId: "x".repeat(34),
+            creditorName: "Shop",
+            creditorAccount: { iban: "LT601010012345678901" },
+          },
+        }),
         '"bankPaymentMethod.endToEndId" length must be less than or equal to 33 characters long',
       ],
       [paymentBody({ identifier: { email: "not-an-email" } }), '"identifier.email" must be a valid email'],
@@ -276,9 +356,16 @@ describe("payment initiation (v0.3)", () => {
   });
 
   it("refuses a body that is not JSON", async () => {
-    const response = await fetch(`${s.api}/pis/payment`, { method: "POST", headers: { ...credentials, "Redirect-URL": "https://shop.example/r" }, body: "amount=1" });
+    const response = await fetch(`${s.api}/pis/payment`, {
+      method: "POST",
+      headers: { ...credentials, "Redirect-URL": "https://shop.example/r" },
+      body: "amount=1",
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { name: "InvalidPaymentData" }, data: '"value" must be of type object' });
+    expect(await response.json()).toMatchObject({
+      error: { name: "InvalidPaymentData" },
+      data: '"value" must be of type object',
+    });
   });
 });
 
@@ -286,15 +373,27 @@ describe("payment initiation in v0.1 and v0.2", () => {
   it("v0.1 takes the flat body and reports `status`", async () => {
     const { status, json } = await initiate(s.v("v0.1"), { body: flatPaymentBody() });
     expect(status).toBe(200);
-    expect(json).toEqual({ id: expect.stringMatching(/^[0-9a-f]{40}$/), status: "STRD", statusGroup: "started", confirmLink: expect.any(String) });
+    expect(json).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{40}$/),
+      status: "STRD",
+      statusGroup: "started",
+      confirmLink: expect.any(String),
+    });
   });
 
   it("v0.1 validates the flat body and knows nothing of the nested one or of cards", async () => {
-    expect((await initiate(s.v("v0.1"), { body: paymentBody() })).json).toMatchObject({ error: { name: "InvalidPaymentData" }, data: '"endToEndId" is required' });
-    expect((await initiate(s.v("v0.1"), { body: flatPaymentBody({ informationUnstructured: "" }) })).json).toMatchObject({
+    expect((await initiate(s.v("v0.1"), { body: paymentBody() })).json).toMatchObject({
+      error: { name: "InvalidPaymentData" },
+      data: '"endToEndId" is required',
+    });
+    expect(
+      (await initiate(s.v("v0.1"), { body: flatPaymentBody({ informationUnstructured: "" }) })).json,
+    ).toMatchObject({
       data: '"informationUnstructured" is not allowed to be empty',
     });
-    expect((await initiate(s.v("v0.1"), { body: flatPaymentBody({ cardPaymentMethod: {} }) })).json).toMatchObject({ error: { name: "InvalidPaymentMethod" } });
+    expect((await initiate(s.v("v0.1"), { body: flatPaymentBody({ cardPaymentMethod: {} }) })).json).toMatchObject({
+      error: { name: "InvalidPaymentMethod" },
+    });
   });
 
   it("v0.2 takes the flat body and the nested one, and reports bankStatus", async () => {
@@ -307,7 +406,9 @@ describe("payment initiation in v0.1 and v0.2", () => {
     expect((await initiate(s.v("v0.2"), { body: paymentBody({ cardPaymentMethod: {} }) })).json).toMatchObject({
       error: { code: 10020, name: "InvalidPaymentMethod", description: "Card payments need API v0.3." },
     });
-    expect((await initiate(s.v("v0.2"), { query: "?paymentMethodPreferred=card", body: paymentBody() })).status).toBe(400);
+    expect((await initiate(s.v("v0.2"), { query: "?paymentMethodPreferred=card", body: paymentBody() })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -343,13 +444,25 @@ describe("payment reads", () => {
         },
       },
     });
-    expect(await getJson(`${s.api}/pis/payment/${id}/status`)).toEqual({ status: 200, json: { bankStatus: "STRD", group: "started" } });
+    expect(await getJson(`${s.api}/pis/payment/${id}/status`)).toEqual({
+      status: 200,
+      json: { bankStatus: "STRD", group: "started" },
+    });
   });
 
   it("v0.1 and v0.2 show the flat shape, with `status` in v0.1, and accept the PSU headers", async () => {
-    const { id, confirmLink } = await createPayment(s.v("v0.1"), { body: flatPaymentBody(), query: "?bankId=SEB_LT_SAND" });
+    const { id, confirmLink } = await createPayment(s.v("v0.1"), {
+      body: flatPaymentBody(),
+      query: "?bankId=SEB_LT_SAND",
+    });
     await payAtBank(confirmLink);
-    const psu = { ...credentials, "PSU-IP-Address": "192.0.2.10", "PSU-IP-Port": "443", "PSU-User-Agent": "php", "PSU-Device-ID": "d1" };
+    const psu = {
+      ...credentials,
+      "PSU-IP-Address": "192.0.2.10",
+      "PSU-IP-Port": "443",
+      "PSU-User-Agent": "php",
+      "PSU-Device-ID": "d1",
+    };
     const flat = {
       id,
       statusGroup: "completed",
@@ -364,10 +477,22 @@ describe("payment reads", () => {
       paymentProduct: "DOMESTIC_SEPA_CREDIT_TRANSFERS",
       requestedExecutionDate: expect.any(String),
     };
-    expect(await getJson(`${s.v("v0.1")}/pis/payment/${id}`, psu)).toEqual({ status: 200, json: { ...flat, status: "ACSC" } });
-    expect(await getJson(`${s.v("v0.2")}/pis/payment/${id}`, psu)).toEqual({ status: 200, json: { ...flat, bankStatus: "ACSC" } });
-    expect(await getJson(`${s.v("v0.1")}/pis/payment/${id}/status`, psu)).toEqual({ status: 200, json: { status: "ACSC", group: "completed" } });
-    expect(await getJson(`${s.v("v0.2")}/pis/payment/${id}/status`)).toEqual({ status: 200, json: { bankStatus: "ACSC", group: "completed" } });
+    expect(await getJson(`${s.v("v0.1")}/pis/payment/${id}`, psu)).toEqual({
+      status: 200,
+      json: { ...flat, status: "ACSC" },
+    });
+    expect(await getJson(`${s.v("v0.2")}/pis/payment/${id}`, psu)).toEqual({
+      status: 200,
+      json: { ...flat, bankStatus: "ACSC" },
+    });
+    expect(await getJson(`${s.v("v0.1")}/pis/payment/${id}/status`, psu)).toEqual({
+      status: 200,
+      json: { status: "ACSC", group: "completed" },
+    });
+    expect(await getJson(`${s.v("v0.2")}/pis/payment/${id}/status`)).toEqual({
+      status: 200,
+      json: { bankStatus: "ACSC", group: "completed" },
+    });
   });
 
   it("shows bankPaymentMethod.bankId when the bank was chosen at initiation", async () => {

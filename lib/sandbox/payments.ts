@@ -18,7 +18,9 @@ import { supports, type ApiVersion } from "./versions";
 const informationStructured = z.object({ reference: text, referenceType: text.optional() });
 const identifier = z
   .object({
-    email: z.email({ error: (issue) => (issue.code === "invalid_format" ? "must be a valid email" : undefined) }).optional(),
+    email: z
+      .email({ error: (issue) => (issue.code === "invalid_format" ? "must be a valid email" : undefined) })
+      .optional(),
   })
   .optional();
 
@@ -76,8 +78,10 @@ function parsePaymentBody(raw: string, version: ApiVersion): PaymentInput {
   }
   const fail = (message: string) => apiErrors.invalidPaymentData(message);
   const keys = typeof json === "object" && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
-  if (keys.includes("cardPaymentMethod") && !supports(version, "cards")) throw apiErrors.invalidPaymentMethod("Card payments need API v0.3.");
-  const nested = supports(version, "nestedBody") && (!supports(version, "flatBody") || keys.includes("bankPaymentMethod"));
+  if (keys.includes("cardPaymentMethod") && !supports(version, "cards"))
+    throw apiErrors.invalidPaymentMethod("Card payments need API v0.3.");
+  const nested =
+    supports(version, "nestedBody") && (!supports(version, "flatBody") || keys.includes("bankPaymentMethod"));
   if (nested) {
     const body = parseValue(json, nestedBody, fail);
     const m = body.bankPaymentMethod;
@@ -108,7 +112,9 @@ function statusField(version: ApiVersion, kind: StatusKind, code: string): Recor
 }
 
 function executionDate(payment: PaymentRecord): string {
-  return payment.requestedExecutionDate ? `${payment.requestedExecutionDate}T00:00:00.000Z` : new Date(payment.createdAt).toISOString();
+  return payment.requestedExecutionDate
+    ? `${payment.requestedExecutionDate}T00:00:00.000Z`
+    : new Date(payment.createdAt).toISOString();
 }
 
 /** GET /pis/payment/{id} (provider-api.md 4.3); v0.1 and v0.2 show the flat shape of their request. */
@@ -124,7 +130,13 @@ export function paymentJson(payment: PaymentRecord, version: ApiVersion) {
     paymentProduct: "DOMESTIC_SEPA_CREDIT_TRANSFERS",
     requestedExecutionDate: executionDate(payment),
   };
-  const head = { id: payment.id, ...status, statusGroup: payment.statusGroup, amount: payment.amount, currencyCode: payment.currencyCode };
+  const head = {
+    id: payment.id,
+    ...status,
+    statusGroup: payment.statusGroup,
+    amount: payment.amount,
+    currencyCode: payment.currencyCode,
+  };
   if (supports(version, "flatBody")) {
     return {
       ...head,
@@ -171,7 +183,8 @@ function paymentMethodOf(call: ApiCall, preferred: string | null, card: boolean)
   const wantsCard = preferred === "card" || (card && preferred !== "bank");
   if (!wantsCard) return "bank";
   if (!supports(call.version, "cards")) throw apiErrors.invalidPaymentMethod("Card payments need API v0.3.");
-  if (!settingsOf(call.project).paymentMethods.includes("card")) throw apiErrors.invalidPaymentMethod("The project has no card payments.");
+  if (!settingsOf(call.project).paymentMethods.includes("card"))
+    throw apiErrors.invalidPaymentMethod("The project has no card payments.");
   if (!card) throw apiErrors.invalidPaymentData(`"cardPaymentMethod" is required`);
   return preferred === "card" ? "card" : "hybrid";
 }
@@ -185,7 +198,8 @@ export async function initiatePayment(call: ApiCall) {
   const webhookUrl = checkWebhookUrl(call);
   const bankId = url.searchParams.get("bankId") || undefined;
   if (bankId !== undefined && !findBank(bankId)) throw apiErrors.invalidBankId(bankId);
-  if (linking && bankId !== undefined && bankId !== linking.bankId) throw apiErrors.invalidBankId(bankId, "is not the bank of the linked account");
+  if (linking && bankId !== undefined && bankId !== linking.bankId)
+    throw apiErrors.invalidBankId(bankId, "is not the bank of the linked account");
   const redirectPreferred = booleanQuery(url, "redirectPreferred") ?? settingsOf(project).redirectPreferred;
   const preferred = url.searchParams.get("paymentMethodPreferred");
   const hosted = hostedPageQuery(url);
@@ -212,8 +226,16 @@ export async function initiatePayment(call: ApiCall) {
     description: body.description,
     endToEndId: body.endToEndId,
     creditorName: body.creditorName,
-    creditorAccount: { iban: body.creditorAccount.iban, currencyCode: body.creditorAccount.currencyCode ?? body.currencyCode },
-    ...(body.debtorAccount && { debtorAccount: { iban: body.debtorAccount.iban, currencyCode: body.debtorAccount.currencyCode ?? body.currencyCode } }),
+    creditorAccount: {
+      iban: body.creditorAccount.iban,
+      currencyCode: body.creditorAccount.currencyCode ?? body.currencyCode,
+    },
+    ...(body.debtorAccount && {
+      debtorAccount: {
+        iban: body.debtorAccount.iban,
+        currencyCode: body.debtorAccount.currencyCode ?? body.currencyCode,
+      },
+    }),
     ...(linkedAccount && { debtorAccount: { iban: linkedAccount.iban, currencyCode: body.currencyCode } }),
     ...(body.informationStructured && { informationStructured: body.informationStructured }),
     ...(body.requestedExecutionDate !== undefined && { requestedExecutionDate: body.requestedExecutionDate }),
@@ -231,7 +253,15 @@ export async function initiatePayment(call: ApiCall) {
     statusGroup: "started",
     errorCodes: [],
     history: [{ at: now, kind, code, group: "started", errorCodes: [], source: "api" }],
-    step: linking ? "confirm" : method === "card" ? "card" : method === "hybrid" ? "method" : chosenBank ? "login" : "bank",
+    step: linking
+      ? "confirm"
+      : method === "card"
+        ? "card"
+        : method === "hybrid"
+          ? "method"
+          : chosenBank
+            ? "login"
+            : "bank",
     link: {},
   };
   ctx.store.payments.set(payment.id, payment);

@@ -1,6 +1,16 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { AuthCode, AuthRequest, Linking, PaymentRecord, RefundRecord, Store, TokenRecord, WebhookDelivery, WebhookJob } from "./store";
+import type {
+  AuthCode,
+  AuthRequest,
+  Linking,
+  PaymentRecord,
+  RefundRecord,
+  Store,
+  TokenRecord,
+  WebhookDelivery,
+  WebhookJob,
+} from "./store";
 
 /**
  * Optional persistence (SANDBOX_DATA_DIR): the store as one JSON file, written after changes with

@@ -1,6 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
 
-export const ALL_SCOPES = ["payments", "payments_pos", "accounts_basic", "accounts_details", "accounts_balances", "accounts_transactions"] as const;
+export const ALL_SCOPES = [
+  "payments",
+  "payments_pos",
+  "accounts_basic",
+  "accounts_details",
+  "accounts_balances",
+  "accounts_transactions",
+] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 
 /** A merchant's project at the provider: its API credentials, the secret that signs its webhooks, its settings. */

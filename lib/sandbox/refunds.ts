@@ -44,8 +44,10 @@ export async function createRefund(call: ApiCall, paymentId: string) {
   if (payment.statusGroup !== "completed") throw apiErrors.refundNotAllowed("Only completed payments can be refunded.");
   const method = payment.statusKind === "card" ? "card" : "bank";
   const settings = settingsOf(project);
-  if (!settings.allowedRefundsFor.includes(method)) throw apiErrors.refundNotAllowed(`The project cannot refund ${method} payments.`);
-  if (!REFUND_CURRENCIES.includes(payment.currencyCode)) throw apiErrors.refundCurrencyNotSupported(payment.currencyCode);
+  if (!settings.allowedRefundsFor.includes(method))
+    throw apiErrors.refundNotAllowed(`The project cannot refund ${method} payments.`);
+  if (!REFUND_CURRENCIES.includes(payment.currencyCode))
+    throw apiErrors.refundCurrencyNotSupported(payment.currencyCode);
   const dayLimit = method === "card" ? settings.cardRefundDayLimit : settings.bankRefundDayLimit;
   if (ctx.now() > (payment.completedAt ?? payment.createdAt) + dayLimit * DAY_MS) {
     throw apiErrors.refundNotAllowed(`Refunds are possible for ${dayLimit} days after the payment.`);

@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 
 /** The sandbox as `npm start` runs it: its own process, with the settings of the environment. */
 async function runServer(env: Record<string, string>): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "server.ts")], { env: { ...process.env, SANDBOX_DATA_DIR: "", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "server.ts")], {
+    env: { ...process.env, SANDBOX_DATA_DIR: "", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -33,7 +36,9 @@ describe("the sandbox server", () => {
       expect(new URL(url).hostname).toBe("127.0.0.1");
       expect(await reachable("127.0.0.1", port)).toBe(true);
       // Another interface of this machine, as a neighbour on the network would reach it.
-      const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4");
+      const outside = Object.values(os.networkInterfaces())
+        .flat()
+        .find((a) => a && !a.internal && a.family === "IPv4");
       if (outside) expect(await reachable(outside.address, port)).toBe(false);
     } finally {
       stop();

@@ -11,7 +11,8 @@ function integer(name: string, min: number, max: number): number | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) fail(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    fail(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -19,7 +20,8 @@ function delays(name: string): number[] | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return undefined;
   const values = raw.split(",").map((v) => Number(v.trim()));
-  if (!values.every((v) => Number.isInteger(v) && v >= 0)) fail(`${name} must be comma-separated milliseconds, got "${raw}"`);
+  if (!values.every((v) => Number.isInteger(v) && v >= 0))
+    fail(`${name} must be comma-separated milliseconds, got "${raw}"`);
   return values;
 }
 

@@ -8,7 +8,22 @@ import type { StatusGroup, StatusKind } from "./store";
 
 export const STATUS_GROUPS: readonly StatusGroup[] = ["started", "pending", "completed", "failed"];
 
-export const BANK_STATUSES = ["STRD", "ACCC", "ACCP", "ACSC", "ACSP", "ACTC", "ACWC", "ACWP", "RCVD", "PDNG", "RJCT", "CANC", "ACFC", "PATC"] as const;
+export const BANK_STATUSES = [
+  "STRD",
+  "ACCC",
+  "ACCP",
+  "ACSC",
+  "ACSP",
+  "ACTC",
+  "ACWC",
+  "ACWP",
+  "RCVD",
+  "PDNG",
+  "RJCT",
+  "CANC",
+  "ACFC",
+  "PATC",
+] as const;
 
 const BANK_GROUPS: Readonly<Record<string, StatusGroup>> = {
   STRD: "started",
@@ -63,7 +78,11 @@ const CARD_GROUPS: Readonly<Record<string, StatusGroup>> = {
   invoice_reversal: "failed",
 };
 
-const HYBRID_GROUPS: Readonly<Record<string, StatusGroup>> = { created: "started", cancelled: "failed", expired: "failed" };
+const HYBRID_GROUPS: Readonly<Record<string, StatusGroup>> = {
+  created: "started",
+  cancelled: "failed",
+  expired: "failed",
+};
 
 export const STATUS_CODES: Readonly<Record<StatusKind, readonly string[]>> = {
   bank: BANK_STATUSES,

@@ -218,7 +218,15 @@ export function createStore() {
     clear() {
       projects.clear();
       for (const p of BUILT_IN_PROJECTS) projects.set(p.clientId, p);
-      for (const map of [state.payments, state.refunds, state.webhookJobs, state.authRequests, state.authCodes, state.linkings, state.tokens]) {
+      for (const map of [
+        state.payments,
+        state.refunds,
+        state.webhookJobs,
+        state.authRequests,
+        state.authCodes,
+        state.linkings,
+        state.tokens,
+      ]) {
         map.clear();
       }
       state.deliveries.length = 0;

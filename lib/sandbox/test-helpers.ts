@@ -63,7 +63,13 @@ export function flatPaymentBody(overrides: Record<string, unknown> = {}) {
 
 export async function initiate(
   api: string,
-  opts: { body?: unknown; query?: string; redirectUrl?: string; webhookUrl?: string; headers?: Record<string, string> } = {},
+  opts: {
+    body?: unknown;
+    query?: string;
+    redirectUrl?: string;
+    webhookUrl?: string;
+    headers?: Record<string, string>;
+  } = {},
 ) {
   const headers: Record<string, string> = {
     ...credentials,
@@ -150,7 +156,11 @@ export async function postForm(url: string, fields: Record<string, string> = {})
 }
 
 /** Walks a bank payment through the hosted page: bank, login, then the given decision. */
-export async function payAtBank(confirmLink: string, decision: "approve" | "reject" | "pending" | "cancel" = "approve", user = "test") {
+export async function payAtBank(
+  confirmLink: string,
+  decision: "approve" | "reject" | "pending" | "cancel" = "approve",
+  user = "test",
+) {
   const flow = await openLink(confirmLink);
   const page = await flow.page();
   if (page.html.includes('name="bankId"')) await flow.post("bank", { bankId: "SEB_LT_SAND" });
@@ -174,7 +184,11 @@ export const control = (s: RunningSandbox) => ({
 });
 
 /** POST /auth with the usual headers; `query` carries the scopes. */
-export async function startAuth(api: string, query: string, opts: { headers?: Record<string, string>; body?: string } = {}) {
+export async function startAuth(
+  api: string,
+  query: string,
+  opts: { headers?: Record<string, string>; body?: string } = {},
+) {
   const response = await fetch(`${api}/auth${query}`, {
     method: "POST",
     headers: { ...credentials, "Request-Id": "req-1", "Redirect-URL": "https://shop.example/linked", ...opts.headers },
@@ -189,7 +203,16 @@ export async function linkAccount(api: string, scopes = "payments", bankId = "SE
   const flow = await openLink(String(json.authorizationLink));
   await flow.post("login", { username: user, password: "1234" });
   const back = new URL((await flow.post("allow")).location);
-  const token = await postJson(`${api}/auth/token`, { grantType: "authorizationCode", code: back.searchParams.get("code") });
+  const token = await postJson(`${api}/auth/token`, {
+    grantType: "authorizationCode",
+    code: back.searchParams.get("code"),
+  });
   expect(token.status).toBe(200);
-  return token.json as { authId: string; accessToken: string; refreshToken: string; accessTokenExpiresIn: number; refreshTokenExpiresIn: number };
+  return token.json as {
+    authId: string;
+    accessToken: string;
+    refreshToken: string;
+    accessTokenExpiresIn: number;
+    refreshTokenExpiresIn: number;
+  };
 }

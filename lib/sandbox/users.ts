@@ -45,7 +45,10 @@ const KINDS = [
 
 /** The user's two accounts at this bank. */
 export function accountsOf(bank: TestBank, username: string): TestAccount[] {
-  const userIndex = Math.max(0, TEST_USERS.findIndex((u) => u.username === username));
+  const userIndex = Math.max(
+    0,
+    TEST_USERS.findIndex((u) => u.username === username),
+  );
   return KINDS.map(({ kind, type }, i) => {
     const serial = String(userIndex * KINDS.length + i + 1).padStart(2, "0");
     return {

@@ -16,7 +16,9 @@ function joiPhrase(issue: z.core.$ZodRawIssue): string | undefined {
       return `must be a ${issue.expected}`;
     case "too_small":
       if (issue.origin !== "string") return undefined;
-      return issue.minimum === 1 ? "is not allowed to be empty" : `length must be at least ${String(issue.minimum)} characters long`;
+      return issue.minimum === 1
+        ? "is not allowed to be empty"
+        : `length must be at least ${String(issue.minimum)} characters long`;
     case "too_big":
       if (issue.origin !== "string") return undefined;
       return `length must be less than or equal to ${String(issue.maximum)} characters long`;
@@ -39,7 +41,12 @@ function joiMessage(issue: z.core.$ZodIssue): string {
 }
 
 /** Parses a JSON request body with a schema; the first problem becomes `fail(joiMessage)`. */
-export function parseBody<T extends z.ZodType>(raw: string, schema: T, fail: (message: string) => ApiError, emptyIs?: unknown): z.output<T> {
+export function parseBody<T extends z.ZodType>(
+  raw: string,
+  schema: T,
+  fail: (message: string) => ApiError,
+  emptyIs?: unknown,
+): z.output<T> {
   let json: unknown;
   if (raw === "" && emptyIs !== undefined) json = emptyIs;
   else {
@@ -52,7 +59,11 @@ export function parseBody<T extends z.ZodType>(raw: string, schema: T, fail: (me
   return parseValue(json, schema, fail);
 }
 
-export function parseValue<T extends z.ZodType>(value: unknown, schema: T, fail: (message: string) => ApiError): z.output<T> {
+export function parseValue<T extends z.ZodType>(
+  value: unknown,
+  schema: T,
+  fail: (message: string) => ApiError,
+): z.output<T> {
   const parsed = schema.safeParse(value, { error: joiPhrase });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -87,7 +98,8 @@ export const amount = z.unknown().transform((value, ctx) => {
 
 const currencyPattern = /^[A-Z]{3}$/;
 export const currencyCode = z.string().regex(currencyPattern, {
-  error: (issue) => `with value "${String(issue.input)}" fails to match the required pattern: ${String(currencyPattern)}`,
+  error: (issue) =>
+    `with value "${String(issue.input)}" fails to match the required pattern: ${String(currencyPattern)}`,
 });
 
 function isValidIban(iban: string): boolean {
@@ -98,7 +110,9 @@ function isValidIban(iban: string): boolean {
   return remainder === 1;
 }
 
-export const iban = text.transform((value) => value.replace(/\s+/g, "").toUpperCase()).refine(isValidIban, { error: "must be a valid IBAN" });
+export const iban = text
+  .transform((value) => value.replace(/\s+/g, "").toUpperCase())
+  .refine(isValidIban, { error: "must be a valid IBAN" });
 
 export const account = z.object({ iban, currencyCode: currencyCode.optional() });
 

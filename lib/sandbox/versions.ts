@@ -30,7 +30,18 @@ export type Feature =
 const FEATURES: Readonly<Record<ApiVersion, ReadonlySet<Feature>>> = {
   "v0.1": new Set(["flatBody"]),
   "v0.2": new Set(["flatBody", "nestedBody", "statusKinds"]),
-  "v0.3": new Set(["nestedBody", "statusKinds", "fullBank", "cards", "refunds", "paymentMethods", "projectSettings", "bankByCard", "ais", "authWebhook"]),
+  "v0.3": new Set([
+    "nestedBody",
+    "statusKinds",
+    "fullBank",
+    "cards",
+    "refunds",
+    "paymentMethods",
+    "projectSettings",
+    "bankByCard",
+    "ais",
+    "authWebhook",
+  ]),
 };
 
 export function supports(version: ApiVersion, feature: Feature): boolean {

@@ -3,7 +3,18 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PROJECT } from "./projects";
-import { control, createPayment, flatPaymentBody, openLink, payAtBank, paymentBody, postJson, startSandbox, waitFor, type RunningSandbox } from "./test-helpers";
+import {
+  control,
+  createPayment,
+  flatPaymentBody,
+  openLink,
+  payAtBank,
+  paymentBody,
+  postJson,
+  startSandbox,
+  waitFor,
+  type RunningSandbox,
+} from "./test-helpers";
 import { DEFAULT_RETRY_DELAYS_MS, signWebhook } from "./webhooks";
 
 interface Received {
@@ -22,7 +33,12 @@ function merchantEndpoint() {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      received.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, rawBody: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString("utf8"),
+      });
       void (hold ?? Promise.resolve()).then(() => {
         res.statusCode = answers.shift() ?? 200;
         res.end("ok");
@@ -54,7 +70,12 @@ describe("signWebhook", () => {
   it("matches an HMAC-SHA256 computed independently (openssl dgst -sha256 -hmac)", () => {
     // printf '%s' 'POSThttps://shop.example/hook?x=11700000000000{"id":"abc"}' | openssl dgst -sha256 -hmac secret
     expect(
-      signWebhook({ secret: "secret", url: "https://shop.example/hook?x=1", timestamp: "1700000000000", rawBody: '{"id":"abc"}' }),
+      signWebhook({
+        secret: "secret",
+        url: "https://shop.example/hook?x=1",
+        timestamp: "1700000000000",
+        rawBody: '{"id":"abc"}',
+      }),
     ).toBe("c093f0574c560a78c066e043e4dbfd84ca6966abf157e162dfa6e24ccf249f3e");
   });
 
@@ -121,7 +142,17 @@ describe("webhook delivery", () => {
 
     await waitFor(() => deliveriesOf(id)[0]);
     expect(deliveriesOf(id)).toEqual([
-      { jobId: expect.any(Number), type: "PAYMENT", paymentId: id, url: webhookUrl, attempt: 1, at: clock.now, durationMs: expect.any(Number), statusCode: 200, rawBody: hook.rawBody },
+      {
+        jobId: expect.any(Number),
+        type: "PAYMENT",
+        paymentId: id,
+        url: webhookUrl,
+        attempt: 1,
+        at: clock.now,
+        durationMs: expect.any(Number),
+        statusCode: 200,
+        rawBody: hook.rawBody,
+      },
     ]);
     const log = (await control(s).get(`/webhooks?paymentId=${id}`)).json as { data: Record<string, unknown>[] };
     expect(log.data).toEqual([expect.objectContaining({ paymentId: id, statusCode: 200, body: hook.rawBody })]);
@@ -143,30 +174,52 @@ describe("webhook delivery", () => {
   it("follows the payment's API version (v0.1: `status`) and method (cardStatus)", async () => {
     await newMerchant();
     const v01 = await approve(`${merchantUrl}/v01`, s.v("v0.1"), flatPaymentBody());
-    const card = await createPayment(s.api, { query: "?paymentMethodPreferred=card", body: paymentBody({ cardPaymentMethod: {} }), webhookUrl: `${merchantUrl}/card` });
-    await (await openLink(card.confirmLink)).post("card", { number: "4000000000000002", expiry: "12/39", cvc: "123", name: "A" });
+    const card = await createPayment(s.api, {
+      query: "?paymentMethodPreferred=card",
+      body: paymentBody({ cardPaymentMethod: {} }),
+      webhookUrl: `${merchantUrl}/card`,
+    });
+    await (
+      await openLink(card.confirmLink)
+    ).post("card", { number: "4000000000000002", expiry: "12/39", cvc: "123", name: "A" });
     await waitFor(() => (merchant.received.length >= 2 ? true : undefined));
     const bodies = Object.fromEntries(merchant.received.map((r) => [r.path, JSON.parse(r.rawBody) as unknown]));
     expect(bodies["/v01"]).toEqual({ id: v01.id, status: "ACSC", statusGroup: "completed", type: "PAYMENT" });
-    expect(bodies["/card"]).toEqual({ id: card.id, cardStatus: "payment_failure", statusGroup: "failed", type: "PAYMENT" });
+    expect(bodies["/card"]).toEqual({
+      id: card.id,
+      cardStatus: "payment_failure",
+      statusGroup: "failed",
+      type: "PAYMENT",
+    });
   });
 
   it("sends PAYMENT_REFUND webhooks to the refund's own Webhook-URL when it completes", async () => {
     await newMerchant();
     const { id } = await approve(`${merchantUrl}/payments`);
     await waitFor(() => merchant.received[0]);
-    const created = await postJson(`${s.api}/pis/payment/${id}/refunds`, { amount: "2.00" }, {
-      "Client-Id": DEFAULT_PROJECT.clientId,
-      "Client-Secret": DEFAULT_PROJECT.clientSecret,
-      "Webhook-URL": `${merchantUrl}/refunds`,
-    });
+    const created = await postJson(
+      `${s.api}/pis/payment/${id}/refunds`,
+      { amount: "2.00" },
+      {
+        "Client-Id": DEFAULT_PROJECT.clientId,
+        "Client-Secret": DEFAULT_PROJECT.clientSecret,
+        "Webhook-URL": `${merchantUrl}/refunds`,
+      },
+    );
     const refundId = (created.json as { id: number }).id;
     const hook = await waitFor(() => merchant.received.find((r) => r.path === "/refunds"));
-    expect(hook.rawBody).toBe(`{"id":"${refundId}","paymentId":"${id}","statusGroup":"completed","type":"PAYMENT_REFUND"}`);
+    expect(hook.rawBody).toBe(
+      `{"id":"${refundId}","paymentId":"${id}","statusGroup":"completed","type":"PAYMENT_REFUND"}`,
+    );
     const ts = String(hook.headers["x-kevin-timestamp"]);
-    expect(hook.headers["x-kevin-signature"]).toBe(hmacHex(DEFAULT_PROJECT.webhookSecret, `POST${merchantUrl}/refunds${ts}${hook.rawBody}`));
+    expect(hook.headers["x-kevin-signature"]).toBe(
+      hmacHex(DEFAULT_PROJECT.webhookSecret, `POST${merchantUrl}/refunds${ts}${hook.rawBody}`),
+    );
     await waitFor(() => s.sandbox.store.deliveries.find((d) => d.refundId === refundId));
-    expect(s.sandbox.store.deliveries.find((d) => d.refundId === refundId)).toMatchObject({ type: "PAYMENT_REFUND", paymentId: id });
+    expect(s.sandbox.store.deliveries.find((d) => d.refundId === refundId)).toMatchObject({
+      type: "PAYMENT_REFUND",
+      paymentId: id,
+    });
   });
 
   it("fires on a forced final status (every time it is forced), not on a forced pending one", async () => {
@@ -184,8 +237,18 @@ describe("webhook delivery", () => {
 
   it("honours the project's webhookDelayInSec, by the sandbox clock", async () => {
     await newMerchant();
-    s.sandbox.store.addProject({ id: "late", name: "Late", clientId: "late-id", clientSecret: "late-secret", webhookSecret: "late-hook", webhookDelayInSec: 60 });
-    const { id } = await createPayment(s.api, { webhookUrl: `${merchantUrl}/late`, headers: { "Client-Id": "late-id", "Client-Secret": "late-secret" } });
+    s.sandbox.store.addProject({
+      id: "late",
+      name: "Late",
+      clientId: "late-id",
+      clientSecret: "late-secret",
+      webhookSecret: "late-hook",
+      webhookDelayInSec: 60,
+    });
+    const { id } = await createPayment(s.api, {
+      webhookUrl: `${merchantUrl}/late`,
+      headers: { "Client-Id": "late-id", "Client-Secret": "late-secret" },
+    });
     await control(s).post(`/payments/${id}/status`, { bankStatus: "ACSC" });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(merchant.received).toHaveLength(0);
@@ -194,7 +257,10 @@ describe("webhook delivery", () => {
     // The merchant's clock does not travel: the signed timestamp stays real time.
     expect(merchant.received[0]?.headers["x-kevin-timestamp"]).toBe(String(clock.now));
     expect(merchant.received[0]?.headers["x-kevin-signature"]).toBe(
-      hmacHex("late-hook", `POST${merchantUrl}/late${String(merchant.received[0]?.headers["x-kevin-timestamp"])}${merchant.received[0]?.rawBody ?? ""}`),
+      hmacHex(
+        "late-hook",
+        `POST${merchantUrl}/late${String(merchant.received[0]?.headers["x-kevin-timestamp"])}${merchant.received[0]?.rawBody ?? ""}`,
+      ),
     );
   });
 
@@ -212,7 +278,9 @@ describe("webhook delivery", () => {
     // Both attempts carry the same body and a valid signature.
     for (const hook of merchant.received) {
       const ts = String(hook.headers["x-kevin-timestamp"]);
-      expect(hook.headers["x-kevin-signature"]).toBe(hmacHex(DEFAULT_PROJECT.webhookSecret, `POST${merchantUrl}/hook${ts}${hook.rawBody}`));
+      expect(hook.headers["x-kevin-signature"]).toBe(
+        hmacHex(DEFAULT_PROJECT.webhookSecret, `POST${merchantUrl}/hook${ts}${hook.rawBody}`),
+      );
     }
     // No third attempt after the 200.
     await new Promise((resolve) => setTimeout(resolve, 150));

@@ -16,7 +16,8 @@ export function signWebhook(input: { secret: string; url: string; timestamp: str
  * 200; this schedule backs off quickly and ends just inside that: 14 attempts over about 47.7 hours.
  */
 export const DEFAULT_RETRY_DELAYS_MS = [
-  1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 43_200_000, 43_200_000, 28_800_000,
+  1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 43_200_000,
+  43_200_000, 28_800_000,
 ];
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -77,7 +78,10 @@ export function createWebhookDispatcher(opts: {
     // A fresh timestamp per attempt: receivers reject signatures older than 5 minutes.
     const timestamp = String((opts.wallClock ?? now)());
     const controller = new AbortController();
-    const timeout = setTimeout(() => controller.abort(new Error(`timed out after ${ATTEMPT_TIMEOUT_MS} ms`)), ATTEMPT_TIMEOUT_MS);
+    const timeout = setTimeout(
+      () => controller.abort(new Error(`timed out after ${ATTEMPT_TIMEOUT_MS} ms`)),
+      ATTEMPT_TIMEOUT_MS,
+    );
     inFlight.set(job.id, controller);
     const started = Date.now();
     let statusCode: number | null = null;
@@ -141,7 +145,12 @@ export function createWebhookDispatcher(opts: {
   return {
     enqueue(webhook, firstDelayMs = 0) {
       store.counters.webhookJob += 1;
-      const job: WebhookJob = { id: store.counters.webhookJob, ...webhook, attempt: 1, nextAttemptAt: now() + firstDelayMs };
+      const job: WebhookJob = {
+        id: store.counters.webhookJob,
+        ...webhook,
+        attempt: 1,
+        nextAttemptAt: now() + firstDelayMs,
+      };
       store.webhookJobs.set(job.id, job);
       schedule(job);
       return job;

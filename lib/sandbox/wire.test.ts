@@ -1,6 +1,15 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTROL, createPayment, credentials, linkAccount, payAtBank, paymentBody, startSandbox, type RunningSandbox } from "./test-helpers";
+import {
+  CONTROL,
+  createPayment,
+  credentials,
+  linkAccount,
+  payAtBank,
+  paymentBody,
+  startSandbox,
+  type RunningSandbox,
+} from "./test-helpers";
 
 /**
  * The official PHP client writes requests by hand, reads until the server closes, and splits the
@@ -83,7 +92,11 @@ describe("on the wire", () => {
       phpStyleRequest(
         "POST",
         "/platform/v0.3/pis/payment",
-        ["Redirect-URL: https://shop.example/return", "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`],
+        [
+          "Redirect-URL: https://shop.example/return",
+          "Content-Type: application/json",
+          `Content-Length: ${Buffer.byteLength(body)}`,
+        ],
         body,
       ),
     );
@@ -96,11 +109,11 @@ describe("on the wire", () => {
   it("accepts the stray bytes when a client counts them in Content-Length", async () => {
     const body = `${JSON.stringify(paymentBody())}\r\n\r\n`;
     const reply = await rawExchange(
-      phpStyleRequest(
-        "POST",
-        "/platform/v0.3/pis/payment",
-        ["Redirect-URL: https://shop.example/return", "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`],
-      ) + body,
+      phpStyleRequest("POST", "/platform/v0.3/pis/payment", [
+        "Redirect-URL: https://shop.example/return",
+        "Content-Type: application/json",
+        `Content-Length: ${Buffer.byteLength(body)}`,
+      ]) + body,
     );
     expect(reply.statusLine).toBe("HTTP/1.1 200 OK");
   });
@@ -127,7 +140,13 @@ describe("on the wire, every endpoint and version", () => {
     const { id, confirmLink } = await createPayment(s.api, { query: "?bankId=SEB_LT_SAND" });
     await payAtBank(confirmLink);
     const token = (await linkAccount(s.api, "accounts_basic")).accessToken;
-    const psu = ["PSU-IP-Address: 192.0.2.1", "PSU-IP-Port: 443", "PSU-User-Agent: php", "PSU-Http-Method: GET", "PSU-Device-ID: d"];
+    const psu = [
+      "PSU-IP-Address: 192.0.2.1",
+      "PSU-IP-Port: 443",
+      "PSU-User-Agent: php",
+      "PSU-Http-Method: GET",
+      "PSU-Device-ID: d",
+    ];
     const cases: [string, string[], string][] = [
       ["/auth/countries", [], "HTTP/1.1 200 OK"],
       ["/auth/banks/SEB_LT_SAND", [], "HTTP/1.1 200 OK"],
@@ -137,7 +156,8 @@ describe("on the wire, every endpoint and version", () => {
       ["/auth/banks?countryCode=x", [], "HTTP/1.1 400 Bad Request"],
     ];
     for (const version of ["v0.1", "v0.2", "v0.3"]) {
-      for (const [path, headers, status] of cases) expectPlainReply(await rawExchange(phpStyleRequest("GET", `/platform/${version}${path}`, headers)), status);
+      for (const [path, headers, status] of cases)
+        expectPlainReply(await rawExchange(phpStyleRequest("GET", `/platform/${version}${path}`, headers)), status);
     }
     const v03: [string, string[], string][] = [
       ["/auth/paymentMethods", [], "HTTP/1.1 200 OK"],
@@ -149,19 +169,27 @@ describe("on the wire, every endpoint and version", () => {
       ["/ais/accounts", [`Authorization: Bearer ${token}`], "HTTP/1.1 400 Bad Request"],
       ["/auth/token/content", [], "HTTP/1.1 401 Unauthorized"],
     ];
-    for (const [path, headers, status] of v03) expectPlainReply(await rawExchange(phpStyleRequest("GET", `/platform/v0.3${path}`, headers)), status);
-    const noCredentials = (await rawExchange(phpStyleRequest("GET", "/platform/v0.3/auth/banks", []).replace(/Client-Secret: .*\r\n/, "")));
+    for (const [path, headers, status] of v03)
+      expectPlainReply(await rawExchange(phpStyleRequest("GET", `/platform/v0.3${path}`, headers)), status);
+    const noCredentials = await rawExchange(
+      phpStyleRequest("GET", "/platform/v0.3/auth/banks", []).replace(/Client-Secret: .*\r\n/, ""),
+    );
     expectPlainReply(noCredentials, "HTTP/1.1 401 Unauthorized");
   });
 
   it("takes POST /auth with PHP's percent-encoded scopes%5B0%5D, and POST bodies with stray CRLFs", async () => {
     const auth = await rawExchange(
-      phpStyleRequest("POST", "/platform/v0.3/auth?scopes%5B0%5D=payments&scopes%5B1%5D=accounts_basic&bankId=SEB_LT_SAND", [
-        "Request-Id: php-1",
-        "Redirect-URL: https://shop.example/linked",
-        "Content-Type: application/json",
-        "Content-Length: 2",
-      ], "{}"),
+      phpStyleRequest(
+        "POST",
+        "/platform/v0.3/auth?scopes%5B0%5D=payments&scopes%5B1%5D=accounts_basic&bankId=SEB_LT_SAND",
+        [
+          "Request-Id: php-1",
+          "Redirect-URL: https://shop.example/linked",
+          "Content-Type: application/json",
+          "Content-Length: 2",
+        ],
+        "{}",
+      ),
     );
     expectPlainReply(auth, "HTTP/1.1 200 OK");
     expect(JSON.parse(auth.body)).toMatchObject({ authorizationLink: expect.stringContaining("/auth/") });
@@ -170,19 +198,37 @@ describe("on the wire, every endpoint and version", () => {
     await payAtBank(confirmLink);
     const body = JSON.stringify({ amount: "1.00" });
     const refund = await rawExchange(
-      phpStyleRequest("POST", `/platform/v0.3/pis/payment/${id}/refunds`, ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`], body),
+      phpStyleRequest(
+        "POST",
+        `/platform/v0.3/pis/payment/${id}/refunds`,
+        ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`],
+        body,
+      ),
     );
     expectPlainReply(refund, "HTTP/1.1 200 OK");
     const token = JSON.stringify({ grantType: "refreshToken", refreshToken: "nope" });
-    const grant = await rawExchange(phpStyleRequest("POST", "/platform/v0.3/auth/token", ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(token)}`], token));
+    const grant = await rawExchange(
+      phpStyleRequest(
+        "POST",
+        "/platform/v0.3/auth/token",
+        ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(token)}`],
+        token,
+      ),
+    );
     expectPlainReply(grant, "HTTP/1.1 400 Bad Request");
   });
 
   it("answers an injected provider error as a plain 500 with the envelope", async () => {
-    await fetch(`${s.baseUrl}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json", ...CONTROL }, body: JSON.stringify({ mode: "error", count: 1 }) });
+    await fetch(`${s.baseUrl}/_sandbox/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...CONTROL },
+      body: JSON.stringify({ mode: "error", count: 1 }),
+    });
     const reply = await rawExchange(phpStyleRequest("GET", "/platform/v0.3/auth/countries", []));
     expectPlainReply(reply, "HTTP/1.1 500 Internal Server Error");
-    expect(JSON.parse(reply.body)).toEqual({ error: { code: 10000, name: "SystemError", description: "Internal error." }, data: {} });
+    expect(JSON.parse(reply.body)).toEqual({
+      error: { code: 10000, name: "SystemError", description: "Internal error." },
+      data: {},
+    });
   });
 });
-

@@ -37,26 +37,46 @@ export function startProxy(port: number, upstreams: Upstream[], rng: Rng): Promi
    * Forwards one buffered request and records the app's answer. A refused connection never reached
    * the app: the next instance gets it. One lost because its instance was killed is counted apart.
    */
-  async function forward(req: IncomingMessage, path: string, body: Buffer, order: Upstream[]): Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }> {
+  async function forward(
+    req: IncomingMessage,
+    path: string,
+    body: Buffer,
+    order: Upstream[],
+  ): Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }> {
     for (const u of order) {
       const generation = u.generation;
       try {
-        const answer = await new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>((resolve, reject) => {
-          const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
-          const out = request(
-            // Uncompressed answers, so the log can quote an error's body.
-            { port: u.port, host: "127.0.0.1", method: req.method, path: req.url, headers: { ...req.headers, "accept-encoding": "identity", "x-forwarded-for": forwarded } },
-            (res) => {
-              const chunks: Buffer[] = [];
-              res.on("data", (c: Buffer) => chunks.push(c));
-              res.on("end", () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-              res.on("error", reject);
-            },
-          );
-          out.on("error", reject);
-          out.end(body);
+        const answer = await new Promise<{ status: number; headers: IncomingMessage["headers"]; body: Buffer }>(
+          (resolve, reject) => {
+            const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
+            const out = request(
+              // Uncompressed answers, so the log can quote an error's body.
+              {
+                port: u.port,
+                host: "127.0.0.1",
+                method: req.method,
+                path: req.url,
+                headers: { ...req.headers, "accept-encoding": "identity", "x-forwarded-for": forwarded },
+              },
+              (res) => {
+                const chunks: Buffer[] = [];
+                res.on("data", (c: Buffer) => chunks.push(c));
+                res.on("end", () =>
+                  resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
+                );
+                res.on("error", reject);
+              },
+            );
+            out.on("error", reject);
+            out.end(body);
+          },
+        );
+        log.answers.push({
+          path,
+          status: answer.status,
+          at: Date.now(),
+          ...(answer.status >= 500 && { body: answer.body.toString("utf8").slice(0, 300) }),
         });
-        log.answers.push({ path, status: answer.status, at: Date.now(), ...(answer.status >= 500 && { body: answer.body.toString("utf8").slice(0, 300) }) });
         return answer;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === "ECONNREFUSED") continue;

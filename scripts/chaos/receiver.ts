@@ -18,7 +18,11 @@ export interface Receipt {
   status: number;
 }
 
-export function startReceiver(port: number, secret: string, rng: Rng): Promise<{ server: Server; receipts: Receipt[]; badSignatures: () => number }> {
+export function startReceiver(
+  port: number,
+  secret: string,
+  rng: Rng,
+): Promise<{ server: Server; receipts: Receipt[]; badSignatures: () => number }> {
   const receipts: Receipt[] = [];
   const seen = new Set<string>();
   let bad = 0;
@@ -44,5 +48,7 @@ export function startReceiver(port: number, secret: string, rng: Rng): Promise<{
       setTimeout(() => res.writeHead(status).end(), delay);
     });
   });
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve({ server, receipts, badSignatures: () => bad })));
+  return new Promise((resolve) =>
+    server.listen(port, "127.0.0.1", () => resolve({ server, receipts, badSignatures: () => bad })),
+  );
 }

@@ -41,7 +41,14 @@ function spawnGroup(args: string[], env: NodeJS.ProcessEnv, name: string): Child
   // Its own process group, so kill -9 takes the whole instance and cleanup leaves nothing behind.
   const child = spawn(process.execPath, args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const tail: string[] = [];
-  const keep = (c: Buffer) => tail.push(...c.toString().split("\n").filter(Boolean).map((l) => `${name}: ${l}`));
+  const keep = (c: Buffer) =>
+    tail.push(
+      ...c
+        .toString()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => `${name}: ${l}`),
+    );
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   (child as ChildProcess & { tail?: string[] }).tail = tail;
@@ -66,7 +73,11 @@ process.on("SIGTERM", () => void cleanup().then(() => process.exit(143)));
 
 /** Every payment the provider made, with its refunds (the sandbox's control API). */
 async function providerPaymentsOf(sandboxUrl: string): Promise<ProviderPayment[]> {
-  return ((await (await fetch(`${sandboxUrl}/_sandbox/payments`, { headers: SANDBOX_CONTROL })).json()) as { data: ProviderPayment[] }).data;
+  return (
+    (await (await fetch(`${sandboxUrl}/_sandbox/payments`, { headers: SANDBOX_CONTROL })).json()) as {
+      data: ProviderPayment[];
+    }
+  ).data;
 }
 
 /** .ci-out/chaos.json, which scripts/summarize-tests.mjs counts in the closing line. */
@@ -74,13 +85,23 @@ function writeReport(checks: Check[]) {
   const out = path.join(root, ".ci-out");
   mkdirSync(out, { recursive: true });
   const failed = checks.filter((c) => !c.ok).length;
-  writeFileSync(path.join(out, "chaos.json"), JSON.stringify({ seed, seconds: Math.round((Date.now() - t0) / 1000), passed: checks.length - failed, failed, tests: checks }, null, 2));
+  writeFileSync(
+    path.join(out, "chaos.json"),
+    JSON.stringify(
+      { seed, seconds: Math.round((Date.now() - t0) / 1000), passed: checks.length - failed, failed, tests: checks },
+      null,
+      2,
+    ),
+  );
 }
 
 async function waitHealthy(url: string, timeoutMs: number): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return Date.now() - started;
     await sleep(100);
   }
@@ -108,7 +129,11 @@ async function main() {
   };
 
   const sandboxUrl = `http://localhost:${PORTS.sandbox}`;
-  spawnGroup(["--import", "tsx", "lib/sandbox/server.ts"], { ...process.env, SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DATA_DIR: undefined }, "sandbox");
+  spawnGroup(
+    ["--import", "tsx", "lib/sandbox/server.ts"],
+    { ...process.env, SANDBOX_PORT: String(PORTS.sandbox), SANDBOX_DATA_DIR: undefined },
+    "sandbox",
+  );
   await waitHealthy(`${sandboxUrl}/health`, 30_000);
 
   const appEnv: NodeJS.ProcessEnv = {
@@ -143,7 +168,14 @@ async function main() {
   const processes = new Map<number, ChildProcess>();
   const startInstance = async (u: Upstream) => {
     const started = Date.now();
-    processes.set(u.port, spawnGroup(["node_modules/next/dist/bin/next", "start", "-p", String(u.port)], { ...appEnv, PORT: String(u.port) }, `app:${u.port}`));
+    processes.set(
+      u.port,
+      spawnGroup(
+        ["node_modules/next/dist/bin/next", "start", "-p", String(u.port)],
+        { ...appEnv, PORT: String(u.port) },
+        `app:${u.port}`,
+      ),
+    );
     await waitHealthy(`http://localhost:${u.port}/api/health`, 60_000);
     u.alive = true;
     return Date.now() - started;
@@ -168,13 +200,31 @@ async function main() {
   const settle = async (label: string) => {
     const started = Date.now();
     while (Date.now() - started < 120_000) {
-      const final = new Map((await providerPaymentsOf(sandboxUrl)).filter((p) => p.statusGroup === "completed" || p.statusGroup === "failed").map((p) => [p.id, p.statusGroup]));
-      const ours = (await db.query<{ provider_payment_id: string; status_group: string | null }>("select provider_payment_id, status_group from payment_attempts where provider_payment_id is not null")).rows;
-      const behind = ours.filter((a) => final.has(a.provider_payment_id) && a.status_group !== final.get(a.provider_payment_id)).length;
-      const { n } = (await db.query<{ n: number }>("select count(*)::int as n from notifications where delivered_at is null")).rows[0]!;
-      const refunds = (await db.query<{ n: number }>("select count(*)::int as n from refunds where status_group is null or status_group not in ('completed', 'failed')")).rows[0]!.n;
+      const final = new Map(
+        (await providerPaymentsOf(sandboxUrl))
+          .filter((p) => p.statusGroup === "completed" || p.statusGroup === "failed")
+          .map((p) => [p.id, p.statusGroup]),
+      );
+      const ours = (
+        await db.query<{ provider_payment_id: string; status_group: string | null }>(
+          "select provider_payment_id, status_group from payment_attempts where provider_payment_id is not null",
+        )
+      ).rows;
+      const behind = ours.filter(
+        (a) => final.has(a.provider_payment_id) && a.status_group !== final.get(a.provider_payment_id),
+      ).length;
+      const { n } = (
+        await db.query<{ n: number }>("select count(*)::int as n from notifications where delivered_at is null")
+      ).rows[0]!;
+      const refunds = (
+        await db.query<{ n: number }>(
+          "select count(*)::int as n from refunds where status_group is null or status_group not in ('completed', 'failed')",
+        )
+      ).rows[0]!.n;
       if (behind === 0 && n === 0) {
-        log(`${label}: settled in ${((Date.now() - started) / 1000).toFixed(1)} s (${refunds} refunds still at the provider)`);
+        log(
+          `${label}: settled in ${((Date.now() - started) / 1000).toFixed(1)} s (${refunds} refunds still at the provider)`,
+        );
         return;
       }
       await sleep(1000);
@@ -204,7 +254,12 @@ async function main() {
     restartsMs.push(ms);
     log(`instance ${u.port} healthy again ${(ms / 1000).toFixed(1)} s after its restart`);
   };
-  const setFault = (mode: string) => fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json", ...SANDBOX_CONTROL }, body: JSON.stringify({ mode }) });
+  const setFault = (mode: string) =>
+    fetch(`${sandboxUrl}/_sandbox/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...SANDBOX_CONTROL },
+      body: JSON.stringify({ mode }),
+    });
   const chaos = (async () => {
     await sleep(3000);
     await killAndRestart(upstreams[0]!);
@@ -237,9 +292,18 @@ async function main() {
   });
   await db.end();
 
-  const scenarios = runs.reduce<Record<string, number>>((m, r) => ({ ...m, [r.scenario]: (m[r.scenario] ?? 0) + 1 }), {});
-  log(`checkouts: ${runs.length} (${Object.entries(scenarios).map(([k, v]) => `${k} ${v}`).join(", ")}); provider payments: ${providerPayments.length}`);
-  log(`webhooks at the proxy: ${JSON.stringify(proxyLog.webhooks)}; notifications received: ${receiver.receipts.length}, bad signatures: ${receiver.badSignatures()}`);
+  const scenarios = runs.reduce<Record<string, number>>(
+    (m, r) => ({ ...m, [r.scenario]: (m[r.scenario] ?? 0) + 1 }),
+    {},
+  );
+  log(
+    `checkouts: ${runs.length} (${Object.entries(scenarios)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}); provider payments: ${providerPayments.length}`,
+  );
+  log(
+    `webhooks at the proxy: ${JSON.stringify(proxyLog.webhooks)}; notifications received: ${receiver.receipts.length}, bad signatures: ${receiver.badSignatures()}`,
+  );
   console.log("\nchaos checks:");
   for (const c of checks) {
     console.log(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.value}`);
@@ -247,7 +311,10 @@ async function main() {
   }
   const failed = checks.filter((c) => !c.ok);
   if (failed.length > 0) {
-    for (const [port, child] of processes) console.log(`\nlast lines of app:${port}:\n${((child as ChildProcess & { tail?: string[] }).tail ?? []).slice(-15).join("\n")}`);
+    for (const [port, child] of processes)
+      console.log(
+        `\nlast lines of app:${port}:\n${((child as ChildProcess & { tail?: string[] }).tail ?? []).slice(-15).join("\n")}`,
+      );
   }
   writeReport(checks);
   log(`${checks.length - failed.length} passed, ${failed.length} failed (seed ${seed}; .ci-out/chaos.json)`);
@@ -262,7 +329,8 @@ main()
   .catch(async (err) => {
     console.error(err);
     writeReport([{ name: "chaos run", ok: false, value: String(err) }]);
-    for (const c of children) console.error(((c as ChildProcess & { tail?: string[] }).tail ?? []).slice(-10).join("\n"));
+    for (const c of children)
+      console.error(((c as ChildProcess & { tail?: string[] }).tail ?? []).slice(-10).join("\n"));
     await cleanup();
     process.exit(1);
   });

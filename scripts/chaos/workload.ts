@@ -36,10 +36,20 @@ interface Answer {
   json: Record<string, unknown>;
 }
 
-async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(body !== undefined && { "Content-Type": "application/json" }), ...(path.startsWith("/_sandbox/") ? SANDBOX_CONTROL : {}), ...headers },
+    headers: {
+      ...(body !== undefined && { "Content-Type": "application/json" }),
+      ...(path.startsWith("/_sandbox/") ? SANDBOX_CONTROL : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });
@@ -69,14 +79,33 @@ async function retrying(attempt: () => Promise<Answer>, tries = 30): Promise<Ans
 /** The provider's payment id, from the confirmLink it handed back (`…/login/{paymentId}`). */
 const paymentIdOf = (r: Answer) => /\/login\/([^/?]+)/.exec(String(r.json.confirmLink))?.[1] ?? "";
 
-
-export async function runCheckout(e: Endpoints, rng: Rng, phase: number, n: number, scenario: Scenario): Promise<CheckoutRun> {
+export async function runCheckout(
+  e: Endpoints,
+  rng: Rng,
+  phase: number,
+  n: number,
+  scenario: Scenario,
+): Promise<CheckoutRun> {
   const merchant = { Authorization: `Bearer ${e.merchantKey}` };
   const amount = `${1 + Math.floor(rng.next() * 200)}.${String(Math.floor(rng.next() * 100)).padStart(2, "0")}`;
   const created = await retrying(() =>
-    call(e.proxy, "POST", "/api/checkouts", { amount, currency: "EUR", description: `Chaos order ${n}`, reference: `chaos-${phase}-${n}`, returnUrl: "https://shop.example/done", notifyUrl: e.notifyUrl }, merchant),
+    call(
+      e.proxy,
+      "POST",
+      "/api/checkouts",
+      {
+        amount,
+        currency: "EUR",
+        description: `Chaos order ${n}`,
+        reference: `chaos-${phase}-${n}`,
+        returnUrl: "https://shop.example/done",
+        notifyUrl: e.notifyUrl,
+      },
+      merchant,
+    ),
   );
-  if (created.status !== 200 && created.status !== 201) throw new Error(`checkout ${n} not created: ${created.status} ${JSON.stringify(created.json)}`);
+  if (created.status !== 200 && created.status !== 201)
+    throw new Error(`checkout ${n} not created: ${created.status} ${JSON.stringify(created.json)}`);
   const run: CheckoutRun = { id: String(created.json.id), phase, scenario, starts: [], refundKeys: [], findings: [] };
   const payPath = `/api/checkouts/${run.id}/payments`;
   const startBody = (key: string) => ({ method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey: key });
@@ -89,7 +118,8 @@ export async function runCheckout(e: Endpoints, rng: Rng, phase: number, n: numb
       key = `${first}-${i}`;
       r = await retrying(() => call(e.proxy, "POST", payPath, startBody(key)));
     }
-    if (r.status !== 200 && r.status !== 201) throw new Error(`start on ${run.id} answered ${r.status} ${JSON.stringify(r.json)}`);
+    if (r.status !== 200 && r.status !== 201)
+      throw new Error(`start on ${run.id} answered ${r.status} ${JSON.stringify(r.json)}`);
     const s = { attemptId: String(r.json.attemptId), paymentId: paymentIdOf(r) };
     run.starts.push(s);
     return s;
@@ -114,13 +144,26 @@ export async function runCheckout(e: Endpoints, rng: Rng, phase: number, n: numb
     case "double-start": {
       // One click that reached two instances (a retried request behind the load balancer).
       const k = key();
-      const [a, b] = await Promise.all(e.instances().slice(0, 2).map((base) => retrying(() => call(base, "POST", payPath, startBody(k)))));
-      if (a!.json.attemptId !== b!.json.attemptId) run.findings.push(`one start on two instances made two attempts: ${a!.json.attemptId} and ${b!.json.attemptId}`);
+      const [a, b] = await Promise.all(
+        e
+          .instances()
+          .slice(0, 2)
+          .map((base) => retrying(() => call(base, "POST", payPath, startBody(k)))),
+      );
+      if (a!.json.attemptId !== b!.json.attemptId)
+        run.findings.push(
+          `one start on two instances made two attempts: ${a!.json.attemptId} and ${b!.json.attemptId}`,
+        );
       const started = [a!, b!].find((r) => r.status < 300);
       const unexpected = [a!, b!].filter((r) => r.status >= 300 && r.json.code !== "attempt_failed");
-      if (unexpected.length > 0) run.findings.push(`double start answered ${unexpected.map((r) => `${r.status} ${JSON.stringify(r.json)}`).join(" / ")}`);
+      if (unexpected.length > 0)
+        run.findings.push(
+          `double start answered ${unexpected.map((r) => `${r.status} ${JSON.stringify(r.json)}`).join(" / ")}`,
+        );
       // Both refused by the provider (its outage): the page's Try again makes a new attempt.
-      const s = started ? { attemptId: String(started.json.attemptId), paymentId: paymentIdOf(started) } : await start(`${k}-again`);
+      const s = started
+        ? { attemptId: String(started.json.attemptId), paymentId: paymentIdOf(started) }
+        : await start(`${k}-again`);
       if (started) run.starts.push(s);
       await decide(s.paymentId, "ACSC");
       await land();
@@ -154,17 +197,35 @@ export async function runCheckout(e: Endpoints, rng: Rng, phase: number, n: numb
         const refundKey = `refund-${run.id}-${k}`;
         run.refundKeys.push(refundKey);
         const refund = () =>
-          retrying(() => call(e.proxy, "POST", `/api/checkouts/${run.id}/refunds`, { amount: "1.00", reason: "chaos" }, { ...merchant, "Idempotency-Key": refundKey }));
+          retrying(() =>
+            call(
+              e.proxy,
+              "POST",
+              `/api/checkouts/${run.id}/refunds`,
+              { amount: "1.00", reason: "chaos" },
+              { ...merchant, "Idempotency-Key": refundKey },
+            ),
+          );
         const answers = await Promise.all([refund(), refund()]);
-        if (answers.some((a) => a.status >= 400)) run.findings.push(`refund answered ${answers.map((a) => `${a.status} ${JSON.stringify(a.json)}`).join(" / ")}`);
-        if (answers[0]!.json.id !== answers[1]!.json.id) run.findings.push(`one Idempotency-Key, two refunds: ${answers[0]!.json.id} and ${answers[1]!.json.id}`);
+        if (answers.some((a) => a.status >= 400))
+          run.findings.push(
+            `refund answered ${answers.map((a) => `${a.status} ${JSON.stringify(a.json)}`).join(" / ")}`,
+          );
+        if (answers[0]!.json.id !== answers[1]!.json.id)
+          run.findings.push(`one Idempotency-Key, two refunds: ${answers[0]!.json.id} and ${answers[1]!.json.id}`);
         // An unknown outcome (the provider's answer was lost) is settled from the provider's
         // refund list, and told to the merchant; this merchant looks at the list until then.
         let status = String(answers[0]!.json.status);
         for (let i = 0; i < 90 && status === "unknown"; i++) {
           await sleep(1000);
-          const list = await retrying(() => call(e.proxy, "GET", `/api/checkouts/${run.id}/refunds`, undefined, merchant));
-          status = String((list.json.refunds as { id: string; status: string }[] | undefined)?.find((r) => r.id === answers[0]!.json.id)?.status ?? status);
+          const list = await retrying(() =>
+            call(e.proxy, "GET", `/api/checkouts/${run.id}/refunds`, undefined, merchant),
+          );
+          status = String(
+            (list.json.refunds as { id: string; status: string }[] | undefined)?.find(
+              (r) => r.id === answers[0]!.json.id,
+            )?.status ?? status,
+          );
         }
         if (status !== "failed") break;
       }
@@ -187,7 +248,11 @@ export function scenarioFor(rng: Rng): Scenario {
 }
 
 /** Runs `count` checkouts, `parallel` at a time. */
-export async function runMany(count: number, parallel: number, one: (n: number) => Promise<CheckoutRun>): Promise<{ runs: CheckoutRun[]; errors: string[] }> {
+export async function runMany(
+  count: number,
+  parallel: number,
+  one: (n: number) => Promise<CheckoutRun>,
+): Promise<{ runs: CheckoutRun[]; errors: string[] }> {
   const runs: CheckoutRun[] = [];
   const errors: string[] = [];
   let next = 0;

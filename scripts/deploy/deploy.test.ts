@@ -14,7 +14,18 @@ import { REAL_PROVIDER_ENV } from "../../lib/env-fixtures";
  */
 const root = path.resolve(import.meta.dirname, "../..");
 const compose = parse(readFileSync(path.join(root, "compose.yaml"), "utf8")) as {
-  services: Record<string, { environment?: Record<string, string>; deploy?: { replicas?: number }; stop_grace_period?: string; volumes?: string[]; depends_on?: unknown; image?: string; build?: string }>;
+  services: Record<
+    string,
+    {
+      environment?: Record<string, string>;
+      deploy?: { replicas?: number };
+      stop_grace_period?: string;
+      volumes?: string[];
+      depends_on?: unknown;
+      image?: string;
+      build?: string;
+    }
+  >;
 };
 const app = compose.services.app!;
 
@@ -30,7 +41,8 @@ describe("compose.yaml", () => {
 
   it("gives the app every setting lib/env.ts requires with a real provider, and only settings it knows", () => {
     const names = Object.keys(app.environment ?? {});
-    for (const required of [...REQUIRED_WITH_REAL_PROVIDER, "APP_URL", "PIS_BASE_URL", "DATABASE_URL"]) expect(names).toContain(required);
+    for (const required of [...REQUIRED_WITH_REAL_PROVIDER, "APP_URL", "PIS_BASE_URL", "DATABASE_URL"])
+      expect(names).toContain(required);
     expect(names.filter((n) => !(n in SETTING_DOCS))).toEqual([]);
     // The proxy appends the client's address: one hop to trust.
     expect(app.environment?.TRUSTED_PROXY_HOPS).toBe("1");
@@ -40,7 +52,12 @@ describe("compose.yaml", () => {
     const values: Record<string, string> = {};
     for (const [name, value] of Object.entries(app.environment ?? {})) {
       // ${NAME:?message} and ${NAME:-default}: the operator's value, or the default.
-      values[name] = value.replace(/\$\{(\w+)(?::[?-]([^}]*))?\}/g, (_m, ref: string, rest: string | undefined) => (REAL_PROVIDER_ENV as Record<string, string>)[ref] ?? (ref === "POSTGRES_PASSWORD" ? "pg-secret" : (rest ?? "")));
+      values[name] = value.replace(
+        /\$\{(\w+)(?::[?-]([^}]*))?\}/g,
+        (_m, ref: string, rest: string | undefined) =>
+          (REAL_PROVIDER_ENV as Record<string, string>)[ref] ??
+          (ref === "POSTGRES_PASSWORD" ? "pg-secret" : (rest ?? "")),
+      );
     }
     expect(() => loadEnv(values)).not.toThrow();
   });

@@ -7,8 +7,19 @@ import { createCheckoutInput } from "@/lib/checkout/create-checkout";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route({ body: createCheckoutInput, bearer: () => env().merchantApiKey }, async ({ body, req, ctx }) => {
-  const idempotencyKey = req.headers.get("idempotency-key") ?? undefined;
-  const checkout = await createCheckout(body, ctx, { idempotencyKey });
-  return json({ id: checkout.id, url: `${env().appUrl}/checkout/${checkout.id}`, status: checkout.status, expiresAt: checkout.expiresAt }, 200);
-});
+export const POST = route(
+  { body: createCheckoutInput, bearer: () => env().merchantApiKey },
+  async ({ body, req, ctx }) => {
+    const idempotencyKey = req.headers.get("idempotency-key") ?? undefined;
+    const checkout = await createCheckout(body, ctx, { idempotencyKey });
+    return json(
+      {
+        id: checkout.id,
+        url: `${env().appUrl}/checkout/${checkout.id}`,
+        status: checkout.status,
+        expiresAt: checkout.expiresAt,
+      },
+      200,
+    );
+  },
+);

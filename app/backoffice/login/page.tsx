@@ -17,7 +17,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <h1>Back office</h1>
         <p>Sign in with the staff password to see checkouts and make refunds.</p>
       </header>
-      <div role="status">{endedEverywhere && <p className="alert alert-success">Signed out everywhere: every staff session has ended.</p>}</div>
+      <div role="status">
+        {endedEverywhere && (
+          <p className="alert alert-success">Signed out everywhere: every staff session has ended.</p>
+        )}
+      </div>
       <LoginForm />
     </main>
   );

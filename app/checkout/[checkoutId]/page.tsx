@@ -35,7 +35,11 @@ function stateOf(data: CheckoutPageData): PageState {
   if (checkout.status === "paid") return "paid";
   if (checkout.status === "cancelled") return "cancelled";
   if (checkout.status === "expired") return "expired";
-  if (attempt && !attempt.abandoned && (attempt.statusGroup === null || attempt.statusGroup === "started" || attempt.statusGroup === "pending")) {
+  if (
+    attempt &&
+    !attempt.abandoned &&
+    (attempt.statusGroup === null || attempt.statusGroup === "started" || attempt.statusGroup === "pending")
+  ) {
     return "attempt";
   }
   if (Date.parse(checkout.expiresAt) <= Date.now()) return "expired";
@@ -67,13 +71,23 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
   const attempt = data.attempt;
   const inFlight: InFlightAttempt | null =
     state === "attempt" && attempt
-      ? { method: attempt.method, bankName: attempt.bankName, statusGroup: attempt.statusGroup === "pending" ? "pending" : attempt.statusGroup === "started" ? "started" : null }
+      ? {
+          method: attempt.method,
+          bankName: attempt.bankName,
+          statusGroup:
+            attempt.statusGroup === "pending" ? "pending" : attempt.statusGroup === "started" ? "started" : null,
+        }
       : null;
   const lastOver = attempt !== null && (attempt.abandoned || attempt.statusGroup === "failed");
   const initialBanks = state === "form" && data.methods.bank ? await banksFor(data.defaultCountry) : null;
 
   return (
-    <PageFrame locale={locale} path={path} sandbox={data.sandboxProject} accessibilityHref={`/accessibility?lang=${locale}&checkout=${id}`}>
+    <PageFrame
+      locale={locale}
+      path={path}
+      sandbox={data.sandboxProject}
+      accessibilityHref={`/accessibility?lang=${locale}&checkout=${id}`}
+    >
       <main className="page page-checkout">
         <div className="checkout-main">
           <header className="page-header">
@@ -86,7 +100,11 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
             {state === "paid" || state === "expired" || state === "cancelled" ? (
               <section className="card" aria-labelledby="checkout-state-heading">
                 <h2 id="checkout-state-heading">
-                  {state === "paid" ? t["checkout.paid.heading"] : state === "expired" ? t["checkout.expired.heading"] : t["checkout.cancelled.heading"]}
+                  {state === "paid"
+                    ? t["checkout.paid.heading"]
+                    : state === "expired"
+                      ? t["checkout.expired.heading"]
+                      : t["checkout.cancelled.heading"]}
                 </h2>
                 <p>{state === "paid" ? t["checkout.paid.body"] : t["checkout.ended.body"]}</p>
                 {backToShop && (
@@ -108,7 +126,9 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
                   defaultCountry={data.defaultCountry}
                   initialBanks={initialBanks}
                   startNewAttempt={lastOver}
-                  failedBefore={checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)}
+                  failedBefore={
+                    checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)
+                  }
                   attempt={inFlight}
                   statusHref={statusHref}
                   termsUrl={TERMS_URL}
@@ -116,7 +136,17 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
                   offerSave={data.canSaveAccount}
                   savedAccount={data.savedAccount}
                   savedNotice={SAVED_NOTICES.find((n) => n === query.saved) ?? null}
-                  messages={pickMessages(locale, ["pay.", "errors.", "payError.", "apiError.", "picker.", "common.", "attempt.", "saved.", "checkout.failedNotice"])}
+                  messages={pickMessages(locale, [
+                    "pay.",
+                    "errors.",
+                    "payError.",
+                    "apiError.",
+                    "picker.",
+                    "common.",
+                    "attempt.",
+                    "saved.",
+                    "checkout.failedNotice",
+                  ])}
                 />
               </section>
             )}

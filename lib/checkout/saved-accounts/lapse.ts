@@ -20,7 +20,12 @@ export async function endLapsedLinks(ctx: CheckoutContext): Promise<number> {
   const abandoned = await ctx.db
     .update(accountLinks)
     .set(ending("failed", now, "not_finished"))
-    .where(and(inArray(accountLinks.status, ["pending", "exchanging"]), lte(accountLinks.createdAt, new Date(now.getTime() - PENDING_LINK_TTL_MS))))
+    .where(
+      and(
+        inArray(accountLinks.status, ["pending", "exchanging"]),
+        lte(accountLinks.createdAt, new Date(now.getTime() - PENDING_LINK_TTL_MS)),
+      ),
+    )
     .returning({ id: accountLinks.id });
   return expired.length + abandoned.length;
 }

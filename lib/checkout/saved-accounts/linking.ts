@@ -24,7 +24,10 @@ export const startLinkingInput = z.object({
 export type StartLinkingInput = z.infer<typeof startLinkingInput>;
 
 const savingUnavailable = (why: string) =>
-  new CheckoutError("saving_unavailable", { detail: "Saving a bank account is not available here. You can still pay.", errors: [{ path: "bankId", message: why }] });
+  new CheckoutError("saving_unavailable", {
+    detail: "Saving a bank account is not available here. You can still pay.",
+    errors: [{ path: "bankId", message: why }],
+  });
 
 /** The scopes to ask for: payments, and the account's balance where the project may read it. */
 function linkScopes(projectScopes: string[]): string[] {
@@ -35,13 +38,19 @@ function linkScopes(projectScopes: string[]): string[] {
  * Starts linking the payer's account at the chosen bank (POST /auth). Returns where to send the
  * payer, and the browser handle to keep (a new one when the browser had none).
  */
-export async function startLinking(checkoutId: string, input: StartLinkingInput, payerHandle: string | undefined, c: CheckoutContext) {
+export async function startLinking(
+  checkoutId: string,
+  input: StartLinkingInput,
+  payerHandle: string | undefined,
+  c: CheckoutContext,
+) {
   const checkout = await loadCheckout(c, checkoutId);
   assertPayable(c, checkout);
   if (!input.termsAccepted) throw termsRequired();
   if (!checkout.customerId) throw savingUnavailable("this checkout has no signed-in customer");
   const project = await projectInfo(c);
-  if (!project.methods.bank || !project.scopes.includes("payments")) throw savingUnavailable("the shop's provider project cannot link accounts");
+  if (!project.methods.bank || !project.scopes.includes("payments"))
+    throw savingUnavailable("the shop's provider project cannot link accounts");
   const bank = await findBank(c, input.bankId).catch(() => undefined);
   if (bank === null) throw unknownBank();
   if (bank?.isAccountLinkingSupported === false) throw savingUnavailable("this bank does not allow saving an account");
@@ -49,7 +58,14 @@ export async function startLinking(checkoutId: string, input: StartLinkingInput,
   const handle = validHandle(payerHandle) ? payerHandle : newPayerHandle();
   const id = newLinkId();
   const scopes = linkScopes(project.scopes);
-  await c.db.insert(accountLinks).values({ id, customerId: checkout.customerId, handleHash: hashHandle(handle), checkoutId, bankId: input.bankId, scopes });
+  await c.db.insert(accountLinks).values({
+    id,
+    customerId: checkout.customerId,
+    handleHash: hashHandle(handle),
+    checkoutId,
+    bankId: input.bankId,
+    scopes,
+  });
   try {
     const started = await c.pis.auth.start({
       scopes,
@@ -94,10 +110,16 @@ export async function completeLinking(
   payerHandle: string | undefined,
   c: CheckoutContext,
 ): Promise<{ outcome: LinkOutcome; ownBrowser: boolean }> {
-  const [row] = query.requestId ? await c.db.select().from(accountLinks).where(and(eq(accountLinks.id, query.requestId), eq(accountLinks.checkoutId, checkoutId))) : [];
+  const [row] = query.requestId
+    ? await c.db
+        .select()
+        .from(accountLinks)
+        .where(and(eq(accountLinks.id, query.requestId), eq(accountLinks.checkoutId, checkoutId)))
+    : [];
   if (!row) return { outcome: "failed", ownBrowser: false };
   const ownBrowser = validHandle(payerHandle) && hashHandle(payerHandle) === row.handleHash;
-  const outcomeOf = (r: LinkRow): LinkOutcome => (r.status === "active" ? "linked" : r.failureReason === "declined" ? "declined" : "failed");
+  const outcomeOf = (r: LinkRow): LinkOutcome =>
+    r.status === "active" ? "linked" : r.failureReason === "declined" ? "declined" : "failed";
   // Exactly one visit of the return trades the code (it works once): it claims the row first. A
   // reload or a double load finds it claimed and waits for that visit's outcome.
   const [claimed] = await c.db
@@ -123,7 +145,10 @@ export async function completeLinking(
   const keys = c.config.tokenKeys;
   await c.db.transaction(async (tx) => {
     // The new link takes the place of the customer's earlier one in this browser.
-    await tx.update(accountLinks).set(ending("replaced", now)).where(ownedBy(row.customerId, row.handleHash, ["active"]));
+    await tx
+      .update(accountLinks)
+      .set(ending("replaced", now))
+      .where(ownedBy(row.customerId, row.handleHash, ["active"]));
     await tx
       .update(accountLinks)
       .set({
@@ -142,7 +167,11 @@ export async function completeLinking(
 
 /** The link once the visit that claimed it has finished (a provider call at most: bounded by its timeout). */
 async function settledLink(ctx: CheckoutContext, id: string): Promise<LinkRow> {
-  const row = await pollUntil(() => readLink(ctx, id), (r) => r?.status !== "exchanging", ctx.config.pisTimeoutMs + 5000);
+  const row = await pollUntil(
+    () => readLink(ctx, id),
+    (r) => r?.status !== "exchanging",
+    ctx.config.pisTimeoutMs + 5000,
+  );
   if (!row) throw new Error(`account link ${id} vanished`);
   return row;
 }

@@ -35,17 +35,28 @@ export const ending = (status: EndedStatus, now: Date, reason?: string) => ({
 });
 
 export async function endLink(ctx: CheckoutContext, id: string, status: EndedStatus, reason?: string) {
-  await ctx.db.update(accountLinks).set(ending(status, nowOf(ctx), reason)).where(eq(accountLinks.id, id));
+  await ctx.db
+    .update(accountLinks)
+    .set(ending(status, nowOf(ctx), reason))
+    .where(eq(accountLinks.id, id));
 }
 
 /** The links of one customer in one browser (ADR 11), in the given states. */
 export const ownedBy = (customerId: string, handleHash: string, statuses: AccountLinkStatus[]) =>
-  and(eq(accountLinks.customerId, customerId), eq(accountLinks.handleHash, handleHash), inArray(accountLinks.status, statuses));
+  and(
+    eq(accountLinks.customerId, customerId),
+    eq(accountLinks.handleHash, handleHash),
+    inArray(accountLinks.status, statuses),
+  );
 
-export const readLink = async (ctx: CheckoutContext, id: string) => (await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, id)))[0];
+export const readLink = async (ctx: CheckoutContext, id: string) =>
+  (await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, id)))[0];
 
 export async function markLinkUsed(ctx: CheckoutContext, linkId: string) {
-  await ctx.db.update(accountLinks).set({ lastUsedAt: nowOf(ctx) }).where(eq(accountLinks.id, linkId));
+  await ctx.db
+    .update(accountLinks)
+    .set({ lastUsedAt: nowOf(ctx) })
+    .where(eq(accountLinks.id, linkId));
 }
 
 /** The provider refused a fresh access token at payment: the consent is gone. */

@@ -9,7 +9,8 @@ export function newPayerHandle(): string {
   return randomBytes(32).toString("base64url");
 }
 
-export const validHandle = (handle: string | undefined): handle is string => handle !== undefined && /^[A-Za-z0-9_-]{43}$/.test(handle);
+export const validHandle = (handle: string | undefined): handle is string =>
+  handle !== undefined && /^[A-Za-z0-9_-]{43}$/.test(handle);
 
 /** Only this hash is stored: a database leak does not hand out usable browser handles. */
 export function hashHandle(handle: string): string {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { balanceCovers, maskIban } from "./paying";
 
-
 describe("balanceCovers", () => {
   const bal = (type: string, amount: string, currencyCode = "EUR") => ({ type, amount, currencyCode });
   it("compares the available balance exactly, in minor units", () => {
@@ -11,7 +10,9 @@ describe("balanceCovers", () => {
     expect(balanceCovers([bal("interimAvailable", "0.30")], "0.3", "EUR")).toBe(true);
   });
   it("prefers what can be spent now over what was booked", () => {
-    expect(balanceCovers([bal("closingBooked", "500.00"), bal("interimAvailable", "5.00")], "10.00", "EUR")).toBe(false);
+    expect(balanceCovers([bal("closingBooked", "500.00"), bal("interimAvailable", "5.00")], "10.00", "EUR")).toBe(
+      false,
+    );
   });
   it("treats an overdrawn account as not covering, and other currencies as unknown", () => {
     expect(balanceCovers([bal("interimAvailable", "-0.50")], "0.01", "EUR")).toBe(false);
@@ -26,4 +27,3 @@ describe("maskIban", () => {
     expect(maskIban("short")).toBe("••••");
   });
 });
-

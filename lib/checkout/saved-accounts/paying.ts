@@ -22,22 +22,37 @@ export function maskIban(iban: string): string {
 }
 
 // Most useful first: what the payer can spend now, then what the bank last booked.
-const BALANCE_PREFERENCE = ["interimAvailable", "expected", "forwardAvailable", "interimBooked", "closingBooked", "openingBooked"];
+const BALANCE_PREFERENCE = [
+  "interimAvailable",
+  "expected",
+  "forwardAvailable",
+  "interimBooked",
+  "closingBooked",
+  "openingBooked",
+];
 
 /** Whether the account's balance covers `amount`; null when no balance in that currency is known. */
 export function balanceCovers(balances: readonly Balance[], amount: string, currency: string): boolean | null {
   const usable = balances.filter((b) => b.currencyCode === currency && /^-?\d+(\.\d+)?$/.test(b.amount));
-  const best = BALANCE_PREFERENCE.map((type) => usable.find((b) => b.type === type)).find((b) => b !== undefined) ?? usable[0];
+  const best =
+    BALANCE_PREFERENCE.map((type) => usable.find((b) => b.type === type)).find((b) => b !== undefined) ?? usable[0];
   if (!best) return null;
   if (best.amount.startsWith("-")) return false;
   return toMinor(best.amount, currency) >= toMinor(amount, currency);
 }
 
 /** The active saved account for a payment on this checkout by this browser, or a 409 saying there is none. */
-export async function savedAccountForPayment(ctx: CheckoutContext, checkout: CheckoutRow, payerHandle: string | undefined): Promise<LinkRow> {
+export async function savedAccountForPayment(
+  ctx: CheckoutContext,
+  checkout: CheckoutRow,
+  payerHandle: string | undefined,
+): Promise<LinkRow> {
   const [link] =
     checkout.customerId && validHandle(payerHandle)
-      ? await ctx.db.select().from(accountLinks).where(ownedBy(checkout.customerId, hashHandle(payerHandle), ["active"]))
+      ? await ctx.db
+          .select()
+          .from(accountLinks)
+          .where(ownedBy(checkout.customerId, hashHandle(payerHandle), ["active"]))
       : [];
   if (!link) throw new CheckoutError("no_saved_account");
   return link;
@@ -48,7 +63,12 @@ export async function savedAccountForPayment(ctx: CheckoutContext, checkout: Che
  * to pay from (bank, masked IBAN, whether the balance covers the amount), or that the link ended
  * and the payer should link again. Nothing when there is none, or after the payer forgot it.
  */
-export async function savedAccountView(ctx: CheckoutContext, checkout: CheckoutRow, payerHandle: string | undefined, psu: AccountPsu): Promise<SavedAccountView | null> {
+export async function savedAccountView(
+  ctx: CheckoutContext,
+  checkout: CheckoutRow,
+  payerHandle: string | undefined,
+  psu: AccountPsu,
+): Promise<SavedAccountView | null> {
   if (!checkout.customerId || !validHandle(payerHandle)) return null;
   const [latest] = await ctx.db
     .select()
@@ -58,8 +78,16 @@ export async function savedAccountView(ctx: CheckoutContext, checkout: CheckoutR
     .limit(1);
   if (!latest || latest.status === "forgotten") return null;
   const bankName = (await findBank(ctx, latest.bankId).catch(() => null))?.name ?? latest.bankId;
-  const view = (state: SavedAccountView["state"], known: { maskedIban: string | null; covers: boolean | null } | null): SavedAccountView =>
-    ({ state, bankId: latest.bankId, bankName, maskedIban: known?.maskedIban ?? null, covers: known?.covers ?? null });
+  const view = (
+    state: SavedAccountView["state"],
+    known: { maskedIban: string | null; covers: boolean | null } | null,
+  ): SavedAccountView => ({
+    state,
+    bankId: latest.bankId,
+    bankName,
+    maskedIban: known?.maskedIban ?? null,
+    covers: known?.covers ?? null,
+  });
   if (latest.status !== "active") return view("expired", null);
   try {
     const accessToken = await accessTokenOf(ctx, latest);
@@ -75,13 +103,22 @@ export async function savedAccountView(ctx: CheckoutContext, checkout: CheckoutR
   }
 }
 
-async function accountInfo(ctx: CheckoutContext, link: LinkRow, accessToken: string, checkout: CheckoutRow, psu: AccountPsu) {
+async function accountInfo(
+  ctx: CheckoutContext,
+  link: LinkRow,
+  accessToken: string,
+  checkout: CheckoutRow,
+  psu: AccountPsu,
+) {
   if (!link.scopes.includes("accounts_balances")) return null;
   try {
     const [account] = await ctx.pis.accounts.list(accessToken, psu);
     if (!account?.id) return null;
     const balances = await ctx.pis.accounts.balances(accessToken, account.id, psu);
-    return { maskedIban: account.iban ? maskIban(account.iban) : null, covers: balanceCovers(balances, checkout.amount, checkout.currency) };
+    return {
+      maskedIban: account.iban ? maskIban(account.iban) : null,
+      covers: balanceCovers(balances, checkout.amount, checkout.currency),
+    };
   } catch (err) {
     // A refused token may be a withdrawn consent; anything else only costs the extra information.
     if (err instanceof PisError && err.httpStatus === 401) return "refused" as const;
@@ -91,7 +128,11 @@ async function accountInfo(ctx: CheckoutContext, link: LinkRow, accessToken: str
 }
 
 /** The payer's "Forget this account": the link ends and its tokens are wiped at once. */
-export async function forgetSavedAccount(checkoutId: string, payerHandle: string | undefined, c: CheckoutContext): Promise<{ forgotten: boolean }> {
+export async function forgetSavedAccount(
+  checkoutId: string,
+  payerHandle: string | undefined,
+  c: CheckoutContext,
+): Promise<{ forgotten: boolean }> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
   if (!checkout.customerId || !validHandle(payerHandle)) return { forgotten: false };

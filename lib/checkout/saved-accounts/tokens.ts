@@ -18,7 +18,9 @@ function openLinkToken(link: LinkRow, sealed: string, keys: readonly TokenKey[])
     return openToken(sealed, keys);
   } catch (err) {
     if (!(err instanceof TokenVaultError)) throw err;
-    console.warn(`saved account ${link.id}: ${err.message}; put its key back in TOKEN_ENCRYPTION_KEYS, or the payer links again`);
+    console.warn(
+      `saved account ${link.id}: ${err.message}; put its key back in TOKEN_ENCRYPTION_KEYS, or the payer links again`,
+    );
     throw new SavedAccountEndedError("unreadable");
   }
 }
@@ -34,8 +36,17 @@ async function resealIfOld(ctx: CheckoutContext, link: LinkRow): Promise<boolean
   if (!needsReseal(link.accessToken, keys) && !needsReseal(link.refreshToken, keys)) return false;
   const updated = await ctx.db
     .update(accountLinks)
-    .set({ accessToken: sealToken(openLinkToken(link, link.accessToken, keys), keys), refreshToken: sealToken(openLinkToken(link, link.refreshToken, keys), keys) })
-    .where(and(eq(accountLinks.id, link.id), eq(accountLinks.accessToken, link.accessToken), eq(accountLinks.refreshToken, link.refreshToken)))
+    .set({
+      accessToken: sealToken(openLinkToken(link, link.accessToken, keys), keys),
+      refreshToken: sealToken(openLinkToken(link, link.refreshToken, keys), keys),
+    })
+    .where(
+      and(
+        eq(accountLinks.id, link.id),
+        eq(accountLinks.accessToken, link.accessToken),
+        eq(accountLinks.refreshToken, link.refreshToken),
+      ),
+    )
     .returning({ id: accountLinks.id });
   return updated.length > 0;
 }
@@ -51,7 +62,12 @@ export async function resealOldTokens(ctx: CheckoutContext, batch = 100): Promis
   const stale = await ctx.db
     .select()
     .from(accountLinks)
-    .where(and(eq(accountLinks.status, "active"), or(notLike(accountLinks.accessToken, `${prefix}%`), notLike(accountLinks.refreshToken, `${prefix}%`))))
+    .where(
+      and(
+        eq(accountLinks.status, "active"),
+        or(notLike(accountLinks.accessToken, `${prefix}%`), notLike(accountLinks.refreshToken, `${prefix}%`)),
+      ),
+    )
     .limit(batch);
   let resealed = 0;
   for (const link of stale) {
@@ -65,7 +81,10 @@ export async function resealOldTokens(ctx: CheckoutContext, batch = 100): Promis
 }
 
 /** The provider refusing a token or grant (as opposed to being unreachable). */
-const refused = (err: unknown) => err instanceof PisError && err.kind === "http" && (err.httpStatus === 400 || err.httpStatus === 401 || err.httpStatus === 403);
+const refused = (err: unknown) =>
+  err instanceof PisError &&
+  err.kind === "http" &&
+  (err.httpStatus === 400 || err.httpStatus === 401 || err.httpStatus === 403);
 
 /**
  * An access token for the link, refreshed first when it is about to expire. Refresh tokens rotate,
@@ -73,7 +92,11 @@ const refused = (err: unknown) => err instanceof PisError && err.kind === "http"
  * call; instead the new tokens are stored only if the old refresh token is still the stored one,
  * and the loser of such a race uses the winner's tokens.
  */
-export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: { force?: boolean } = {}): Promise<string> {
+export async function accessTokenOf(
+  ctx: CheckoutContext,
+  link: LinkRow,
+  opts: { force?: boolean } = {},
+): Promise<string> {
   const now = nowOf(ctx);
   if (link.status !== "active" || !link.accessToken || !link.refreshToken) throw new SavedAccountEndedError("revoked");
   if (link.expiresAt && link.expiresAt <= now) {
@@ -95,8 +118,13 @@ export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: {
     if (!refused(err)) throw err;
     // Refused: either another request spent this refresh token first (its new tokens are stored
     // moments after the provider answered it), or the consent is gone.
-    const current = await pollUntil(() => readLink(ctx, link.id), (r) => r?.status !== "active" || r.refreshToken !== link.refreshToken, RACE_GRACE_MS);
-    if (current?.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken) return openLinkToken(current, current.accessToken, keys);
+    const current = await pollUntil(
+      () => readLink(ctx, link.id),
+      (r) => r?.status !== "active" || r.refreshToken !== link.refreshToken,
+      RACE_GRACE_MS,
+    );
+    if (current?.status === "active" && current.refreshToken !== link.refreshToken && current.accessToken)
+      return openLinkToken(current, current.accessToken, keys);
     await endLink(ctx, link.id, "revoked", "refresh_refused");
     throw new SavedAccountEndedError("revoked");
   }
@@ -108,9 +136,16 @@ export async function accessTokenOf(ctx: CheckoutContext, link: LinkRow, opts: {
       refreshToken: sealToken(token.refreshToken, keys),
       updatedAt: nowOf(ctx),
     })
-    .where(and(eq(accountLinks.id, link.id), eq(accountLinks.refreshToken, link.refreshToken), eq(accountLinks.status, "active")))
+    .where(
+      and(
+        eq(accountLinks.id, link.id),
+        eq(accountLinks.refreshToken, link.refreshToken),
+        eq(accountLinks.status, "active"),
+      ),
+    )
     .returning({ id: accountLinks.id });
   // The link ended or was refreshed meanwhile; the fresh token still works for this one call.
-  if (updated.length === 0 && (await readLink(ctx, link.id))?.status !== "active") throw new SavedAccountEndedError("revoked");
+  if (updated.length === 0 && (await readLink(ctx, link.id))?.status !== "active")
+    throw new SavedAccountEndedError("revoked");
   return token.accessToken;
 }

@@ -49,7 +49,8 @@ export const en = {
   "pay.privacyLink": "Privacy Policy",
   "pay.nextPage.hosted": "You will choose your bank and accept the payment service's terms on the next page.",
   "pay.nextPage.card": "You will enter your card details and accept the payment service's terms on the next page.",
-  "pay.nextPage.hybrid": "You will choose between bank and card and accept the payment service's terms on the next page.",
+  "pay.nextPage.hybrid":
+    "You will choose between bank and card and accept the payment service's terms on the next page.",
   "pay.consent.heading": "You are about to pay",
   "pay.consent.amount": "Amount",
   "pay.consent.payee": "To",
@@ -90,12 +91,14 @@ export const en = {
   "apiError.terms_required": "Please accept the Terms and Conditions.",
   "apiError.unknown_bank": "Please choose one of the banks in the list.",
   "apiError.method_unavailable": "This way of paying is not available right now. Please choose another one.",
-  "apiError.saving_unavailable": "Saving a bank account is not possible here right now. You can still pay without saving it.",
+  "apiError.saving_unavailable":
+    "Saving a bank account is not possible here right now. You can still pay without saving it.",
   "apiError.already_paid": "This order is already paid.",
   "apiError.checkout_cancelled": "This checkout was cancelled by the shop.",
   "apiError.checkout_expired": "This checkout has expired. Go back to the shop to start again.",
   "apiError.payment_in_progress": "A payment for this order is already in progress.",
-  "apiError.payment_authorised": "Your bank already has this payment, so it cannot be replaced. Check its status instead.",
+  "apiError.payment_authorised":
+    "Your bank already has this payment, so it cannot be replaced. Check its status instead.",
   "apiError.attempt_failed": "That payment attempt did not go through, and no money was taken. Please try again.",
   "apiError.saved_account_ended": "Your saved bank account can no longer be used. Please choose your bank.",
   "apiError.no_saved_account": "There is no saved bank account to pay with. Please choose your bank.",
@@ -129,8 +132,10 @@ export const en = {
 
   // An attempt in flight (after Back from the bank)
   "attempt.heading": "Your payment is in progress",
-  "attempt.body": "You started paying {amount} from {bank}. If you approved it at your bank, check its status instead of paying again.",
-  "attempt.bodyNoBank": "You started paying {amount}. If you approved it at the payment service, check its status instead of paying again.",
+  "attempt.body":
+    "You started paying {amount} from {bank}. If you approved it at your bank, check its status instead of paying again.",
+  "attempt.bodyNoBank":
+    "You started paying {amount}. If you approved it at the payment service, check its status instead of paying again.",
   "attempt.state.waiting": "Status: waiting for you to approve the payment at your bank.",
   "attempt.state.pending": "Status: your bank is processing the payment.",
   "attempt.state.paid": "Status: your bank has confirmed the payment.",
@@ -158,7 +163,8 @@ export const en = {
   "saved.remember": "Remember this bank account for faster payments",
   "saved.rememberHint": "For 90 days, pay in one click without logging in to your bank. You can forget it at any time.",
   "saved.leaving": "Taking you to your bank to save the account…",
-  "saved.expired": "Your saved {bank} account can no longer be used for one-click payments: saved accounts last 90 days, and your bank can end them sooner. Choose your bank and tick “Remember this bank account” to save it again.",
+  "saved.expired":
+    "Your saved {bank} account can no longer be used for one-click payments: saved accounts last 90 days, and your bank can end them sooner. Choose your bank and tick “Remember this bank account” to save it again.",
   "saved.notice.declined": "Your bank account was not saved. You can still pay.",
   "saved.notice.failed": "We could not save your bank account. You can still pay.",
   "saved.notice.elsewhere": "Your bank account is saved in the browser where you started. You can pay here as usual.",
@@ -172,11 +178,13 @@ export const en = {
   // Landing page (after the bank)
   "status.title": "Payment status",
   "status.checking.heading": "Confirming your payment…",
-  "status.checking.body": "We are waiting for your bank to confirm the payment. This usually takes a few seconds. You can keep this page open; there is no need to pay again.",
+  "status.checking.body":
+    "We are waiting for your bank to confirm the payment. This usually takes a few seconds. You can keep this page open; there is no need to pay again.",
   "status.paid.heading": "Payment received",
   "status.paid.body": "Your bank has confirmed the payment. Thank you!",
   "status.failed.heading": "Payment failed",
-  "status.failed.body": "{reason} No money was taken from your account. You can try again with the same or another bank.",
+  "status.failed.body":
+    "{reason} No money was taken from your account. You can try again with the same or another bank.",
   "status.reason.cancelled_by_payer": "The payment was cancelled at the bank.",
   "status.reason.refused_by_bank": "Your bank rejected the payment.",
   "status.reason.insufficient_funds": "There was not enough money in the account.",
@@ -187,37 +195,52 @@ export const en = {
   "status.cancelled.heading": "This checkout was cancelled",
   "status.ended.body": "No payment was taken. Return to the shop to place the order again.",
   "status.atBank.heading": "Your bank is processing the payment",
-  "status.atBank.body": "Your bank has accepted the payment and is completing it. This can take from a few minutes to one working day. You can close this page: the shop will be told as soon as the bank confirms. Please do not pay again.",
+  "status.atBank.body":
+    "Your bank has accepted the payment and is completing it. This can take from a few minutes to one working day. You can close this page: the shop will be told as soon as the bank confirms. Please do not pay again.",
   "status.slow.heading": "Still confirming your payment",
-  "status.slow.body": "Your bank has not confirmed the payment yet. We will update the shop when the bank confirms, so you can safely return to it now. Please do not pay again.",
+  "status.slow.body":
+    "Your bank has not confirmed the payment yet. We will update the shop when the bank confirms, so you can safely return to it now. Please do not pay again.",
   "status.unreachable.heading": "We could not check your payment",
-  "status.unreachable.body": "We could not reach the server. If you approved the payment at your bank, please do not pay again.",
+  "status.unreachable.body":
+    "We could not reach the server. If you approved the payment at your bank, please do not pay again.",
   "status.checkAgain": "Check again",
 
   // Accessibility statement
   "a11y.title": "Accessibility statement",
-  "a11y.intro": "We want everyone to be able to pay with this checkout, whatever device or assistive technology they use. This statement covers the checkout page, the payment status page and this page.",
+  "a11y.intro":
+    "We want everyone to be able to pay with this checkout, whatever device or assistive technology they use. This statement covers the checkout page, the payment status page and this page.",
   "a11y.statusHeading": "How accessible the checkout is",
-  "a11y.status": "The checkout aims to meet the Web Content Accessibility Guidelines (WCAG) 2.1 at level AA, the level the European Accessibility Act asks of online payments. As far as we know, it meets that level.",
+  "a11y.status":
+    "The checkout aims to meet the Web Content Accessibility Guidelines (WCAG) 2.1 at level AA, the level the European Accessibility Act asks of online payments. As far as we know, it meets that level.",
   "a11y.measuresHeading": "What we do",
-  "a11y.measure1": "Every state of the checkout (choosing a bank, errors, a payment in progress, each language) is checked with the axe accessibility engine in our automated tests, and a release needs zero violations.",
-  "a11y.measure2": "Everything works with a keyboard alone: the bank list is a group of radio buttons you move through with the arrow keys, and the search box filters it as you type.",
-  "a11y.measure3": "When something is missing, the page says what it is and moves the focus to it; status changes are announced to screen readers.",
-  "a11y.measure4": "Text and controls have at least the contrast WCAG asks for, the page works at 400% zoom and on narrow screens, and animations stop when your system asks for reduced motion.",
-  "a11y.measure5": "The checkout is available in English, Lithuanian, Latvian and Estonian, and the page tells your browser which language it is in.",
+  "a11y.measure1":
+    "Every state of the checkout (choosing a bank, errors, a payment in progress, each language) is checked with the axe accessibility engine in our automated tests, and a release needs zero violations.",
+  "a11y.measure2":
+    "Everything works with a keyboard alone: the bank list is a group of radio buttons you move through with the arrow keys, and the search box filters it as you type.",
+  "a11y.measure3":
+    "When something is missing, the page says what it is and moves the focus to it; status changes are announced to screen readers.",
+  "a11y.measure4":
+    "Text and controls have at least the contrast WCAG asks for, the page works at 400% zoom and on narrow screens, and animations stop when your system asks for reduced motion.",
+  "a11y.measure5":
+    "The checkout is available in English, Lithuanian, Latvian and Estonian, and the page tells your browser which language it is in.",
   "a11y.limitsHeading": "Known limitations",
-  "a11y.limit1": "After you press Pay you continue on your bank's or the payment service's pages. We do not control how accessible those pages are.",
-  "a11y.limit2": "The QR code for paying on a phone cannot be used without sight. You can instead open this checkout's link on your phone, or simply pay on this device.",
+  "a11y.limit1":
+    "After you press Pay you continue on your bank's or the payment service's pages. We do not control how accessible those pages are.",
+  "a11y.limit2":
+    "The QR code for paying on a phone cannot be used without sight. You can instead open this checkout's link on your phone, or simply pay on this device.",
   "a11y.feedbackHeading": "Feedback and contact",
-  "a11y.feedback": "If something in the checkout is hard to use, please tell the shop you are buying from, mentioning this page's address. The shop will pass it to us, and we aim to reply within 5 working days.",
+  "a11y.feedback":
+    "If something in the checkout is hard to use, please tell the shop you are buying from, mentioning this page's address. The shop will pass it to us, and we aim to reply within 5 working days.",
   "a11y.enforcementHeading": "Enforcement",
-  "a11y.enforcement": "If you are not satisfied with our answer, you can contact the market surveillance authority for accessibility in your country.",
+  "a11y.enforcement":
+    "If you are not satisfied with our answer, you can contact the market surveillance authority for accessibility in your country.",
   "a11y.prepared": "This statement was prepared on 21 November 2026 from our own testing.",
   "a11y.back": "Back to the checkout",
 
   // Page not found
   "notFound.title": "Page not found",
-  "notFound.body": "We could not find this page. If you followed a payment link, it may be mistyped or no longer valid. Ask the shop for a new link.",
+  "notFound.body":
+    "We could not find this page. If you followed a payment link, it may be mistyped or no longer valid. Ask the shop for a new link.",
   "notFound.link": "Go to the demo shop",
 };
 

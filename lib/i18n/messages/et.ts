@@ -87,7 +87,8 @@ export const et: Messages = {
   "apiError.checkout_cancelled": "Pood tühistas selle makse.",
   "apiError.checkout_expired": "Selle makse aeg on läbi. Minge tagasi poodi ja alustage uuesti.",
   "apiError.payment_in_progress": "Selle tellimuse makse on juba pooleli.",
-  "apiError.payment_authorised": "Teie pank on selle makse juba kätte saanud, seega ei saa seda asendada. Kontrollige selle olekut.",
+  "apiError.payment_authorised":
+    "Teie pank on selle makse juba kätte saanud, seega ei saa seda asendada. Kontrollige selle olekut.",
   "apiError.attempt_failed": "See makse ei õnnestunud ja raha ei võetud. Palun proovige uuesti.",
   "apiError.saved_account_ended": "Teie salvestatud pangakontot ei saa enam kasutada. Palun valige oma pank.",
   "apiError.no_saved_account": "Salvestatud pangakontot, millelt maksta, ei ole. Palun valige oma pank.",
@@ -96,7 +97,8 @@ export const et: Messages = {
   "apiError.refund_not_allowed": "Seda liiki maksete tagasimaksed ei ole selles poes lubatud.",
   "apiError.refund_too_late": "See makse on tagasimaksmiseks liiga vana.",
   "apiError.refund_exceeds_payment": "Tagasimakse on suurem kui summa, mida veel saab tagasi maksta.",
-  "apiError.provider_error": "Makseteenuse pakkujaga ei õnnestunud praegu ühendust saada. Raha ei võetud. Palun proovige uuesti.",
+  "apiError.provider_error":
+    "Makseteenuse pakkujaga ei õnnestunud praegu ühendust saada. Raha ei võetud. Palun proovige uuesti.",
   "apiError.banks_unavailable": "Pankade loendit ei õnnestunud laadida. Palun proovige uuesti.",
   "apiError.webhook_malformed": "Veebikonksu teadet ei õnnestunud lugeda.",
   "apiError.webhook_unsigned": "Veebikonksu teade ei ole selle poe salajase võtmega allkirjastatud.",
@@ -119,8 +121,10 @@ export const et: Messages = {
   "picker.showAll": "Näita kõiki panku ({count})",
 
   "attempt.heading": "Teie makse on pooleli",
-  "attempt.body": "Alustasite makset {amount} pangast {bank}. Kui kinnitasite makse pangas, kontrollige selle olekut, mitte ärge makske uuesti.",
-  "attempt.bodyNoBank": "Alustasite makset {amount}. Kui kinnitasite makse makseteenuse pakkuja lehel, kontrollige selle olekut, mitte ärge makske uuesti.",
+  "attempt.body":
+    "Alustasite makset {amount} pangast {bank}. Kui kinnitasite makse pangas, kontrollige selle olekut, mitte ärge makske uuesti.",
+  "attempt.bodyNoBank":
+    "Alustasite makset {amount}. Kui kinnitasite makse makseteenuse pakkuja lehel, kontrollige selle olekut, mitte ärge makske uuesti.",
   "attempt.state.waiting": "Olek: ootame, et kinnitaksite makse oma pangas.",
   "attempt.state.pending": "Olek: teie pank töötleb makset.",
   "attempt.state.paid": "Olek: teie pank on makse kinnitanud.",
@@ -129,7 +133,8 @@ export const et: Messages = {
   "attempt.another": "Vali teine pank",
   "attempt.anotherHint": "Pooleli makse peatatakse, et saaksite uuesti maksta.",
   "attempt.abandoning": "Peatame pooleli makse…",
-  "attempt.authorised": "Teie pank on selle makse juba kätte saanud, seega ei saa seda asendada. Kontrollige selle olekut.",
+  "attempt.authorised":
+    "Teie pank on selle makse juba kätte saanud, seega ei saa seda asendada. Kontrollige selle olekut.",
   "attempt.abandoned": "Pooleli makse on peatatud. Nüüd saate valida teise panga.",
 
   "saved.heading": "Teie salvestatud pangakonto",
@@ -145,12 +150,15 @@ export const et: Messages = {
   "saved.forgotten": "Unustasime teie salvestatud pangakonto. Maksmiseks valige allpool oma pank.",
   "saved.forgetError": "Kontot ei õnnestunud praegu unustada. Palun proovige uuesti.",
   "saved.remember": "Jäta see pangakonto meelde, et kiiremini maksta",
-  "saved.rememberHint": "90 päeva jooksul saate maksta ühe klõpsuga, ilma et peaksite panka sisse logima. Võite konto igal ajal unustada.",
+  "saved.rememberHint":
+    "90 päeva jooksul saate maksta ühe klõpsuga, ilma et peaksite panka sisse logima. Võite konto igal ajal unustada.",
   "saved.leaving": "Suuname teid konto salvestamiseks teie panka…",
-  "saved.expired": "Teie salvestatud kontot pangas {bank} ei saa enam ühe klõpsuga maksmiseks kasutada: salvestatud kontod kehtivad 90 päeva ja teie pank võib nende kehtivuse varem lõpetada. Valige oma pank ja märkige „Jäta see pangakonto meelde, et kiiremini maksta”, et konto uuesti salvestada.",
+  "saved.expired":
+    "Teie salvestatud kontot pangas {bank} ei saa enam ühe klõpsuga maksmiseks kasutada: salvestatud kontod kehtivad 90 päeva ja teie pank võib nende kehtivuse varem lõpetada. Valige oma pank ja märkige „Jäta see pangakonto meelde, et kiiremini maksta”, et konto uuesti salvestada.",
   "saved.notice.declined": "Teie pangakontot ei salvestatud. Saate siiski maksta.",
   "saved.notice.failed": "Teie pangakontot ei õnnestunud salvestada. Saate siiski maksta.",
-  "saved.notice.elsewhere": "Teie pangakonto on salvestatud brauseris, kus alustasite. Siin saate maksta nagu tavaliselt.",
+  "saved.notice.elsewhere":
+    "Teie pangakonto on salvestatud brauseris, kus alustasite. Siin saate maksta nagu tavaliselt.",
   "saved.notice.linked": "Teie pangakonto on salvestatud. Nüüd saate maksta.",
 
   "qr.heading": "Makske telefoniga",
@@ -159,7 +167,8 @@ export const et: Messages = {
 
   "status.title": "Makse olek",
   "status.checking.heading": "Kontrollime teie makset…",
-  "status.checking.body": "Ootame, et teie pank makse kinnitaks. Tavaliselt võtab see mõne sekundi. Võite selle lehe avatuks jätta – uuesti maksta pole vaja.",
+  "status.checking.body":
+    "Ootame, et teie pank makse kinnitaks. Tavaliselt võtab see mõne sekundi. Võite selle lehe avatuks jätta – uuesti maksta pole vaja.",
   "status.paid.heading": "Makse laekus",
   "status.paid.body": "Teie pank on makse kinnitanud. Aitäh!",
   "status.failed.heading": "Makse ebaõnnestus",
@@ -174,34 +183,49 @@ export const et: Messages = {
   "status.cancelled.heading": "See makse on tühistatud",
   "status.ended.body": "Raha ei võetud. Tellimuse uuesti vormistamiseks minge tagasi poodi.",
   "status.atBank.heading": "Teie pank töötleb makset",
-  "status.atBank.body": "Teie pank on makse vastu võtnud ja viib selle lõpule. See võib võtta mõnest minutist kuni ühe tööpäevani. Võite selle lehe sulgeda: pood saab teate kohe, kui pank makse kinnitab. Palun ärge makske uuesti.",
+  "status.atBank.body":
+    "Teie pank on makse vastu võtnud ja viib selle lõpule. See võib võtta mõnest minutist kuni ühe tööpäevani. Võite selle lehe sulgeda: pood saab teate kohe, kui pank makse kinnitab. Palun ärge makske uuesti.",
   "status.slow.heading": "Kontrollime endiselt teie makset",
-  "status.slow.body": "Teie pank pole makset veel kinnitanud. Kui pank selle kinnitab, saab pood sellest teada, nii et võite nüüd julgelt poodi naasta. Palun ärge makske uuesti.",
+  "status.slow.body":
+    "Teie pank pole makset veel kinnitanud. Kui pank selle kinnitab, saab pood sellest teada, nii et võite nüüd julgelt poodi naasta. Palun ärge makske uuesti.",
   "status.unreachable.heading": "Teie makset ei õnnestunud kontrollida",
-  "status.unreachable.body": "Serveriga ei õnnestunud ühendust saada. Kui kinnitasite makse pangas, ärge palun uuesti makske.",
+  "status.unreachable.body":
+    "Serveriga ei õnnestunud ühendust saada. Kui kinnitasite makse pangas, ärge palun uuesti makske.",
   "status.checkAgain": "Kontrolli uuesti",
 
   "a11y.title": "Ligipääsetavuse teatis",
-  "a11y.intro": "Soovime, et selle makselehega saaks maksta igaüks, olenemata seadmest või abitehnoloogiast. See teatis hõlmab makselehte, makse oleku lehte ja seda lehte.",
+  "a11y.intro":
+    "Soovime, et selle makselehega saaks maksta igaüks, olenemata seadmest või abitehnoloogiast. See teatis hõlmab makselehte, makse oleku lehte ja seda lehte.",
   "a11y.statusHeading": "Kui ligipääsetav makseleht on",
-  "a11y.status": "Makseleht püüab vastata veebisisu juurdepääsetavussuuniste (WCAG) 2.1 AA-tasemele – seda taset nõuab Euroopa ligipääsetavusakt veebimaksetelt. Meie teada see sellele tasemele vastab.",
+  "a11y.status":
+    "Makseleht püüab vastata veebisisu juurdepääsetavussuuniste (WCAG) 2.1 AA-tasemele – seda taset nõuab Euroopa ligipääsetavusakt veebimaksetelt. Meie teada see sellele tasemele vastab.",
   "a11y.measuresHeading": "Mida me teeme",
-  "a11y.measure1": "Makselehe iga olekut (panga valik, vead, pooleli makse, iga keel) kontrollitakse meie automaattestides ligipääsetavusmootoriga axe ning uus versioon peab olema rikkumisteta.",
-  "a11y.measure2": "Kõik toimib ainult klaviatuuriga: pankade nimekiri on raadionuppude rühm, milles liigutakse nooleklahvidega, ja otsinguväli filtreerib nimekirja kirjutamise ajal.",
-  "a11y.measure3": "Kui midagi on puudu, ütleb leht, mis see on, ja viib fookuse sinna; olekumuutustest teavitatakse ekraanilugejaid.",
-  "a11y.measure4": "Teksti ja juhtelementide kontrast vastab WCAG nõuetele, leht töötab 400% suurendusega ja kitsastel ekraanidel ning animatsioonid peatuvad, kui süsteem palub liikumist vähendada.",
-  "a11y.measure5": "Makseleht on saadaval inglise, leedu, läti ja eesti keeles ning leht teatab brauserile, mis keeles see on.",
+  "a11y.measure1":
+    "Makselehe iga olekut (panga valik, vead, pooleli makse, iga keel) kontrollitakse meie automaattestides ligipääsetavusmootoriga axe ning uus versioon peab olema rikkumisteta.",
+  "a11y.measure2":
+    "Kõik toimib ainult klaviatuuriga: pankade nimekiri on raadionuppude rühm, milles liigutakse nooleklahvidega, ja otsinguväli filtreerib nimekirja kirjutamise ajal.",
+  "a11y.measure3":
+    "Kui midagi on puudu, ütleb leht, mis see on, ja viib fookuse sinna; olekumuutustest teavitatakse ekraanilugejaid.",
+  "a11y.measure4":
+    "Teksti ja juhtelementide kontrast vastab WCAG nõuetele, leht töötab 400% suurendusega ja kitsastel ekraanidel ning animatsioonid peatuvad, kui süsteem palub liikumist vähendada.",
+  "a11y.measure5":
+    "Makseleht on saadaval inglise, leedu, läti ja eesti keeles ning leht teatab brauserile, mis keeles see on.",
   "a11y.limitsHeading": "Teadaolevad piirangud",
-  "a11y.limit1": "Pärast nupu „Maksa” vajutamist jätkate oma panga või makseteenuse pakkuja lehtedel. Nende ligipääsetavust me ei kontrolli.",
-  "a11y.limit2": "Telefoniga maksmise QR-koodi ei saa kasutada nägemiseta. Selle asemel võite avada selle makse lingi oma telefonis või lihtsalt maksta selles seadmes.",
+  "a11y.limit1":
+    "Pärast nupu „Maksa” vajutamist jätkate oma panga või makseteenuse pakkuja lehtedel. Nende ligipääsetavust me ei kontrolli.",
+  "a11y.limit2":
+    "Telefoniga maksmise QR-koodi ei saa kasutada nägemiseta. Selle asemel võite avada selle makse lingi oma telefonis või lihtsalt maksta selles seadmes.",
   "a11y.feedbackHeading": "Tagasiside ja kontakt",
-  "a11y.feedback": "Kui mõnda makselehe osa on raske kasutada, andke sellest teada poele, kust ostate, ja lisage selle lehe aadress. Pood edastab selle meile; püüame vastata 5 tööpäeva jooksul.",
+  "a11y.feedback":
+    "Kui mõnda makselehe osa on raske kasutada, andke sellest teada poele, kust ostate, ja lisage selle lehe aadress. Pood edastab selle meile; püüame vastata 5 tööpäeva jooksul.",
   "a11y.enforcementHeading": "Järelevalve",
-  "a11y.enforcement": "Kui te pole meie vastusega rahul, võite pöörduda oma riigi ligipääsetavuse turujärelevalveasutuse poole.",
+  "a11y.enforcement":
+    "Kui te pole meie vastusega rahul, võite pöörduda oma riigi ligipääsetavuse turujärelevalveasutuse poole.",
   "a11y.prepared": "See teatis koostati 21. novembril 2026 meie enda testide põhjal.",
   "a11y.back": "Tagasi makselehele",
 
   "notFound.title": "Lehte ei leitud",
-  "notFound.body": "Seda lehte ei leitud. Kui tulite makselingi kaudu, võib see olla vigane või enam mitte kehtida. Küsige poelt uus link.",
+  "notFound.body":
+    "Seda lehte ei leitud. Kui tulite makselingi kaudu, võib see olla vigane või enam mitte kehtida. Küsige poelt uus link.",
   "notFound.link": "Mine demopoodi",
 };

@@ -18,8 +18,10 @@ export const lt: Messages = {
   "checkout.paid.body": "Daugiau mokėti nereikia. Jūsų bankas patvirtino mokėjimą.",
   "checkout.expired.heading": "Šio apmokėjimo laikas baigėsi",
   "checkout.cancelled.heading": "Šis apmokėjimas atšauktas",
-  "checkout.ended.body": "Pinigai nebuvo nuskaičiuoti. Jei norite įsigyti šias prekes, grįžkite į parduotuvę ir pateikite užsakymą iš naujo.",
-  "checkout.failedNotice": "Paskutinis mokėjimo bandymas nepavyko, pinigai nebuvo nuskaičiuoti. Galite bandyti dar kartą.",
+  "checkout.ended.body":
+    "Pinigai nebuvo nuskaičiuoti. Jei norite įsigyti šias prekes, grįžkite į parduotuvę ir pateikite užsakymą iš naujo.",
+  "checkout.failedNotice":
+    "Paskutinis mokėjimo bandymas nepavyko, pinigai nebuvo nuskaičiuoti. Galite bandyti dar kartą.",
   "checkout.footerNote": "Mokėjimus vykdo licencijuotas mokėjimo inicijavimo paslaugos teikėjas.",
 
   "summary.heading": "Užsakymo suvestinė",
@@ -42,8 +44,10 @@ export const lt: Messages = {
   "pay.termsLink": "taisyklėmis ir sąlygomis",
   "pay.privacyLink": "privatumo politika",
   "pay.nextPage.hosted": "Banką pasirinksite ir su mokėjimo paslaugos teikėjo sąlygomis sutiksite kitame puslapyje.",
-  "pay.nextPage.card": "Kortelės duomenis įvesite ir su mokėjimo paslaugos teikėjo sąlygomis sutiksite kitame puslapyje.",
-  "pay.nextPage.hybrid": "Banką arba kortelę pasirinksite ir su mokėjimo paslaugos teikėjo sąlygomis sutiksite kitame puslapyje.",
+  "pay.nextPage.card":
+    "Kortelės duomenis įvesite ir su mokėjimo paslaugos teikėjo sąlygomis sutiksite kitame puslapyje.",
+  "pay.nextPage.hybrid":
+    "Banką arba kortelę pasirinksite ir su mokėjimo paslaugos teikėjo sąlygomis sutiksite kitame puslapyje.",
   "pay.consent.heading": "Jūs ketinate sumokėti",
   "pay.consent.amount": "Suma",
   "pay.consent.payee": "Gavėjas",
@@ -82,12 +86,14 @@ export const lt: Messages = {
   "apiError.terms_required": "Sutikite su taisyklėmis ir sąlygomis.",
   "apiError.unknown_bank": "Pasirinkite vieną iš sąraše esančių bankų.",
   "apiError.method_unavailable": "Šis mokėjimo būdas šiuo metu negalimas. Pasirinkite kitą.",
-  "apiError.saving_unavailable": "Banko sąskaitos čia šiuo metu išsaugoti negalima. Vis tiek galite mokėti jos neišsaugoję.",
+  "apiError.saving_unavailable":
+    "Banko sąskaitos čia šiuo metu išsaugoti negalima. Vis tiek galite mokėti jos neišsaugoję.",
   "apiError.already_paid": "Šis užsakymas jau apmokėtas.",
   "apiError.checkout_cancelled": "Parduotuvė atšaukė šį apmokėjimą.",
   "apiError.checkout_expired": "Šio apmokėjimo laikas baigėsi. Grįžkite į parduotuvę ir pradėkite iš naujo.",
   "apiError.payment_in_progress": "Šio užsakymo mokėjimas jau vykdomas.",
-  "apiError.payment_authorised": "Jūsų bankas jau gavo šį mokėjimą, todėl jo pakeisti negalima. Geriau patikrinkite jo būseną.",
+  "apiError.payment_authorised":
+    "Jūsų bankas jau gavo šį mokėjimą, todėl jo pakeisti negalima. Geriau patikrinkite jo būseną.",
   "apiError.attempt_failed": "Šis mokėjimo bandymas nepavyko, pinigai nebuvo nuskaičiuoti. Bandykite dar kartą.",
   "apiError.saved_account_ended": "Jūsų išsaugotos banko sąskaitos nebegalima naudoti. Pasirinkite savo banką.",
   "apiError.no_saved_account": "Nėra išsaugotos banko sąskaitos, iš kurios būtų galima mokėti. Pasirinkite savo banką.",
@@ -96,7 +102,8 @@ export const lt: Messages = {
   "apiError.refund_not_allowed": "Šios parduotuvės tokio mokėjimo pinigų grąžinimas neįjungtas.",
   "apiError.refund_too_late": "Šis mokėjimas per senas, kad būtų galima grąžinti pinigus.",
   "apiError.refund_exceeds_payment": "Grąžinama suma didesnė nei dar galima grąžinti.",
-  "apiError.provider_error": "Šiuo metu nepavyko susisiekti su mokėjimo paslaugos teikėju. Pinigai nebuvo nuskaičiuoti. Bandykite dar kartą.",
+  "apiError.provider_error":
+    "Šiuo metu nepavyko susisiekti su mokėjimo paslaugos teikėju. Pinigai nebuvo nuskaičiuoti. Bandykite dar kartą.",
   "apiError.banks_unavailable": "Nepavyko įkelti bankų sąrašo. Bandykite dar kartą.",
   "apiError.webhook_malformed": "Webhook pranešimo nepavyko perskaityti.",
   "apiError.webhook_unsigned": "Webhook pranešimas nepasirašytas šios parduotuvės slaptu raktu.",
@@ -119,8 +126,10 @@ export const lt: Messages = {
   "picker.showAll": "Rodyti visus bankus ({count})",
 
   "attempt.heading": "Jūsų mokėjimas vykdomas",
-  "attempt.body": "Pradėjote mokėti {amount} iš banko {bank}. Jei mokėjimą patvirtinote banke, patikrinkite jo būseną, o ne mokėkite dar kartą.",
-  "attempt.bodyNoBank": "Pradėjote mokėti {amount}. Jei mokėjimą patvirtinote mokėjimo paslaugos teikėjo puslapyje, patikrinkite jo būseną, o ne mokėkite dar kartą.",
+  "attempt.body":
+    "Pradėjote mokėti {amount} iš banko {bank}. Jei mokėjimą patvirtinote banke, patikrinkite jo būseną, o ne mokėkite dar kartą.",
+  "attempt.bodyNoBank":
+    "Pradėjote mokėti {amount}. Jei mokėjimą patvirtinote mokėjimo paslaugos teikėjo puslapyje, patikrinkite jo būseną, o ne mokėkite dar kartą.",
   "attempt.state.waiting": "Būsena: laukiama, kol patvirtinsite mokėjimą savo banke.",
   "attempt.state.pending": "Būsena: jūsų bankas apdoroja mokėjimą.",
   "attempt.state.paid": "Būsena: jūsų bankas patvirtino mokėjimą.",
@@ -145,25 +154,31 @@ export const lt: Messages = {
   "saved.forgotten": "Jūsų išsaugotą banko sąskaitą pamiršome. Norėdami mokėti, pasirinkite banką žemiau.",
   "saved.forgetError": "Šiuo metu nepavyko pamiršti sąskaitos. Bandykite dar kartą.",
   "saved.remember": "Įsiminti šią banko sąskaitą greitesniems mokėjimams",
-  "saved.rememberHint": "90 dienų galėsite mokėti vienu paspaudimu, nesijungdami prie savo banko. Sąskaitą bet kada galėsite pamiršti.",
+  "saved.rememberHint":
+    "90 dienų galėsite mokėti vienu paspaudimu, nesijungdami prie savo banko. Sąskaitą bet kada galėsite pamiršti.",
   "saved.leaving": "Nukreipiame į jūsų banką sąskaitai išsaugoti…",
-  "saved.expired": "Jūsų išsaugotos sąskaitos banke {bank} nebegalima naudoti mokėjimams vienu paspaudimu: išsaugotos sąskaitos galioja 90 dienų, o jūsų bankas gali jų galiojimą nutraukti anksčiau. Pasirinkite banką ir pažymėkite „Įsiminti šią banko sąskaitą greitesniems mokėjimams“, kad ją išsaugotumėte iš naujo.",
+  "saved.expired":
+    "Jūsų išsaugotos sąskaitos banke {bank} nebegalima naudoti mokėjimams vienu paspaudimu: išsaugotos sąskaitos galioja 90 dienų, o jūsų bankas gali jų galiojimą nutraukti anksčiau. Pasirinkite banką ir pažymėkite „Įsiminti šią banko sąskaitą greitesniems mokėjimams“, kad ją išsaugotumėte iš naujo.",
   "saved.notice.declined": "Jūsų banko sąskaita nebuvo išsaugota. Vis tiek galite mokėti.",
   "saved.notice.failed": "Nepavyko išsaugoti jūsų banko sąskaitos. Vis tiek galite mokėti.",
-  "saved.notice.elsewhere": "Jūsų banko sąskaita išsaugota naršyklėje, kurioje pradėjote. Čia galite mokėti kaip įprasta.",
+  "saved.notice.elsewhere":
+    "Jūsų banko sąskaita išsaugota naršyklėje, kurioje pradėjote. Čia galite mokėti kaip įprasta.",
   "saved.notice.linked": "Jūsų banko sąskaita išsaugota. Dabar galite mokėti.",
 
   "qr.heading": "Mokėkite telefonu",
   "qr.alt": "Nuskenuokite ir mokėkite telefonu",
-  "qr.hint": "Nuskenuokite šį kodą telefono kamera: šis apmokėjimas atsidarys telefone ir galėsite mokėti banko programėlėje.",
+  "qr.hint":
+    "Nuskenuokite šį kodą telefono kamera: šis apmokėjimas atsidarys telefone ir galėsite mokėti banko programėlėje.",
 
   "status.title": "Mokėjimo būsena",
   "status.checking.heading": "Tikriname jūsų mokėjimą…",
-  "status.checking.body": "Laukiame, kol jūsų bankas patvirtins mokėjimą. Paprastai tai užtrunka kelias sekundes. Galite palikti šį puslapį atvertą – mokėti dar kartą nereikia.",
+  "status.checking.body":
+    "Laukiame, kol jūsų bankas patvirtins mokėjimą. Paprastai tai užtrunka kelias sekundes. Galite palikti šį puslapį atvertą – mokėti dar kartą nereikia.",
   "status.paid.heading": "Mokėjimas gautas",
   "status.paid.body": "Jūsų bankas patvirtino mokėjimą. Ačiū!",
   "status.failed.heading": "Mokėjimas nepavyko",
-  "status.failed.body": "{reason} Pinigai iš jūsų sąskaitos nebuvo nuskaičiuoti. Galite bandyti dar kartą su tuo pačiu arba kitu banku.",
+  "status.failed.body":
+    "{reason} Pinigai iš jūsų sąskaitos nebuvo nuskaičiuoti. Galite bandyti dar kartą su tuo pačiu arba kitu banku.",
   "status.reason.cancelled_by_payer": "Mokėjimas atšauktas banke.",
   "status.reason.refused_by_bank": "Jūsų bankas atmetė mokėjimą.",
   "status.reason.insufficient_funds": "Sąskaitoje nepakako lėšų.",
@@ -174,34 +189,48 @@ export const lt: Messages = {
   "status.cancelled.heading": "Šis apmokėjimas atšauktas",
   "status.ended.body": "Pinigai nebuvo nuskaičiuoti. Grįžkite į parduotuvę ir pateikite užsakymą iš naujo.",
   "status.atBank.heading": "Jūsų bankas vykdo mokėjimą",
-  "status.atBank.body": "Jūsų bankas priėmė mokėjimą ir jį užbaigia. Tai gali užtrukti nuo kelių minučių iki vienos darbo dienos. Galite uždaryti šį puslapį: parduotuvė bus informuota, kai tik bankas patvirtins mokėjimą. Prašome nemokėti dar kartą.",
+  "status.atBank.body":
+    "Jūsų bankas priėmė mokėjimą ir jį užbaigia. Tai gali užtrukti nuo kelių minučių iki vienos darbo dienos. Galite uždaryti šį puslapį: parduotuvė bus informuota, kai tik bankas patvirtins mokėjimą. Prašome nemokėti dar kartą.",
   "status.slow.heading": "Vis dar tikriname jūsų mokėjimą",
-  "status.slow.body": "Jūsų bankas dar nepatvirtino mokėjimo. Kai bankas patvirtins, parduotuvė apie tai sužinos, todėl dabar galite saugiai į ją grįžti. Nemokėkite dar kartą.",
+  "status.slow.body":
+    "Jūsų bankas dar nepatvirtino mokėjimo. Kai bankas patvirtins, parduotuvė apie tai sužinos, todėl dabar galite saugiai į ją grįžti. Nemokėkite dar kartą.",
   "status.unreachable.heading": "Nepavyko patikrinti jūsų mokėjimo",
   "status.unreachable.body": "Nepavyko susisiekti su serveriu. Jei mokėjimą patvirtinote banke, nemokėkite dar kartą.",
   "status.checkAgain": "Tikrinti dar kartą",
 
   "a11y.title": "Prieinamumo pareiškimas",
-  "a11y.intro": "Norime, kad šiuo apmokėjimo puslapiu galėtų naudotis visi, kad ir kokį įrenginį ar pagalbines technologijas jie naudotų. Šis pareiškimas taikomas apmokėjimo puslapiui, mokėjimo būsenos puslapiui ir šiam puslapiui.",
+  "a11y.intro":
+    "Norime, kad šiuo apmokėjimo puslapiu galėtų naudotis visi, kad ir kokį įrenginį ar pagalbines technologijas jie naudotų. Šis pareiškimas taikomas apmokėjimo puslapiui, mokėjimo būsenos puslapiui ir šiam puslapiui.",
   "a11y.statusHeading": "Kiek apmokėjimas prieinamas",
-  "a11y.status": "Siekiame, kad apmokėjimas atitiktų Žiniatinklio turinio prieinamumo gairių (WCAG) 2.1 AA lygį – tokio lygio Europos prieinamumo aktas reikalauja iš internetinių mokėjimų. Kiek mums žinoma, jis šį lygį atitinka.",
+  "a11y.status":
+    "Siekiame, kad apmokėjimas atitiktų Žiniatinklio turinio prieinamumo gairių (WCAG) 2.1 AA lygį – tokio lygio Europos prieinamumo aktas reikalauja iš internetinių mokėjimų. Kiek mums žinoma, jis šį lygį atitinka.",
   "a11y.measuresHeading": "Ką darome",
-  "a11y.measure1": "Kiekviena apmokėjimo būsena (banko pasirinkimas, klaidos, vykdomas mokėjimas, kiekviena kalba) automatiniuose testuose tikrinama prieinamumo varikliu axe; naujai versijai leidžiama nulis pažeidimų.",
-  "a11y.measure2": "Viskas veikia vien klaviatūra: bankų sąrašas yra akučių grupė, kurioje judama rodyklių klavišais, o paieškos laukelis sąrašą filtruoja rašant.",
-  "a11y.measure3": "Kai ko nors trūksta, puslapis pasako, ko, ir perkelia ten fokusą; būsenos pokyčius perskaito ekrano skaitytuvai.",
-  "a11y.measure4": "Tekstų ir valdiklių kontrastas atitinka WCAG reikalavimus, puslapis veikia padidinus iki 400 % ir siauruose ekranuose, o animacijos sustoja, kai sistema prašo mažinti judesį.",
-  "a11y.measure5": "Apmokėjimas pateikiamas anglų, lietuvių, latvių ir estų kalbomis, o puslapis praneša naršyklei, kuria kalba jis parašytas.",
+  "a11y.measure1":
+    "Kiekviena apmokėjimo būsena (banko pasirinkimas, klaidos, vykdomas mokėjimas, kiekviena kalba) automatiniuose testuose tikrinama prieinamumo varikliu axe; naujai versijai leidžiama nulis pažeidimų.",
+  "a11y.measure2":
+    "Viskas veikia vien klaviatūra: bankų sąrašas yra akučių grupė, kurioje judama rodyklių klavišais, o paieškos laukelis sąrašą filtruoja rašant.",
+  "a11y.measure3":
+    "Kai ko nors trūksta, puslapis pasako, ko, ir perkelia ten fokusą; būsenos pokyčius perskaito ekrano skaitytuvai.",
+  "a11y.measure4":
+    "Tekstų ir valdiklių kontrastas atitinka WCAG reikalavimus, puslapis veikia padidinus iki 400 % ir siauruose ekranuose, o animacijos sustoja, kai sistema prašo mažinti judesį.",
+  "a11y.measure5":
+    "Apmokėjimas pateikiamas anglų, lietuvių, latvių ir estų kalbomis, o puslapis praneša naršyklei, kuria kalba jis parašytas.",
   "a11y.limitsHeading": "Žinomi apribojimai",
-  "a11y.limit1": "Paspaudę „Mokėti“ tęsiate savo banko arba mokėjimo paslaugos teikėjo puslapiuose. Jų prieinamumo mes nekontroliuojame.",
-  "a11y.limit2": "QR kodu mokėti telefonu be regos neįmanoma. Vietoj to galite atidaryti šio apmokėjimo nuorodą telefone arba tiesiog mokėti šiame įrenginyje.",
+  "a11y.limit1":
+    "Paspaudę „Mokėti“ tęsiate savo banko arba mokėjimo paslaugos teikėjo puslapiuose. Jų prieinamumo mes nekontroliuojame.",
+  "a11y.limit2":
+    "QR kodu mokėti telefonu be regos neįmanoma. Vietoj to galite atidaryti šio apmokėjimo nuorodą telefone arba tiesiog mokėti šiame įrenginyje.",
   "a11y.feedbackHeading": "Atsiliepimai ir kontaktai",
-  "a11y.feedback": "Jei kuria nors apmokėjimo dalimi naudotis sunku, praneškite parduotuvei, kurioje perkate, ir nurodykite šio puslapio adresą. Parduotuvė tai perduos mums; stengiamės atsakyti per 5 darbo dienas.",
+  "a11y.feedback":
+    "Jei kuria nors apmokėjimo dalimi naudotis sunku, praneškite parduotuvei, kurioje perkate, ir nurodykite šio puslapio adresą. Parduotuvė tai perduos mums; stengiamės atsakyti per 5 darbo dienas.",
   "a11y.enforcementHeading": "Vykdymo užtikrinimas",
-  "a11y.enforcement": "Jei mūsų atsakymas jūsų netenkina, galite kreiptis į savo šalies prieinamumo rinkos priežiūros instituciją.",
+  "a11y.enforcement":
+    "Jei mūsų atsakymas jūsų netenkina, galite kreiptis į savo šalies prieinamumo rinkos priežiūros instituciją.",
   "a11y.prepared": "Šis pareiškimas parengtas 2026 m. lapkričio 21 d., remiantis mūsų pačių atliktais bandymais.",
   "a11y.back": "Grįžti į apmokėjimą",
 
   "notFound.title": "Puslapis nerastas",
-  "notFound.body": "Šio puslapio rasti nepavyko. Jei atėjote per mokėjimo nuorodą, ji gali būti neteisinga arba nebegalioti. Paprašykite parduotuvės naujos nuorodos.",
+  "notFound.body":
+    "Šio puslapio rasti nepavyko. Jei atėjote per mokėjimo nuorodą, ji gali būti neteisinga arba nebegalioti. Paprašykite parduotuvės naujos nuorodos.",
   "notFound.link": "Eiti į demonstracinę parduotuvę",
 };

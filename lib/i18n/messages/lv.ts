@@ -18,7 +18,8 @@ export const lv: Messages = {
   "checkout.paid.body": "Vairs nekas nav jāmaksā. Jūsu banka ir apstiprinājusi maksājumu.",
   "checkout.expired.heading": "Šīs apmaksas termiņš ir beidzies",
   "checkout.cancelled.heading": "Šī apmaksa ir atcelta",
-  "checkout.ended.body": "Nauda netika iekasēta. Lai iegādātos šīs preces, atgriezieties veikalā un noformējiet pasūtījumu vēlreiz.",
+  "checkout.ended.body":
+    "Nauda netika iekasēta. Lai iegādātos šīs preces, atgriezieties veikalā un noformējiet pasūtījumu vēlreiz.",
   "checkout.failedNotice": "Pēdējais maksājuma mēģinājums neizdevās, un nauda netika iekasēta. Varat mēģināt vēlreiz.",
   "checkout.footerNote": "Maksājumus apstrādā licencēts maksājumu ierosināšanas pakalpojumu sniedzējs.",
 
@@ -41,9 +42,12 @@ export const lv: Messages = {
   "pay.terms": "Piekrītu maksājumu pakalpojuma sniedzēja {terms} un {privacy}",
   "pay.termsLink": "noteikumiem un nosacījumiem",
   "pay.privacyLink": "privātuma politikai",
-  "pay.nextPage.hosted": "Banku izvēlēsieties un maksājumu pakalpojuma sniedzēja noteikumiem piekritīsiet nākamajā lapā.",
-  "pay.nextPage.card": "Kartes datus ievadīsiet un maksājumu pakalpojuma sniedzēja noteikumiem piekritīsiet nākamajā lapā.",
-  "pay.nextPage.hybrid": "Banku vai karti izvēlēsieties un maksājumu pakalpojuma sniedzēja noteikumiem piekritīsiet nākamajā lapā.",
+  "pay.nextPage.hosted":
+    "Banku izvēlēsieties un maksājumu pakalpojuma sniedzēja noteikumiem piekritīsiet nākamajā lapā.",
+  "pay.nextPage.card":
+    "Kartes datus ievadīsiet un maksājumu pakalpojuma sniedzēja noteikumiem piekritīsiet nākamajā lapā.",
+  "pay.nextPage.hybrid":
+    "Banku vai karti izvēlēsieties un maksājumu pakalpojuma sniedzēja noteikumiem piekritīsiet nākamajā lapā.",
   "pay.consent.heading": "Jūs gatavojaties samaksāt",
   "pay.consent.amount": "Summa",
   "pay.consent.payee": "Saņēmējs",
@@ -82,12 +86,14 @@ export const lv: Messages = {
   "apiError.terms_required": "Lūdzu, piekrītiet noteikumiem un nosacījumiem.",
   "apiError.unknown_bank": "Lūdzu, izvēlieties kādu no sarakstā esošajām bankām.",
   "apiError.method_unavailable": "Šis maksāšanas veids pašlaik nav pieejams. Lūdzu, izvēlieties citu.",
-  "apiError.saving_unavailable": "Bankas kontu šeit pašlaik nevar saglabāt. Jūs joprojām varat maksāt, to nesaglabājot.",
+  "apiError.saving_unavailable":
+    "Bankas kontu šeit pašlaik nevar saglabāt. Jūs joprojām varat maksāt, to nesaglabājot.",
   "apiError.already_paid": "Šis pasūtījums jau ir apmaksāts.",
   "apiError.checkout_cancelled": "Veikals šo apmaksu atcēla.",
   "apiError.checkout_expired": "Šīs apmaksas laiks ir beidzies. Atgriezieties veikalā un sāciet no jauna.",
   "apiError.payment_in_progress": "Šī pasūtījuma maksājums jau tiek apstrādāts.",
-  "apiError.payment_authorised": "Jūsu banka šo maksājumu jau ir saņēmusi, tāpēc to nevar aizstāt. Pārbaudiet tā statusu.",
+  "apiError.payment_authorised":
+    "Jūsu banka šo maksājumu jau ir saņēmusi, tāpēc to nevar aizstāt. Pārbaudiet tā statusu.",
   "apiError.attempt_failed": "Šis maksājuma mēģinājums neizdevās, un nauda netika iekasēta. Lūdzu, mēģiniet vēlreiz.",
   "apiError.saved_account_ended": "Jūsu saglabāto bankas kontu vairs nevar izmantot. Lūdzu, izvēlieties savu banku.",
   "apiError.no_saved_account": "Nav saglabāta bankas konta, no kura maksāt. Lūdzu, izvēlieties savu banku.",
@@ -96,7 +102,8 @@ export const lv: Messages = {
   "apiError.refund_not_allowed": "Šim veikalam šāda veida maksājumu atmaksa nav ieslēgta.",
   "apiError.refund_too_late": "Šis maksājums ir pārāk vecs, lai to atmaksātu.",
   "apiError.refund_exceeds_payment": "Atmaksa pārsniedz summu, ko vēl var atmaksāt.",
-  "apiError.provider_error": "Pašlaik neizdevās sazināties ar maksājumu pakalpojuma sniedzēju. Nauda netika iekasēta. Lūdzu, mēģiniet vēlreiz.",
+  "apiError.provider_error":
+    "Pašlaik neizdevās sazināties ar maksājumu pakalpojuma sniedzēju. Nauda netika iekasēta. Lūdzu, mēģiniet vēlreiz.",
   "apiError.banks_unavailable": "Banku sarakstu neizdevās ielādēt. Lūdzu, mēģiniet vēlreiz.",
   "apiError.webhook_malformed": "Webhook paziņojumu neizdevās nolasīt.",
   "apiError.webhook_unsigned": "Webhook paziņojums nav parakstīts ar šī veikala slepeno atslēgu.",
@@ -119,8 +126,10 @@ export const lv: Messages = {
   "picker.showAll": "Rādīt visas bankas ({count})",
 
   "attempt.heading": "Jūsu maksājums tiek apstrādāts",
-  "attempt.body": "Jūs sākāt maksāt {amount} no bankas {bank}. Ja apstiprinājāt maksājumu bankā, pārbaudiet tā statusu, nevis maksājiet vēlreiz.",
-  "attempt.bodyNoBank": "Jūs sākāt maksāt {amount}. Ja apstiprinājāt maksājumu pakalpojuma sniedzēja lapā, pārbaudiet tā statusu, nevis maksājiet vēlreiz.",
+  "attempt.body":
+    "Jūs sākāt maksāt {amount} no bankas {bank}. Ja apstiprinājāt maksājumu bankā, pārbaudiet tā statusu, nevis maksājiet vēlreiz.",
+  "attempt.bodyNoBank":
+    "Jūs sākāt maksāt {amount}. Ja apstiprinājāt maksājumu pakalpojuma sniedzēja lapā, pārbaudiet tā statusu, nevis maksājiet vēlreiz.",
   "attempt.state.waiting": "Statuss: gaidām, kad apstiprināsiet maksājumu savā bankā.",
   "attempt.state.pending": "Statuss: jūsu banka apstrādā maksājumu.",
   "attempt.state.paid": "Statuss: jūsu banka ir apstiprinājusi maksājumu.",
@@ -135,7 +144,8 @@ export const lv: Messages = {
   "saved.heading": "Jūsu saglabātais bankas konts",
   "saved.accountOf": "Konts bankā {bank}",
   "saved.covers": "Jūsu pieejamais atlikums ir pietiekams šim maksājumam.",
-  "saved.short": "Jūsu pieejamais atlikums var nebūt pietiekams, lai samaksātu {amount}. Varat tomēr mēģināt vai maksāt citā veidā.",
+  "saved.short":
+    "Jūsu pieejamais atlikums var nebūt pietiekams, lai samaksātu {amount}. Varat tomēr mēģināt vai maksāt citā veidā.",
   "saved.pay": "Maksāt {amount} no šī konta",
   "saved.oneClickHint": "Nav jāpiesakās bankā un jāizvēlas konts: jums tikai jāapstiprina maksājums.",
   "saved.terms": "Maksājot jūs piekrītat maksājumu pakalpojuma sniedzēja {terms} un {privacy}.",
@@ -145,12 +155,15 @@ export const lv: Messages = {
   "saved.forgotten": "Jūsu saglabātais bankas konts ir aizmirsts. Lai maksātu, izvēlieties banku zemāk.",
   "saved.forgetError": "Pašlaik neizdevās aizmirst kontu. Lūdzu, mēģiniet vēlreiz.",
   "saved.remember": "Atcerēties šo bankas kontu ātrākiem maksājumiem",
-  "saved.rememberHint": "90 dienas varēsiet maksāt ar vienu klikšķi, nepiesakoties savā bankā. Kontu varat aizmirst jebkurā laikā.",
+  "saved.rememberHint":
+    "90 dienas varēsiet maksāt ar vienu klikšķi, nepiesakoties savā bankā. Kontu varat aizmirst jebkurā laikā.",
   "saved.leaving": "Novirzām uz jūsu banku, lai saglabātu kontu…",
-  "saved.expired": "Jūsu saglabāto kontu bankā {bank} vairs nevar izmantot maksājumiem ar vienu klikšķi: saglabātie konti ir derīgi 90 dienas, un jūsu banka var to derīgumu izbeigt agrāk. Izvēlieties banku un atzīmējiet „Atcerēties šo bankas kontu ātrākiem maksājumiem”, lai to saglabātu vēlreiz.",
+  "saved.expired":
+    "Jūsu saglabāto kontu bankā {bank} vairs nevar izmantot maksājumiem ar vienu klikšķi: saglabātie konti ir derīgi 90 dienas, un jūsu banka var to derīgumu izbeigt agrāk. Izvēlieties banku un atzīmējiet „Atcerēties šo bankas kontu ātrākiem maksājumiem”, lai to saglabātu vēlreiz.",
   "saved.notice.declined": "Jūsu bankas konts netika saglabāts. Jūs joprojām varat maksāt.",
   "saved.notice.failed": "Neizdevās saglabāt jūsu bankas kontu. Jūs joprojām varat maksāt.",
-  "saved.notice.elsewhere": "Jūsu bankas konts ir saglabāts pārlūkā, kurā sākāt maksājumu. Šeit varat maksāt kā parasti.",
+  "saved.notice.elsewhere":
+    "Jūsu bankas konts ir saglabāts pārlūkā, kurā sākāt maksājumu. Šeit varat maksāt kā parasti.",
   "saved.notice.linked": "Jūsu bankas konts ir saglabāts. Tagad varat maksāt.",
 
   "qr.heading": "Maksājiet tālrunī",
@@ -159,11 +172,13 @@ export const lv: Messages = {
 
   "status.title": "Maksājuma statuss",
   "status.checking.heading": "Pārbaudām jūsu maksājumu…",
-  "status.checking.body": "Gaidām, kad jūsu banka apstiprinās maksājumu. Parasti tas aizņem dažas sekundes. Varat atstāt šo lapu atvērtu – vēlreiz maksāt nav nepieciešams.",
+  "status.checking.body":
+    "Gaidām, kad jūsu banka apstiprinās maksājumu. Parasti tas aizņem dažas sekundes. Varat atstāt šo lapu atvērtu – vēlreiz maksāt nav nepieciešams.",
   "status.paid.heading": "Maksājums saņemts",
   "status.paid.body": "Jūsu banka ir apstiprinājusi maksājumu. Paldies!",
   "status.failed.heading": "Maksājums neizdevās",
-  "status.failed.body": "{reason} Nauda no jūsu konta netika iekasēta. Varat mēģināt vēlreiz ar to pašu vai citu banku.",
+  "status.failed.body":
+    "{reason} Nauda no jūsu konta netika iekasēta. Varat mēģināt vēlreiz ar to pašu vai citu banku.",
   "status.reason.cancelled_by_payer": "Maksājums tika atcelts bankā.",
   "status.reason.refused_by_bank": "Jūsu banka noraidīja maksājumu.",
   "status.reason.insufficient_funds": "Kontā nepietika līdzekļu.",
@@ -174,34 +189,49 @@ export const lv: Messages = {
   "status.cancelled.heading": "Šī apmaksa ir atcelta",
   "status.ended.body": "Nauda netika iekasēta. Atgriezieties veikalā, lai noformētu pasūtījumu vēlreiz.",
   "status.atBank.heading": "Jūsu banka apstrādā maksājumu",
-  "status.atBank.body": "Jūsu banka ir pieņēmusi maksājumu un to pabeidz. Tas var aizņemt no dažām minūtēm līdz vienai darba dienai. Varat aizvērt šo lapu: veikals tiks informēts, tiklīdz banka apstiprinās maksājumu. Lūdzu, nemaksājiet vēlreiz.",
+  "status.atBank.body":
+    "Jūsu banka ir pieņēmusi maksājumu un to pabeidz. Tas var aizņemt no dažām minūtēm līdz vienai darba dienai. Varat aizvērt šo lapu: veikals tiks informēts, tiklīdz banka apstiprinās maksājumu. Lūdzu, nemaksājiet vēlreiz.",
   "status.slow.heading": "Joprojām pārbaudām jūsu maksājumu",
-  "status.slow.body": "Jūsu banka vēl nav apstiprinājusi maksājumu. Kad banka to apstiprinās, veikals par to uzzinās, tāpēc tagad varat droši atgriezties veikalā. Lūdzu, nemaksājiet vēlreiz.",
+  "status.slow.body":
+    "Jūsu banka vēl nav apstiprinājusi maksājumu. Kad banka to apstiprinās, veikals par to uzzinās, tāpēc tagad varat droši atgriezties veikalā. Lūdzu, nemaksājiet vēlreiz.",
   "status.unreachable.heading": "Neizdevās pārbaudīt jūsu maksājumu",
-  "status.unreachable.body": "Neizdevās sazināties ar serveri. Ja apstiprinājāt maksājumu bankā, lūdzu, nemaksājiet vēlreiz.",
+  "status.unreachable.body":
+    "Neizdevās sazināties ar serveri. Ja apstiprinājāt maksājumu bankā, lūdzu, nemaksājiet vēlreiz.",
   "status.checkAgain": "Pārbaudīt vēlreiz",
 
   "a11y.title": "Piekļūstamības paziņojums",
-  "a11y.intro": "Mēs vēlamies, lai ar šo apmaksas lapu varētu samaksāt ikviens neatkarīgi no ierīces vai palīgtehnoloģijām. Šis paziņojums attiecas uz apmaksas lapu, maksājuma statusa lapu un šo lapu.",
+  "a11y.intro":
+    "Mēs vēlamies, lai ar šo apmaksas lapu varētu samaksāt ikviens neatkarīgi no ierīces vai palīgtehnoloģijām. Šis paziņojums attiecas uz apmaksas lapu, maksājuma statusa lapu un šo lapu.",
   "a11y.statusHeading": "Cik piekļūstama ir apmaksa",
-  "a11y.status": "Apmaksas lapa tiecas atbilst Tīmekļa satura piekļūstamības vadlīniju (WCAG) 2.1 AA līmenim – tādu līmeni tiešsaistes maksājumiem prasa Eiropas Piekļūstamības akts. Cik mums zināms, tā šim līmenim atbilst.",
+  "a11y.status":
+    "Apmaksas lapa tiecas atbilst Tīmekļa satura piekļūstamības vadlīniju (WCAG) 2.1 AA līmenim – tādu līmeni tiešsaistes maksājumiem prasa Eiropas Piekļūstamības akts. Cik mums zināms, tā šim līmenim atbilst.",
   "a11y.measuresHeading": "Ko mēs darām",
-  "a11y.measure1": "Katrs apmaksas stāvoklis (bankas izvēle, kļūdas, notiekošs maksājums, katra valoda) mūsu automātiskajos testos tiek pārbaudīts ar piekļūstamības rīku axe, un jaunai versijai pieļaujams nulle pārkāpumu.",
-  "a11y.measure2": "Viss darbojas tikai ar tastatūru: banku saraksts ir radiopogu grupa, kurā pārvietojas ar bulttaustiņiem, un meklēšanas lauks filtrē sarakstu rakstīšanas laikā.",
-  "a11y.measure3": "Ja kaut kā trūkst, lapa pasaka, kā tieši, un pārvieto fokusu uz to; statusa izmaiņas tiek paziņotas ekrāna lasītājiem.",
-  "a11y.measure4": "Teksta un vadīklu kontrasts atbilst WCAG prasībām, lapa darbojas ar 400 % tālummaiņu un šauros ekrānos, un animācijas apstājas, ja sistēma lūdz samazināt kustību.",
-  "a11y.measure5": "Apmaksa ir pieejama angļu, lietuviešu, latviešu un igauņu valodā, un lapa paziņo pārlūkam, kurā valodā tā ir.",
+  "a11y.measure1":
+    "Katrs apmaksas stāvoklis (bankas izvēle, kļūdas, notiekošs maksājums, katra valoda) mūsu automātiskajos testos tiek pārbaudīts ar piekļūstamības rīku axe, un jaunai versijai pieļaujams nulle pārkāpumu.",
+  "a11y.measure2":
+    "Viss darbojas tikai ar tastatūru: banku saraksts ir radiopogu grupa, kurā pārvietojas ar bulttaustiņiem, un meklēšanas lauks filtrē sarakstu rakstīšanas laikā.",
+  "a11y.measure3":
+    "Ja kaut kā trūkst, lapa pasaka, kā tieši, un pārvieto fokusu uz to; statusa izmaiņas tiek paziņotas ekrāna lasītājiem.",
+  "a11y.measure4":
+    "Teksta un vadīklu kontrasts atbilst WCAG prasībām, lapa darbojas ar 400 % tālummaiņu un šauros ekrānos, un animācijas apstājas, ja sistēma lūdz samazināt kustību.",
+  "a11y.measure5":
+    "Apmaksa ir pieejama angļu, lietuviešu, latviešu un igauņu valodā, un lapa paziņo pārlūkam, kurā valodā tā ir.",
   "a11y.limitsHeading": "Zināmie ierobežojumi",
-  "a11y.limit1": "Pēc pogas “Maksāt” nospiešanas jūs turpināt savas bankas vai maksājumu pakalpojuma sniedzēja lapās. Mēs nevaram ietekmēt to piekļūstamību.",
-  "a11y.limit2": "QR kodu maksāšanai tālrunī nevar izmantot bez redzes. Tā vietā varat atvērt šīs apmaksas saiti tālrunī vai vienkārši maksāt šajā ierīcē.",
+  "a11y.limit1":
+    "Pēc pogas “Maksāt” nospiešanas jūs turpināt savas bankas vai maksājumu pakalpojuma sniedzēja lapās. Mēs nevaram ietekmēt to piekļūstamību.",
+  "a11y.limit2":
+    "QR kodu maksāšanai tālrunī nevar izmantot bez redzes. Tā vietā varat atvērt šīs apmaksas saiti tālrunī vai vienkārši maksāt šajā ierīcē.",
   "a11y.feedbackHeading": "Atsauksmes un saziņa",
-  "a11y.feedback": "Ja kādu apmaksas daļu ir grūti lietot, lūdzu, pastāstiet to veikalam, kurā iepērkaties, un norādiet šīs lapas adresi. Veikals to nodos mums; cenšamies atbildēt 5 darba dienu laikā.",
+  "a11y.feedback":
+    "Ja kādu apmaksas daļu ir grūti lietot, lūdzu, pastāstiet to veikalam, kurā iepērkaties, un norādiet šīs lapas adresi. Veikals to nodos mums; cenšamies atbildēt 5 darba dienu laikā.",
   "a11y.enforcementHeading": "Izpildes nodrošināšana",
-  "a11y.enforcement": "Ja mūsu atbilde jūs neapmierina, varat vērsties savas valsts piekļūstamības tirgus uzraudzības iestādē.",
+  "a11y.enforcement":
+    "Ja mūsu atbilde jūs neapmierina, varat vērsties savas valsts piekļūstamības tirgus uzraudzības iestādē.",
   "a11y.prepared": "Šis paziņojums sagatavots 2026. gada 21. novembrī, pamatojoties uz mūsu pašu veiktajām pārbaudēm.",
   "a11y.back": "Atpakaļ uz apmaksu",
 
   "notFound.title": "Lapa nav atrasta",
-  "notFound.body": "Šo lapu neizdevās atrast. Ja atvērāt maksājuma saiti, tā var būt kļūdaina vai vairs nav derīga. Lūdziet veikalam jaunu saiti.",
+  "notFound.body":
+    "Šo lapu neizdevās atrast. Ja atvērāt maksājuma saiti, tā var būt kļūdaina vai vairs nav derīga. Lūdziet veikalam jaunu saiti.",
   "notFound.link": "Doties uz demonstrācijas veikalu",
 };

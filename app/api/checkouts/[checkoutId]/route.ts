@@ -8,4 +8,6 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const GET = route({ params, bearer: () => env().merchantApiKey }, ({ params, ctx }) => getCheckoutDetail(params.checkoutId, ctx));
+export const GET = route({ params, bearer: () => env().merchantApiKey }, ({ params, ctx }) =>
+  getCheckoutDetail(params.checkoutId, ctx),
+);

@@ -31,7 +31,10 @@ const PROVIDER_WAIT_MS = 1500;
 async function initialStatus(checkoutId: string): Promise<CheckoutStatusView | null> {
   const ctx = await appContext();
   try {
-    return (await withinMs(getCheckoutStatus(checkoutId, ctx), PROVIDER_WAIT_MS)) ?? (await getCheckoutStatus(checkoutId, ctx, { askProvider: false }));
+    return (
+      (await withinMs(getCheckoutStatus(checkoutId, ctx), PROVIDER_WAIT_MS)) ??
+      (await getCheckoutStatus(checkoutId, ctx, { askProvider: false }))
+    );
   } catch {
     return null; // the browser asks itself
   }
@@ -57,7 +60,12 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
   const initial = await initialStatus(checkout.id);
 
   return (
-    <PageFrame locale={locale} path={`/checkout/${id}/return`} sandbox={data.sandboxProject} accessibilityHref={`/accessibility?lang=${locale}&checkout=${id}`}>
+    <PageFrame
+      locale={locale}
+      path={`/checkout/${id}/return`}
+      sandbox={data.sandboxProject}
+      accessibilityHref={`/accessibility?lang=${locale}&checkout=${id}`}
+    >
       <main className="page">
         <div className="stack">
           <PaymentStatus

@@ -9,8 +9,14 @@ export const dynamic = "force-dynamic";
 const params = z.object({ checkoutId: z.string().max(64) });
 
 // An Idempotency-Key makes a retried refund request return the first refund (README "Refunds").
-export const POST = route({ params, body: createRefundInput, bearer: () => env().merchantApiKey }, ({ req, params, body, ctx }) =>
-  createRefund(params.checkoutId, body, "merchant-api", ctx, { idempotencyKey: req.headers.get("idempotency-key") ?? undefined }),
+export const POST = route(
+  { params, body: createRefundInput, bearer: () => env().merchantApiKey },
+  ({ req, params, body, ctx }) =>
+    createRefund(params.checkoutId, body, "merchant-api", ctx, {
+      idempotencyKey: req.headers.get("idempotency-key") ?? undefined,
+    }),
 );
 
-export const GET = route({ params, bearer: () => env().merchantApiKey }, async ({ params, ctx }) => ({ refunds: await listRefunds(params.checkoutId, ctx) }));
+export const GET = route({ params, bearer: () => env().merchantApiKey }, async ({ params, ctx }) => ({
+  refunds: await listRefunds(params.checkoutId, ctx),
+}));

@@ -20,4 +20,6 @@ export const POST = route({ params, body: startLinkingInput }, async ({ params, 
 });
 
 /** "Forget this account". */
-export const DELETE = route({ params }, ({ params, req, ctx }) => forgetSavedAccount(params.checkoutId, readPayerHandle(req), ctx));
+export const DELETE = route({ params }, ({ params, req, ctx }) =>
+  forgetSavedAccount(params.checkoutId, readPayerHandle(req), ctx),
+);

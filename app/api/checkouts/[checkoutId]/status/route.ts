@@ -10,4 +10,6 @@ const params = z.object({ checkoutId: z.string().max(64) });
 
 // no-cache, not no-store: every read still goes to the server, and the landing page that polls
 // it stays eligible for the back/forward cache (Back from the shop restores it at once).
-export const GET = route({ params }, async ({ params, ctx }) => json(await getCheckoutStatus(params.checkoutId, ctx), 200, { "Cache-Control": "private, no-cache" }));
+export const GET = route({ params }, async ({ params, ctx }) =>
+  json(await getCheckoutStatus(params.checkoutId, ctx), 200, { "Cache-Control": "private, no-cache" }),
+);
