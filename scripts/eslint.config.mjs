@@ -71,7 +71,7 @@ const config = [
       "lib/log/**",
       "proxy.ts",
     ],
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "**/*test-setup.ts", "**/test-*.ts"],
     rules: { "no-restricted-syntax": providerCodeRule },
   },
   {

@@ -2,7 +2,8 @@
 
 import { useId, type ReactNode } from "react";
 import type { UseFormRegisterReturn } from "react-hook-form";
-import { templateParts } from "@/lib/i18n/format";
+import { templateParts, type MessagesFor } from "@/lib/i18n/format";
+import type { Choice } from "./payment-form";
 
 export function TermsLabel({ template, terms, privacy }: { template: string; terms: ReactNode; privacy: ReactNode }) {
   return (
@@ -87,5 +88,55 @@ export function ErrorSummary<F extends string>(p: {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** How to pay, when the shop offers more than one way: radio cards with a hint each. */
+export function MethodChoice(p: {
+  choices: readonly Choice[];
+  field: UseFormRegisterReturn<"choice">;
+  messages: MessagesFor<"pay.method">;
+}) {
+  const t = p.messages;
+  return (
+    <fieldset className="method-choice">
+      <legend>{t["pay.methodLegend"]}</legend>
+      <div className="choice-list">
+        {p.choices.map((c) => (
+          <label key={c} className="choice">
+            <input type="radio" {...p.field} value={c} aria-describedby={`method-hint-${c}`} />
+            <span className="choice-text">
+              <span>{t[`pay.method.${c}`]}</span>
+              <span className="hint" id={`method-hint-${c}`}>
+                {t[`pay.method.${c}Hint`]}
+              </span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** What the payer agrees to before leaving for the bank: the amount, the payee, and where the money comes from. */
+export function ConsentSummary(p: {
+  amount: string;
+  payee: string;
+  from: string;
+  messages: MessagesFor<"pay.consent.">;
+}) {
+  const t = p.messages;
+  return (
+    <section className="consent" aria-labelledby="consent-heading">
+      <h3 id="consent-heading">{t["pay.consent.heading"]}</h3>
+      <dl className="summary-list">
+        <dt>{t["pay.consent.amount"]}</dt>
+        <dd>{p.amount}</dd>
+        <dt>{t["pay.consent.payee"]}</dt>
+        <dd>{p.payee}</dd>
+        <dt>{t["pay.consent.from"]}</dt>
+        <dd data-testid="consent-from">{p.from}</dd>
+      </dl>
+    </section>
   );
 }

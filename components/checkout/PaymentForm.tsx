@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { BankPicker } from "@/components/bank-picker/BankPicker";
-import { ErrorSummary, TermsField } from "./FormParts";
+import { ConsentSummary, ErrorSummary, MethodChoice, TermsField } from "./FormParts";
 import type { FieldErrorKey } from "./payment-form";
 import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
@@ -91,24 +91,7 @@ export function PaymentForm(props: PaymentFormProps) {
         <ErrorSummary label={t["errors.label"]} title={t["errors.title"]} problems={problems} onFocus={f.focusField} />
       )}
 
-      {f.choices.length > 1 && (
-        <fieldset className="method-choice">
-          <legend>{t["pay.methodLegend"]}</legend>
-          <div className="choice-list">
-            {f.choices.map((c) => (
-              <label key={c} className="choice">
-                <input type="radio" {...f.fields.choice} value={c} aria-describedby={`method-hint-${c}`} />
-                <span className="choice-text">
-                  <span>{t[`pay.method.${c}`]}</span>
-                  <span className="hint" id={`method-hint-${c}`}>
-                    {t[`pay.method.${c}Hint`]}
-                  </span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      )}
+      {f.choices.length > 1 && <MethodChoice choices={f.choices} field={f.fields.choice} messages={t} />}
 
       {(choice === "here" || choice === "hosted" || choice === "hybrid") && countries.length > 1 && (
         <div className="field country-field">
@@ -182,17 +165,7 @@ export function PaymentForm(props: PaymentFormProps) {
         </p>
       )}
 
-      <section className="consent" aria-labelledby="consent-heading">
-        <h3 id="consent-heading">{t["pay.consent.heading"]}</h3>
-        <dl className="summary-list">
-          <dt>{t["pay.consent.amount"]}</dt>
-          <dd>{amountText}</dd>
-          <dt>{t["pay.consent.payee"]}</dt>
-          <dd>{payee}</dd>
-          <dt>{t["pay.consent.from"]}</dt>
-          <dd data-testid="consent-from">{fromText}</dd>
-        </dl>
-      </section>
+      <ConsentSummary amount={amountText} payee={payee} from={fromText} messages={t} />
 
       {f.payError && (
         <div

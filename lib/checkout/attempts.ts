@@ -1,7 +1,10 @@
-import { eq } from "drizzle-orm";
-import { paymentAttempts } from "../db/schema";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { AttemptRow, paymentAttempts } from "../db/schema";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { type CheckoutContext } from "./context";
+import { StartPaymentResponse } from "./contract";
+import { CheckoutError } from "./errors";
+import { pollUntil } from "./poll";
 
 /**
  * Steps an attempt aside whose initiation has no known outcome (the provider's answer was lost, or
@@ -44,3 +47,64 @@ export async function failAttempt(ctx: CheckoutContext, attemptId: string, reaso
 
 /** What the provider keeps of our order on the payment (provider-api.md 4.2: at most 33 characters). */
 export const endToEndIdOf = (checkout: { reference: string }) => checkout.reference.slice(0, 33);
+
+const SAME_KEY_WAIT_MS = 15_000;
+
+export async function findByKey(ctx: CheckoutContext, checkoutId: string, attemptKey: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.checkoutId, checkoutId), eq(paymentAttempts.attemptKey, attemptKey)));
+  return row;
+}
+
+/** Answers a repeated submit with what the first one produced, waiting briefly if it is still running. */
+export async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartPaymentResponse> {
+  const running = (r: AttemptRow | undefined) => r !== undefined && r.confirmLink === null && r.statusGroup === null;
+  const row = running(attempt)
+    ? await pollUntil(
+        () => findByKey(ctx, attempt.checkoutId, attempt.attemptKey),
+        (r) => !running(r),
+        SAME_KEY_WAIT_MS,
+      )
+    : attempt;
+  if (row?.confirmLink && row.statusGroup !== "failed" && row.abandonedAt === null)
+    return { attemptId: row.id, confirmLink: row.confirmLink };
+  if (row?.statusGroup === "failed" || row?.abandonedAt) {
+    throw new CheckoutError("attempt_failed");
+  }
+  throw new CheckoutError("payment_in_progress", { detail: "It is still being started." });
+}
+
+/** The payment a refund gives money back from: the named one (paying or duplicate), else the paying one. */
+export async function refundedAttempt(
+  c: CheckoutContext,
+  checkoutId: string,
+  attemptId: string | undefined,
+): Promise<AttemptRow> {
+  const [attempt] = await c.db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.checkoutId, checkoutId),
+        eq(paymentAttempts.statusGroup, "completed"),
+        attemptId === undefined ? isNull(paymentAttempts.duplicateAt) : eq(paymentAttempts.id, attemptId),
+      ),
+    )
+    .orderBy(asc(paymentAttempts.completedAt))
+    .limit(1);
+  if (!attempt?.providerPaymentId) {
+    throw new CheckoutError("not_paid", {
+      detail:
+        attemptId === undefined
+          ? "Only a paid checkout can be refunded."
+          : "Only a completed payment of this checkout can be refunded.",
+      errors:
+        attemptId === undefined
+          ? undefined
+          : [{ path: "attemptId", message: "is not a completed payment of this checkout" }],
+    });
+  }
+  return attempt;
+}

@@ -11,6 +11,7 @@ import { amountProblem, normaliseAmount, SUPPORTED_CURRENCIES } from "./money";
 import { LOCALES } from "./types";
 import type { CheckoutView } from "./contract";
 import { toCheckoutView, loadCheckout } from "./checkouts";
+import { validateIdempotencyKey } from "./idempotency";
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -137,12 +138,7 @@ async function createIdempotently(
   v: z.infer<typeof createCheckoutInput>,
   key: string,
 ): Promise<CheckoutView> {
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new CheckoutError("invalid_request", {
-      detail: "The Idempotency-Key header is not valid.",
-      errors: [{ path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" }],
-    });
-  }
+  validateIdempotencyKey(key);
   const requestHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
   const earlier = async () => {
     const [row] = await c.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));

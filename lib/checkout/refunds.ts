@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
-import { checkouts, paymentAttempts, refunds, type RefundRow, type AttemptRow } from "../db/schema";
+import { checkouts, refunds, type RefundRow } from "../db/schema";
 import { PisError } from "../pis";
 import { loadCheckout } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext, type Tx } from "./context";
@@ -10,6 +10,8 @@ import type { RefundView } from "./contract";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { REFUND_CURRENCIES, amountProblem, fromMinor, normaliseAmount, toMinor } from "./money";
 import { projectInfo } from "./project";
+import { validateIdempotencyKey } from "./idempotency";
+import { refundedAttempt } from "./attempts";
 
 export const createRefundInput = z.object({
   amount: z.string(),
@@ -40,16 +42,6 @@ async function refundableOf(tx: Tx, attemptId: string, currency: string, paid: s
     .filter((r) => r.statusGroup !== "failed")
     .reduce((sum, r) => sum + toMinor(r.amount, currency), 0n);
   return toMinor(paid, currency) - committed;
-}
-
-export function validateIdempotencyKey(key: string): string {
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new CheckoutError("invalid_request", {
-      detail: "The Idempotency-Key header is not valid.",
-      errors: [{ path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" }],
-    });
-  }
-  return key;
 }
 
 /**
@@ -181,39 +173,6 @@ async function refundByKey(
     throw new CheckoutError("idempotency_key_reused");
   }
   return row;
-}
-
-/** The payment a refund gives money back from: the named one (paying or duplicate), else the paying one. */
-async function refundedAttempt(
-  c: CheckoutContext,
-  checkoutId: string,
-  attemptId: string | undefined,
-): Promise<AttemptRow> {
-  const [attempt] = await c.db
-    .select()
-    .from(paymentAttempts)
-    .where(
-      and(
-        eq(paymentAttempts.checkoutId, checkoutId),
-        eq(paymentAttempts.statusGroup, "completed"),
-        attemptId === undefined ? isNull(paymentAttempts.duplicateAt) : eq(paymentAttempts.id, attemptId),
-      ),
-    )
-    .orderBy(asc(paymentAttempts.completedAt))
-    .limit(1);
-  if (!attempt?.providerPaymentId) {
-    throw new CheckoutError("not_paid", {
-      detail:
-        attemptId === undefined
-          ? "Only a paid checkout can be refunded."
-          : "Only a completed payment of this checkout can be refunded.",
-      errors:
-        attemptId === undefined
-          ? undefined
-          : [{ path: "attemptId", message: "is not a completed payment of this checkout" }],
-    });
-  }
-  return attempt;
 }
 
 export async function listRefunds(checkoutId: string, c: CheckoutContext): Promise<RefundView[]> {

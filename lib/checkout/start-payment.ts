@@ -1,22 +1,20 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
-import { checkouts, paymentAttempts, type AttemptRow } from "../db/schema";
+import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, moveCheckout } from "./apply-status";
 import { assertPayable, loadCheckout } from "./checkouts";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank, checkoutNotFound } from "./errors";
 import { bankIdInput, newAttemptId } from "./ids";
-import { pollUntil } from "./poll";
 import { findBank, projectInfo, redirectPreferredFor } from "./project";
 import { LOCALES } from "./types";
 import type { StartPaymentResponse } from "./contract";
 import { markLinkUsed, markLinkRevoked, SavedAccountEndedError } from "./saved-accounts/links";
 import { savedAccountForPayment } from "./saved-accounts/paying";
 import { accessTokenOf } from "./saved-accounts/tokens";
-import { endToEndIdOf, failAttempt, closeUnknownInitiation } from "./attempts";
-import { linkReturnQuery, completeLinking } from "./saved-accounts/linking";
+import { endToEndIdOf, failAttempt, closeUnknownInitiation, replay, findByKey } from "./attempts";
 
 /** What the payer's browser may send. Note what is absent: amount, currency, creditor, redirect. */
 export const startPaymentInput = z
@@ -43,8 +41,6 @@ export const startPaymentInput = z
   });
 
 export type StartPaymentInput = z.infer<typeof startPaymentInput>;
-
-const SAME_KEY_WAIT_MS = 15_000;
 
 /**
  * Starts a payment at the provider for one checkout. The attempt row is written first, so a crash
@@ -183,63 +179,4 @@ function savedAccountEnded(err: unknown): never {
   if (err instanceof PisError)
     throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
   throw err;
-}
-
-async function findByKey(ctx: CheckoutContext, checkoutId: string, attemptKey: string) {
-  const [row] = await ctx.db
-    .select()
-    .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.checkoutId, checkoutId), eq(paymentAttempts.attemptKey, attemptKey)));
-  return row;
-}
-
-/** Answers a repeated submit with what the first one produced, waiting briefly if it is still running. */
-async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartPaymentResponse> {
-  const running = (r: AttemptRow | undefined) => r !== undefined && r.confirmLink === null && r.statusGroup === null;
-  const row = running(attempt)
-    ? await pollUntil(
-        () => findByKey(ctx, attempt.checkoutId, attempt.attemptKey),
-        (r) => !running(r),
-        SAME_KEY_WAIT_MS,
-      )
-    : attempt;
-  if (row?.confirmLink && row.statusGroup !== "failed" && row.abandonedAt === null)
-    return { attemptId: row.id, confirmLink: row.confirmLink };
-  if (row?.statusGroup === "failed" || row?.abandonedAt) {
-    throw new CheckoutError("attempt_failed");
-  }
-  throw new CheckoutError("payment_in_progress", { detail: "It is still being started." });
-}
-
-/**
- * Where the payer goes after the provider's account linking: straight on to the payment from the
- * new saved account (the Pay click that started the linking), or back to the checkout page with
- * the outcome when the linking failed or this browser is not the one that started it.
- */
-export async function continueAfterLinking(
-  checkoutId: string,
-  query: z.infer<typeof linkReturnQuery>,
-  payerHandle: string | undefined,
-  c: CheckoutContext,
-): Promise<string> {
-  const page = (saved: string) =>
-    `${c.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}?saved=${saved}${query.lang ? `&lang=${query.lang}` : ""}`;
-  const { outcome, ownBrowser } = await completeLinking(checkoutId, query, payerHandle, c);
-  if (outcome !== "linked") return page(outcome);
-  if (!ownBrowser) return page("elsewhere");
-  try {
-    // One attempt per linking (the request id named a real link): a reload gets the same payment.
-    const attemptKey = `linked-${query.requestId}`;
-    const { confirmLink } = await startPayment(
-      checkoutId,
-      { method: "bank", termsAccepted: true, attemptKey, savedAccount: true, lang: query.lang },
-      c,
-      payerHandle,
-    );
-    return confirmLink;
-  } catch (err) {
-    // Paid meanwhile, expired, provider down: the checkout page shows where things stand.
-    if (err instanceof CheckoutError) return page("linked");
-    throw err;
-  }
 }

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { readPayerHandle } from "@/lib/http/payer-handle";
 import { route } from "@/lib/http/route";
-import { linkReturnQuery } from "@/lib/checkout/saved-accounts/linking";
-import { continueAfterLinking } from "@/lib/checkout/start-payment";
+import { linkReturnQuery, continueAfterLinking } from "@/lib/checkout/saved-accounts/link-return";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

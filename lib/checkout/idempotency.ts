@@ -1,0 +1,12 @@
+import { CheckoutError } from "./errors";
+
+/** An Idempotency-Key as merchants may send it: 1-255 printable ASCII characters, else a 400 naming the header. */
+export function validateIdempotencyKey(key: string): string {
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new CheckoutError("invalid_request", {
+      detail: "The Idempotency-Key header is not valid.",
+      errors: [{ path: "Idempotency-Key", message: "must be 1-255 printable ASCII characters" }],
+    });
+  }
+  return key;
+}

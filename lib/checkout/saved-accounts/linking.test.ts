@@ -1,0 +1,168 @@
+import { describe, expect, inject, it } from "vitest";
+import { testDbKinds } from "../../db/testing";
+import { order, PSU, refusal, sandboxPayment, savedAccountsContext } from "./test-setup";
+import { eq } from "drizzle-orm";
+import { accountLinks } from "../../db/schema";
+import { walkHostedPage } from "../../pis/test-helpers";
+import { createCheckout } from "../create-checkout";
+import { startPayment } from "../start-payment";
+import { openToken } from "../token-vault";
+import { continueAfterLinking, linkReturnUrl, completeLinking } from "./link-return";
+import { startLinking } from "./linking";
+import { LINK_PERIOD_MS } from "./links";
+import { newPayerHandle } from "./payer-handle";
+import { savedAccountView } from "./paying";
+
+describe.each(testDbKinds())("saving a bank account while paying (%s)", (kind) => {
+  const s = savedAccountsContext(kind);
+
+  it("links while paying, keeps only sealed tokens, and goes straight on to the payment", async () => {
+    const { checkout, handle, query, next } = await s.linkWhilePaying("cust-link-1");
+    const link = await s.linkOf(query.requestId!);
+    expect(link).toMatchObject({
+      status: "active",
+      customerId: "cust-link-1",
+      checkoutId: checkout.id,
+      bankId: "SWEDBANK_LT_SAND",
+    });
+    expect(link.scopes).toEqual(["payments", "accounts_balances"]);
+    expect(link.handleHash).not.toContain(handle);
+    expect(link.accessToken).toMatch(/^v1\.test1\./);
+    expect(link.expiresAt!.getTime() - link.createdAt.getTime()).toBeGreaterThan(LINK_PERIOD_MS - 60_000);
+    // The token works at the provider once opened with the key, and only then.
+    await expect(
+      s.ctx.pis.auth.tokenContent(openToken(link.accessToken!, s.ctx.config.tokenKeys)),
+    ).resolves.toMatchObject({
+      bankId: "SWEDBANK_LT_SAND",
+    });
+
+    // The payer is sent to the provider's confirmation of a payment made with the linked account.
+    const paymentId = new URL(next).pathname.split("/").pop()!;
+    expect(new URL(next).origin).toBe(new URL(inject("sandboxUrl")).origin);
+    expect(await sandboxPayment(paymentId)).toMatchObject({ linkingId: link.providerLinkId, step: "confirm" });
+
+    // A reload of the return page neither links again nor starts a second payment.
+    await expect(continueAfterLinking(checkout.id, query, handle, s.ctx)).resolves.toBe(next);
+  });
+
+  it("pays the next checkout of the same customer in this browser from the saved account", async () => {
+    const { handle } = await s.linkWhilePaying("cust-oneclick");
+    const next = await createCheckout(order("cust-oneclick"), s.ctx);
+    const view = await savedAccountView(s.ctx, await s.loadRow(next.id), handle, PSU);
+    expect(view).toMatchObject({ state: "active", bankId: "SWEDBANK_LT_SAND", covers: true });
+    expect(view?.maskedIban).toMatch(/^LT\d\d •••• \d{4}$/);
+
+    const res = await startPayment(
+      next.id,
+      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "oneclick-1" },
+      s.ctx,
+      handle,
+    );
+    const payment = await sandboxPayment(new URL(res.confirmLink).pathname.split("/").pop()!);
+    expect(payment?.linkingId).toBeTruthy();
+    expect((await s.activeLinkFor("cust-oneclick"))?.lastUsedAt).not.toBeNull();
+
+    // A large order: the balance does not cover it, and the page says so before paying.
+    const big = await createCheckout(order("cust-oneclick", "999999.00"), s.ctx);
+    expect(await savedAccountView(s.ctx, await s.loadRow(big.id), handle, PSU)).toMatchObject({
+      state: "active",
+      covers: false,
+    });
+  });
+
+  it("never lets another payer use the link: another browser, or another customer in this browser", async () => {
+    const { handle } = await s.linkWhilePaying("cust-owner");
+    const otherBrowser = newPayerHandle();
+    const sameCustomer = await createCheckout(order("cust-owner"), s.ctx);
+    const otherCustomer = await createCheckout(order("cust-someone-else"), s.ctx);
+
+    expect(await savedAccountView(s.ctx, await s.loadRow(sameCustomer.id), otherBrowser, PSU)).toBeNull();
+    expect(await savedAccountView(s.ctx, await s.loadRow(otherCustomer.id), handle, PSU)).toBeNull();
+    const pay = (checkoutId: string, h: string | undefined, key: string) =>
+      startPayment(checkoutId, { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: key }, s.ctx, h);
+    expect((await refusal(pay(sameCustomer.id, otherBrowser, "other-browser"))).code).toBe("no_saved_account");
+    expect((await refusal(pay(sameCustomer.id, undefined, "no-cookie"))).code).toBe("no_saved_account");
+    expect((await refusal(pay(otherCustomer.id, handle, "other-customer"))).code).toBe("no_saved_account");
+  });
+
+  it("survives a double load of the return: the code is spent once and the link stays active", async () => {
+    const checkout = await createCheckout(order("cust-double-load"), s.ctx);
+    const started = await startLinking(
+      checkout.id,
+      { bankId: "SWEDBANK_LT_SAND", termsAccepted: true },
+      undefined,
+      s.ctx,
+    );
+    const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(s.ctx, checkout.id), {
+      bankId: "SWEDBANK_LT_SAND",
+    });
+    const query = Object.fromEntries(back.searchParams);
+    const outcomes = await Promise.all([
+      completeLinking(checkout.id, query, started.handle, s.ctx),
+      completeLinking(checkout.id, query, started.handle, s.ctx),
+    ]);
+    expect(outcomes.map((o) => o.outcome)).toContain("linked");
+    expect(await s.linkOf(query.requestId!)).toMatchObject({ status: "active" });
+  });
+
+  it("pays in the payer's language after linking in it", async () => {
+    const checkout = await createCheckout(order("cust-lithuanian"), s.ctx);
+    const started = await startLinking(
+      checkout.id,
+      { bankId: "SWEDBANK_LT_SAND", termsAccepted: true, lang: "lt" },
+      undefined,
+      s.ctx,
+    );
+    // The walk reads English buttons: the linking page itself is switched to English.
+    const link = new URL(started.authorizationLink);
+    link.searchParams.set("lang", "en");
+    const back = await walkHostedPage(link.href, linkReturnUrl(s.ctx, checkout.id, "lt"), {
+      bankId: "SWEDBANK_LT_SAND",
+    });
+    expect(back.searchParams.get("lang")).toBe("lt");
+    const next = await continueAfterLinking(checkout.id, Object.fromEntries(back.searchParams), started.handle, s.ctx);
+    expect(new URL(next).searchParams.get("lang")).toBe("lt");
+  });
+
+  it("keeps the link for the browser that started it when the payer returns in another one", async () => {
+    const checkout = await createCheckout(order("cust-elsewhere"), s.ctx);
+    const started = await startLinking(
+      checkout.id,
+      { bankId: "SWEDBANK_LT_SAND", termsAccepted: true },
+      undefined,
+      s.ctx,
+    );
+    const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(s.ctx, checkout.id), {
+      bankId: "SWEDBANK_LT_SAND",
+    });
+    const next = await continueAfterLinking(checkout.id, Object.fromEntries(back.searchParams), undefined, s.ctx);
+    expect(next).toBe(`${s.ctx.config.appUrl}/checkout/${checkout.id}?saved=elsewhere`);
+    expect(await savedAccountView(s.ctx, await s.loadRow(checkout.id), started.handle, PSU)).toMatchObject({
+      state: "active",
+    });
+  });
+
+  it("refuses linking without the Terms, without a named customer, and reports a declined consent", async () => {
+    const anonymous = await createCheckout(order(), s.ctx);
+    expect(
+      (await refusal(startLinking(anonymous.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, undefined, s.ctx)))
+        .code,
+    ).toBe("saving_unavailable");
+    const checkout = await createCheckout(order("cust-declines"), s.ctx);
+    expect(
+      (await refusal(startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: false }, undefined, s.ctx)))
+        .code,
+    ).toBe("terms_required");
+    const started = await startLinking(
+      checkout.id,
+      { bankId: "SWEDBANK_LT_SAND", termsAccepted: true },
+      undefined,
+      s.ctx,
+    );
+    const requestId = (await s.ctx.db.select().from(accountLinks).where(eq(accountLinks.checkoutId, checkout.id)))[0]!
+      .id;
+    const next = await continueAfterLinking(checkout.id, { requestId, status: "failure" }, started.handle, s.ctx);
+    expect(next).toContain("?saved=declined");
+    expect(await s.linkOf(requestId)).toMatchObject({ status: "failed", accessToken: null });
+  });
+});

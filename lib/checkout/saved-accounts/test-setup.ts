@@ -1,0 +1,75 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, inject } from "vitest";
+import { accountLinks } from "../../db/schema";
+import type { DbKind } from "../../db/testing";
+import { walkHostedPage } from "../../pis/test-helpers";
+import { loadCheckout } from "../checkouts";
+import type { CheckoutContext } from "../context";
+import { CheckoutError } from "../errors";
+import { SANDBOX_CONTROL, testContext } from "../test-context";
+import { startLinking } from "./linking";
+import { createCheckout } from "../create-checkout";
+import { linkReturnUrl, continueAfterLinking } from "./link-return";
+
+export const PSU = {
+  ipAddress: "127.0.0.1",
+  ipPort: "443",
+  userAgent: "vitest",
+  httpMethod: "GET" as const,
+  deviceId: "device-1",
+};
+export const order = (customerId?: string, amount = "12.50") => ({
+  amount,
+  currency: "EUR",
+  description: "Order",
+  reference: "order-1",
+  returnUrl: "https://shop.test/thanks",
+  ...(customerId !== undefined && { customerId }),
+});
+
+export async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(CheckoutError);
+  return err as CheckoutError;
+}
+
+export async function sandboxPayment(paymentId: string) {
+  const res = await fetch(`${inject("sandboxUrl")}/_sandbox/payments`, { headers: SANDBOX_CONTROL });
+  const { data } = (await res.json()) as { data: { id: string; linkingId: string | null; step: string }[] };
+  return data.find((p) => p.id === paymentId);
+}
+
+/** A checkout context for one database kind, and what every saved-account test does with it. */
+export function savedAccountsContext(kind: DbKind) {
+  let ctx!: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  const linkOf = async (id: string) => (await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, id)))[0]!;
+  return {
+    get ctx() {
+      return ctx;
+    },
+    linkOf,
+    activeLinkFor: async (customerId: string) =>
+      (await ctx.db.select().from(accountLinks).where(eq(accountLinks.customerId, customerId))).find(
+        (l) => l.status === "active",
+      ),
+    loadRow: async (id: string) => (await loadCheckout(ctx, id))!,
+    /** The payer ticks "Remember", links at the sandbox bank, and comes back: returns where the browser goes next. */
+    async linkWhilePaying(customerId: string, handle?: string) {
+      const checkout = await createCheckout(order(customerId), ctx);
+      const started = await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, handle, ctx);
+      const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(ctx, checkout.id), {
+        bankId: "SWEDBANK_LT_SAND",
+      });
+      const query = Object.fromEntries(back.searchParams);
+      const next = await continueAfterLinking(checkout.id, query, started.handle, ctx);
+      return { checkout, handle: started.handle, query, next };
+    },
+  };
+}

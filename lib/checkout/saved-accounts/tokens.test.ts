@@ -1,0 +1,124 @@
+import { describe, expect, inject, it } from "vitest";
+import { testDbKinds } from "../../db/testing";
+import { order, PSU, refusal, savedAccountsContext } from "./test-setup";
+import { eq } from "drizzle-orm";
+import { accountLinks } from "../../db/schema";
+import { createCheckout } from "../create-checkout";
+import { startPayment } from "../start-payment";
+import { SANDBOX_CONTROL } from "../test-context";
+import { openToken } from "../token-vault";
+import { savedAccountView } from "./paying";
+import { accessTokenOf, resealOldTokens } from "./tokens";
+
+describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
+  const s = savedAccountsContext(kind);
+
+  it("refreshes the access token before it expires, once even when two requests race", async () => {
+    const { query } = await s.linkWhilePaying("cust-refresh");
+    const before = await s.linkOf(query.requestId!);
+    const fresh = await accessTokenOf(s.ctx, before);
+    expect(fresh).toBe(openToken(before.accessToken!, s.ctx.config.tokenKeys));
+
+    // Four minutes left: inside the refresh window.
+    await s.ctx.db
+      .update(accountLinks)
+      .set({ accessExpiresAt: new Date(Date.now() + 4 * 60_000) })
+      .where(eq(accountLinks.id, before.id));
+    const stale = await s.linkOf(before.id);
+    const [a, b] = await Promise.all([accessTokenOf(s.ctx, stale), accessTokenOf(s.ctx, stale)]);
+    const after = await s.linkOf(before.id);
+    expect(after.status).toBe("active");
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.accessExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    for (const token of [a, b]) expect(token).not.toBe(fresh);
+    await expect(
+      s.ctx.pis.auth.tokenContent(openToken(after.accessToken!, s.ctx.config.tokenKeys)),
+    ).resolves.toMatchObject({ clientConsent: true });
+  });
+
+  it("ends the link when the payer withdraws consent at the bank, and asks to link again", async () => {
+    const { query, handle } = await s.linkWhilePaying("cust-revoked");
+    const link = await s.linkOf(query.requestId!);
+    const res = await fetch(`${inject("sandboxUrl")}/_sandbox/linkings/${link.providerLinkId}/revoke`, {
+      method: "POST",
+      headers: SANDBOX_CONTROL,
+    });
+    expect(res.status).toBe(200);
+
+    const next = await createCheckout(order("cust-revoked"), s.ctx);
+    // The page still believes the access token fresh; the provider refuses it and then the refresh.
+    expect(await savedAccountView(s.ctx, await s.loadRow(next.id), handle, PSU)).toMatchObject({
+      state: "expired",
+      bankId: "SWEDBANK_LT_SAND",
+    });
+    expect(await s.linkOf(link.id)).toMatchObject({ status: "revoked", accessToken: null, refreshToken: null });
+    const pay = startPayment(
+      next.id,
+      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "after-revoke" },
+      s.ctx,
+      handle,
+    );
+    expect((await refusal(pay)).code).toBe("no_saved_account");
+  });
+
+  it("after a key rotation, reading a saved account re-seals it with the newest key, so the old key can go and it still pays", async () => {
+    const { query, handle } = await s.linkWhilePaying("cust-rotation");
+    const oldKeys = s.ctx.config.tokenKeys;
+    const rotated = {
+      ...s.ctx,
+      config: { ...s.ctx.config, tokenKeys: [{ id: "test2", key: Buffer.alloc(32, 9) }, ...oldKeys] },
+    };
+    const next = await createCheckout(order("cust-rotation"), s.ctx);
+    expect(await savedAccountView(rotated, await s.loadRow(next.id), handle, PSU)).toMatchObject({ state: "active" });
+    const link = await s.linkOf(query.requestId!);
+    expect(link.accessToken).toMatch(/^v1\.test2\./);
+    expect(link.refreshToken).toMatch(/^v1\.test2\./);
+
+    // The old key removed: the account is still offered and pays.
+    const newOnly = { ...rotated, config: { ...rotated.config, tokenKeys: rotated.config.tokenKeys.slice(0, 1) } };
+    expect(await savedAccountView(newOnly, await s.loadRow(next.id), handle, PSU)).toMatchObject({ state: "active" });
+    const paid = await startPayment(
+      next.id,
+      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "after-rotation" },
+      newOnly,
+      handle,
+    );
+    expect(paid.confirmLink).toBeTruthy();
+  });
+
+  it("lets the worker re-seal the saved accounts nobody reads after a key rotation", async () => {
+    const { query } = await s.linkWhilePaying("cust-rotation-idle");
+    const rotated = {
+      ...s.ctx,
+      config: { ...s.ctx.config, tokenKeys: [{ id: "test3", key: Buffer.alloc(32, 3) }, ...s.ctx.config.tokenKeys] },
+    };
+    expect(await resealOldTokens(rotated)).toBeGreaterThanOrEqual(1);
+    expect((await s.linkOf(query.requestId!)).accessToken).toMatch(/^v1\.test3\./);
+    expect(await resealOldTokens(rotated)).toBe(0);
+  });
+
+  it("a saved account sealed with a key no longer configured is a clear state, not an error: the payer is asked to link again", async () => {
+    const { handle } = await s.linkWhilePaying("cust-lost-key");
+    const next = await createCheckout(order("cust-lost-key"), s.ctx);
+    const lostKey = { ...s.ctx, config: { ...s.ctx.config, tokenKeys: [{ id: "other", key: Buffer.alloc(32, 5) }] } };
+    const warnings: string[] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.join(" "));
+    try {
+      expect(await savedAccountView(lostKey, await s.loadRow(next.id), handle, PSU)).toMatchObject({
+        state: "expired",
+        bankId: "SWEDBANK_LT_SAND",
+      });
+      const pay = startPayment(
+        next.id,
+        { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "lost-key" },
+        lostKey,
+        handle,
+      );
+      expect((await refusal(pay)).code).toBe("saved_account_ended");
+    } finally {
+      console.warn = original;
+    }
+    expect(warnings.join("\n")).toMatch(/TOKEN_ENCRYPTION_KEYS/);
+  });
+});
