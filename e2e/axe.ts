@@ -17,6 +17,9 @@ export interface AxeCheckOptions {
  * one line per violating element: rule id, impact, target selector and what the rule asks for.
  */
 export async function expectNoAxeViolations(page: Page, options: AxeCheckOptions = {}): Promise<void> {
+  // After a client-side navigation (a server action's redirect) Next puts the new <title> in a
+  // moment after the body: check the page once it is there. A page without one still fails below.
+  await page.waitForFunction(() => document.title.trim() !== "", null, { timeout: 5_000 }).catch(() => undefined);
   let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
   if (options.include) builder = builder.include(options.include);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
