@@ -83,4 +83,13 @@ test("every API answer of the e2e run matches the OpenAPI document", async ({ re
     `${answers.length} answers checked; ${covered.size} operation/status pairs:\n  ${[...covered].sort().join("\n  ")}`,
   );
   expect(problems).toEqual([]);
+  // Every operation of the document answered at least once in the run, so none can drift unseen.
+  const operations = Object.entries(doc.paths).flatMap(([p, ops]) =>
+    Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+  );
+  const seen = new Set([...covered].map((c) => c.split(" ").slice(0, 2).join(" ")));
+  expect(
+    operations.filter((o) => !seen.has(o)),
+    "operations no e2e test called",
+  ).toEqual([]);
 });

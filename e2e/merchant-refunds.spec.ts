@@ -1,0 +1,48 @@
+import { expect, test } from "@playwright/test";
+import { createCheckout, decideAtBank, MERCHANT_KEY, payWithBank } from "./journey";
+
+const auth = { Authorization: `Bearer ${MERCHANT_KEY}` };
+
+test("the merchant refunds part of a paid checkout over the API, once per Idempotency-Key, and no more than was paid", async ({
+  page,
+  request,
+}) => {
+  const checkoutId = await createCheckout(request, { amount: "24.90" });
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page);
+  await decideAtBank(page, "Approve");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+
+  const refund = (amount: string, key: string) =>
+    request.post(`/api/checkouts/${checkoutId}/refunds`, {
+      headers: { ...auth, "Idempotency-Key": key },
+      data: { amount, reason: "Returned" },
+    });
+  const first = await refund("5.00", `rf-${checkoutId}`);
+  expect(first.status()).toBe(200);
+  const made = (await first.json()) as { id: string; amount: string; currency: string };
+  expect(made).toMatchObject({ amount: "5.00", currency: "EUR" });
+  // The same request again (a retry after a lost answer) is the same refund, not a second one.
+  expect(await (await refund("5.00", `rf-${checkoutId}`)).json()).toMatchObject({ id: made.id });
+
+  const tooMuch = await refund("20.00", `rf2-${checkoutId}`);
+  expect(tooMuch.status()).toBe(422);
+  expect(await tooMuch.json()).toMatchObject({
+    code: "refund_exceeds_payment",
+    retry: false,
+    errors: [{ path: "amount" }],
+  });
+
+  const list = await request.get(`/api/checkouts/${checkoutId}/refunds`, { headers: auth });
+  expect(((await list.json()) as { refunds: { id: string }[] }).refunds.map((r) => r.id)).toEqual([made.id]);
+
+  expect((await request.post(`/api/checkouts/${checkoutId}/refunds`, { data: { amount: "1.00" } })).status()).toBe(401);
+  const unknown = await request.post("/api/checkouts/co_unknown/refunds", { headers: auth, data: { amount: "1.00" } });
+  expect(await unknown.json()).toMatchObject({ status: 404, code: "checkout_not_found" });
+});
+
+test("readiness says the database and the provider answer", async ({ request }) => {
+  const res = await request.get("/api/health/ready");
+  expect(res.status()).toBe(200);
+  expect(await res.json()).toEqual({ status: "ready", database: "ok", provider: "ok" });
+});
