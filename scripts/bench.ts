@@ -9,12 +9,14 @@
  *    server's own gzip when it compressed). Next 16 no longer prints these sizes itself.
  *    Then Lighthouse 13 (mobile preset, simulated throttling, Debian's chromium) on both pages:
  *    performance, accessibility and best-practices scores, LCP/TBT/CLS and back/forward cache.
- * 3-5. Payment start overhead, /api/banks throughput and webhook ingest: scripts/bench-server.ts.
+ * 3-5. The server: throughput as a ratio to a bare Next route, payment start overhead, database
+ *    round trips per route (scripts/bench-server.ts).
  *
- * `npm run bench -- --pages` runs only step 2.
+ * `npm run bench -- --pages` runs only step 2, `-- --server` only 3-5; `-- --json FILE` also writes
+ * every figure to FILE as one flat JSON object.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -22,7 +24,7 @@ import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { filterBanks, type SearchableBank } from "../components/bank-picker/filter";
 import { stopProcessGroup } from "./bench-app";
-import { benchServer } from "./bench-server";
+import { benchServer, type Figures } from "./bench-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 // 3200/3201 unless BENCH_PORT is set (the sandbox takes the next port).
@@ -34,6 +36,9 @@ const CHECKOUT_TARGET_KIB = 170;
 const LANDING_TARGET_KIB = 155;
 const LIGHTHOUSE_TARGETS = { performance: 98, accessibility: 100, "best-practices": 100 } as const;
 const LIGHTHOUSE_RUNS = 5;
+
+/** Every figure of the run, flat (`--json FILE` writes them). */
+const figures: Figures = {};
 
 function line(text = "") {
   process.stdout.write(`${text}\n`);
@@ -125,6 +130,7 @@ function benchFilter() {
   line(
     `  per keystroke: median ${median.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms (target ≤ ${FILTER_TARGET_MS} ms) ${p95 <= FILTER_TARGET_MS ? "OK" : "OVER"}`,
   );
+  figures.bank_search_p95_ms = p95;
   line(`  one-time index of the list: ${indexMs.toFixed(2)} ms; "${query}" matches ${lastCount} banks`);
 }
 
@@ -337,6 +343,8 @@ async function benchFirstLoad() {
 
     const checkout = await firstLoadJs(`/checkout/${id}`);
     const landing = await firstLoadJs(`/checkout/${id}/return`);
+    figures.checkout_first_load_kib = checkout.kib;
+    figures.landing_first_load_kib = landing.kib;
     line(
       `checkout first-load JS: ${checkout.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${checkout.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${checkout.scripts} scripts; inline RSC data ${checkout.inlineKib.toFixed(1)} KiB gzip`,
     );
@@ -364,6 +372,10 @@ async function benchFirstLoad() {
       const scores = Object.entries(LIGHTHOUSE_TARGETS).map(
         ([k, target]) => `${k} ${lh.scores[k]} (≥ ${target}) ${(lh.scores[k] ?? 0) >= target ? "OK" : "LOW"}`,
       );
+      const key = name.split(" ")[0]!;
+      for (const [k, v] of Object.entries(lh.scores)) figures[`lighthouse_${key}_${k.replace("-", "_")}`] = v ?? 0;
+      figures[`lighthouse_${key}_lcp_ms`] = lh.lcpMs;
+      figures[`lighthouse_${key}_tbt_ms`] = lh.tbtMs;
       line(`lighthouse ${name}, median of ${runs.length} runs (performance ${perf.join(", ")}): ${scores.join(", ")}`);
       line(
         `lighthouse ${name}: LCP ${lh.lcpMs.toFixed(0)} ms, TBT ${lh.tbtMs.toFixed(0)} ms, CLS ${lh.cls.toFixed(3)}, back/forward cache ${lh.bfcache}`,
@@ -379,12 +391,19 @@ async function benchFirstLoad() {
 
 async function main() {
   line("== bench ==");
-  if (process.argv.includes("--pages")) return benchFirstLoad();
-  benchFilter();
-  line();
-  await benchFirstLoad();
-  line();
-  await benchServer(PORT + 10, line);
+  const only = process.argv.includes("--pages") ? "pages" : process.argv.includes("--server") ? "server" : null;
+  if (only === null) {
+    benchFilter();
+    line();
+  }
+  if (only !== "server") await benchFirstLoad();
+  if (only === null) line();
+  if (only !== "pages") await benchServer(PORT + 10, line, figures);
+  const jsonAt = process.argv.indexOf("--json");
+  if (jsonAt > 0 && process.argv[jsonAt + 1]) {
+    writeFileSync(process.argv[jsonAt + 1]!, `${JSON.stringify(figures, null, 2)}\n`);
+    line(`figures written to ${process.argv[jsonAt + 1]}`);
+  }
 }
 
 main()

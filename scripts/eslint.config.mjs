@@ -25,7 +25,7 @@ const config = [
   ...nextTs,
   {
     ignores: [
-      ".next/**",
+      "**/.next/**",
       "node_modules/**",
       ".data/**",
       ".ci-out/**",

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { lockPgliteDir } from "./pglite-lock";
+import { countingRoundTrips, countPgliteTrips, countTrips } from "./round-trips";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -27,6 +28,8 @@ export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string; p
     // An idle connection dropped by the server (a restart, a failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on("error", (err) => console.error("database connection lost:", err.message));
+    // Every statement, a transaction's BEGIN and COMMIT included, goes through a client's query.
+    if (countingRoundTrips) pool.on("connect", (c) => countTrips(c, ["query"]));
     const db = drizzle(pool, { schema });
     // Several app processes may start at once against one server: migrate under a lock.
     const client = await pool.connect();
@@ -53,6 +56,7 @@ export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string; p
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
   }
+  if (countingRoundTrips) countPgliteTrips(client);
   try {
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder: migrationsFolder() });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
+import { countingRoundTrips, withRoundTripCount } from "../db/round-trips";
 import { env } from "../env";
 import { logger } from "../log/logger";
 import { redactError } from "../log/redact";
@@ -55,7 +56,7 @@ export function route<
   ): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
-    const res = await handle(req, ctx, requestId);
+    const res = countingRoundTrips ? await handleCounted(req, ctx, requestId) : await handle(req, ctx, requestId);
     apiHeaders ??= apiSecurityHeaders(env().appUrl);
     for (const [k, v] of Object.entries(apiHeaders)) res.headers.set(k, v);
     res.headers.set("X-Request-Id", requestId);
@@ -73,6 +74,13 @@ export function route<
     if (recordingAnswers()) await recordAnswer(req, res);
     return res;
   };
+
+  /** Bench rig (lib/db/round-trips.ts): the database trips this request made, in a header. */
+  async function handleCounted(req: Request, ctx: Parameters<typeof handle>[1], requestId: string): Promise<Response> {
+    const [res, trips] = await withRoundTripCount(() => handle(req, ctx, requestId));
+    res.headers.set("X-DB-Round-Trips", String(trips));
+    return res;
+  }
 
   async function handle(
     req: Request,

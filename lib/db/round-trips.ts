@@ -1,0 +1,56 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * Bench rig only (`npm run bench`, issue 19): with BENCH_COUNT_ROUND_TRIPS set, every statement
+ * the app sends to its database inside a request is counted, and lib/http/route.ts answers the
+ * count in `X-DB-Round-Trips`. Off, nothing is wrapped and nothing is counted.
+ */
+export const countingRoundTrips = !!process.env.BENCH_COUNT_ROUND_TRIPS;
+
+// One store per process: Next bundles instrumentation (which opens the database) and each route
+// separately, so a module-level store would be a different one in each bundle.
+const STORE = Symbol.for("bank-checkout.round-trips");
+const store: AsyncLocalStorage<{ n: number }> = ((globalThis as Record<symbol, unknown>)[STORE] ??=
+  new AsyncLocalStorage<{
+    n: number;
+  }>()) as AsyncLocalStorage<{ n: number }>;
+
+/** Runs `work` counting the database round trips it makes; `n` is read after it ends. */
+export function withRoundTripCount<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const counter = { n: 0 };
+  return store.run(counter, async (): Promise<[T, number]> => [await work(), counter.n]);
+}
+
+/** One trip to the database, counted against the request it is made for. */
+export function countTrip(): void {
+  const counter = store.getStore();
+  if (counter) counter.n++;
+}
+
+/** Wraps the methods of `target` that each make one trip to the database. */
+export function countTrips<T extends object>(target: T, methods: (keyof T)[]): T {
+  for (const name of methods) {
+    const original = target[name];
+    if (typeof original !== "function") continue;
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      countTrip();
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as T[keyof T];
+  }
+  return target;
+}
+
+/** PGlite runs a transaction's statements on the object it hands the callback, between its own BEGIN and COMMIT. */
+export function countPgliteTrips(client: { query: unknown; exec: unknown; transaction: unknown }) {
+  type Trips = { query: unknown; exec: unknown };
+  countTrips(client as Trips, ["query", "exec"]);
+  const transaction = client.transaction as (fn: (tx: Trips) => Promise<unknown>) => Promise<unknown>;
+  client.transaction = async (fn: (tx: Trips) => Promise<unknown>) => {
+    countTrip(); // BEGIN
+    try {
+      return await transaction.call(client, (tx) => fn(countTrips(tx, ["query", "exec"])));
+    } finally {
+      countTrip(); // COMMIT or ROLLBACK
+    }
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The framework's floor for `npm run bench` (issue 19): scripts/bench-fixture is a bare Next app
+ * with one route handler answering a small JSON. It is built by the same Next as the app (again
+ * when the Next version changes) and started with `next start` beside it, so every server figure
+ * can be printed as a ratio to what the framework alone does on this machine.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { portFree, request, root, stopProcessGroup } from "./bench-app";
+
+const fixture = path.join(root, "scripts", "bench-fixture");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+
+export interface Floor {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function nextVersion(): string {
+  return (
+    JSON.parse(readFileSync(path.join(root, "node_modules", "next", "package.json"), "utf8")) as { version: string }
+  ).version;
+}
+
+/** Builds the fixture unless a build by this Next version is there. */
+function buildFixture() {
+  const stamp = path.join(fixture, ".next", "bench-next-version");
+  const version = nextVersion();
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === version) return;
+  const built = spawnSync(process.execPath, [nextBin, "build", fixture], {
+    cwd: root,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    encoding: "utf8",
+  });
+  if (built.status !== 0) throw new Error(`building the bare fixture failed:\n${built.stderr || built.stdout}`);
+  writeFileSync(stamp, version);
+}
+
+export async function startFloor(port: number): Promise<Floor> {
+  if (!(await portFree(port))) throw new Error(`port ${port} is in use`);
+  buildFixture();
+  const child = spawn(process.execPath, [nextBin, "start", fixture, "-p", String(port)], {
+    cwd: root,
+    detached: true,
+    stdio: "ignore",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+  });
+  const url = `http://localhost:${port}/api/ping`;
+  const deadline = Date.now() + 60_000;
+  while (
+    (await request(url, { timeoutMs: 2000 }).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stopProcessGroup(child);
+      throw new Error("the bare fixture did not start");
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, stop: () => stopProcessGroup(child) };
+}
+
+/** Requests per second with 10 connections for 4 s (after a 2 s warm-up), and the p50 latency. */
+export async function throughput(
+  url: string,
+  init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ rps: number; p50: number; failed: number }> {
+  const run = (duration: number) => autocannon({ url, connections: 10, duration, pipelining: 1, ...init });
+  await run(2);
+  const r = await run(4);
+  return { rps: r.requests.average, p50: r.latency.p50, failed: r.errors + r.timeouts + r.non2xx };
+}
