@@ -68,6 +68,10 @@ test("every API answer of the e2e run matches the OpenAPI document", async ({ re
       problems.push(`${where}: status not in the document`);
       continue;
     }
+    if (!response.content && a.body === "") {
+      covered.add(`${a.method} ${template} ${a.status}`);
+      continue;
+    }
     const mediaType = (a.contentType ?? "").split(";")[0]!.trim();
     const schema = response.content?.[mediaType]?.schema;
     if (!schema) {

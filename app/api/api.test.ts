@@ -201,6 +201,20 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect((await bad.json()).errors[0].path).toBe("country");
   });
 
+  it("lets browsers and CDNs keep the bank list: a strong ETag, 304 when it has not changed, s-maxage and stale-while-revalidate", async () => {
+    const first = await routes.banks.GET(req("/api/banks?country=LT"), none);
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{16,}"$/);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=300, s-maxage=300, stale-while-revalidate=600");
+    const again = await routes.banks.GET(req("/api/banks?country=LT", { headers: { "If-None-Match": etag! } }), none);
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+    const other = await routes.banks.GET(req("/api/banks?country=LV", { headers: { "If-None-Match": etag! } }), none);
+    expect(other.status).toBe(200);
+    expect(other.headers.get("etag")).not.toBe(etag);
+  });
+
   it("refuses an unsigned webhook", async () => {
     const res = await routes.webhooks.POST(
       req("/api/webhooks/pis", {

@@ -32,6 +32,8 @@ interface Operation {
   /** Every code of lib/errors.ts this operation can answer; internal_error is added. */
   errors: ErrorCode[];
   headers?: Record<string, object>;
+  /** Answers besides the success and the refusals (a 304, say). */
+  more?: Record<string, object>;
 }
 
 /** The problem+json answers of one operation: one response per status, its `code` limited to the codes listed. */
@@ -67,6 +69,7 @@ function operation(op: Operation) {
         ...(op.ok.schema && { content: json(op.ok.schema) }),
         ...(op.headers && { headers: op.headers }),
       },
+      ...op.more,
       ...errorResponses(op.errors),
     },
   };
@@ -245,8 +248,26 @@ export function openApiDocument(serverUrl: string) {
           summary: "Banks of a country",
           parameters: [
             { name: "country", in: "query", required: true, schema: { type: "string", pattern: "^[A-Z]{2}$" } },
+            {
+              name: "If-None-Match",
+              in: "header",
+              required: false,
+              schema: { type: "string" },
+              description: "The ETag of a list held",
+            },
           ],
           ok: { description: "Banks, popular first", schema: contract.banksResponse },
+          headers: {
+            ETag: {
+              schema: { type: "string" },
+              description: "Strong; the same for every payer while the list is unchanged",
+            },
+            "Cache-Control": {
+              schema: { type: "string" },
+              description: "public, max-age=300, s-maxage=300, stale-while-revalidate=600",
+            },
+          },
+          more: { "304": { description: "Not modified: the list held (If-None-Match) is the current one" } },
           errors: [...PARAMS, "banks_unavailable"],
         }),
       },

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { listBanks } from "@/lib/checkout/banks";
-import { json } from "@/lib/http/problem";
+import { banksAnswer } from "@/lib/checkout/banks";
+import { cacheableJson } from "@/lib/http/problem";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -8,6 +8,12 @@ export const dynamic = "force-dynamic";
 
 const query = z.object({ country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code like LT") });
 
-export const GET = route({ query }, async ({ query, ctx }) =>
-  json(await listBanks(query.country, ctx), 200, { "Cache-Control": "public, max-age=300" }),
+// Every payer of a country gets the same list: browsers and CDNs keep it 5 minutes (the server's own
+// cache holds it 10), and serve the old one for 10 more while they fetch the new one.
+export const GET = route({ query }, async ({ req, query, ctx }) =>
+  cacheableJson(
+    req,
+    await banksAnswer(query.country, ctx),
+    "public, max-age=300, s-maxage=300, stale-while-revalidate=600",
+  ),
 );
