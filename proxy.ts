@@ -14,13 +14,13 @@ import { commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-he
  */
 const LANDING = /^\/checkout\/[^/]+\/return$/;
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const settings = env();
   const common = commonSecurityHeaders(settings.appUrl);
   // Pages take bodies only as server actions and forms, all small and sent with their length by
   // every browser: a body over the limit, or one streamed without a length (which could be any
   // size), is refused here, before Next reads it for an action.
-  const refused = bodyRefusal(request);
+  const refused = await bodyRefusal(request);
   if (refused) {
     for (const [k, v] of Object.entries(common)) refused.headers.set(k, v);
     return refused;
@@ -57,11 +57,19 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-function bodyRefusal(request: NextRequest): Response | null {
+async function bodyRefusal(request: NextRequest): Promise<Response | null> {
   if (request.method === "GET" || request.method === "HEAD") return null;
   const length = request.headers.get("content-length");
   if (length === null) return problem("length_required", { detail: "Send the request body with a Content-Length." });
   if (Number(length) > MAX_BODY_BYTES) return problem("body_too_large", { detail: `At most ${MAX_BODY_BYTES} bytes.` });
+  // Our actions take a form with fields, which React sends as multipart, or nothing at all (a
+  // Sign out button: the body is "[]"). Next answers 500 to some other bodies it cannot decode (a
+  // JSON argument holding "$", say): those never reach it.
+  const type = request.headers.get("content-type") ?? "";
+  if (request.headers.has("next-action") && !type.startsWith("multipart/form-data")) {
+    const noArguments = Number(length) === 2 && (await request.clone().text()) === "[]";
+    if (!noArguments) return problem("invalid_body", { detail: "A server action takes a form (multipart/form-data)." });
+  }
   return null;
 }
 

@@ -365,3 +365,22 @@ test("a 10 MB body is refused with 413 on pages (server actions) and the API, an
     expect([pathname, [411, 413].includes(streamed.status)]).toEqual([pathname, true]);
   }
 });
+
+test('a server action called with anything but a form is refused with 400, never a 5xx (a JSON argument holding "$" made Next answer 500)', async ({
+  request,
+}) => {
+  const manifest = JSON.parse(readFileSync(path.join(root, ".next/server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, unknown>;
+  };
+  for (const action of Object.keys(manifest.node)) {
+    for (const target of ["/", "/backoffice/login"]) {
+      const res = await request.post(target, {
+        headers: { "Next-Action": action, "Content-Type": "text/plain;charset=UTF-8" },
+        data: JSON.stringify([["password", "$"]]),
+        maxRedirects: 0,
+      });
+      expect([action, target, res.status()]).toEqual([action, target, 400]);
+      expect((await res.json()).code).toBe("invalid_body");
+    }
+  }
+});
