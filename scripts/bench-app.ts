@@ -158,14 +158,20 @@ export function stopProcessGroup(child: ChildProcess): Promise<void> {
 }
 
 /** Creates a checkout over the merchant API; returns its id. */
+/** A merchant's POST /api/checkouts, as the benches and the load test send it. */
+export const MERCHANT_HEADERS = { Authorization: `Bearer ${MERCHANT_KEY}`, "Content-Type": "application/json" };
+export const checkoutBody = (app: string, reference: string, amount = "12.50") =>
+  JSON.stringify({ amount, currency: "EUR", description: "Load", reference, returnUrl: `${app}/` });
+
 export async function createCheckout(app: string, reference: string, amount = "12.50"): Promise<string> {
-  const res = await json<{ id: string }>(`${app}/api/checkouts`, {
+  const res = await request(`${app}/api/checkouts`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
-    body: { amount, currency: "EUR", description: "Load", reference, returnUrl: `${app}/` },
+    headers: MERCHANT_HEADERS,
+    body: checkoutBody(app, reference, amount),
   });
-  if (res.status !== 200) throw new Error(`creating a checkout answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body.id;
+  const text = res.body.toString();
+  if (res.status !== 200) throw new Error(`creating a checkout answered ${res.status}: ${text}`);
+  return (JSON.parse(text) as { id: string }).id;
 }
 
 /** Runs `task` over `items` with at most `concurrency` at once. */

@@ -15,9 +15,10 @@
 import { performance } from "node:perf_hooks";
 import { webhookSignature } from "../lib/pis/webhook";
 import {
-  MERCHANT_KEY,
+  MERCHANT_HEADERS,
   SANDBOX_CREDENTIALS,
   WEBHOOK_SECRET,
+  checkoutBody,
   createCheckout,
   json,
   percentile,
@@ -61,16 +62,6 @@ const median = (values: number[]) =>
     [...values].sort((a, b) => a - b),
     50,
   );
-const merchantHeaders = { Authorization: `Bearer ${MERCHANT_KEY}`, "Content-Type": "application/json" };
-const checkoutBody = (reference: string) =>
-  JSON.stringify({
-    amount: "12.50",
-    currency: "EUR",
-    description: "Bench",
-    reference,
-    returnUrl: "https://shop.example/thanks",
-  });
-
 /** Times `run` for each item, `concurrency` at a time. */
 async function timed<T>(
   items: T[],
@@ -198,8 +189,8 @@ async function roundTrips(app: RunningApp): Promise<Record<string, number>> {
   const trips = (r: { headers: Record<string, unknown> }) => Number(r.headers["x-db-round-trips"] ?? NaN);
   const created = await request(`${app.url}/api/checkouts`, {
     method: "POST",
-    headers: merchantHeaders,
-    body: checkoutBody(`rt-${Date.now()}`),
+    headers: MERCHANT_HEADERS,
+    body: checkoutBody(app.url, `rt-${Date.now()}`),
   });
   const id = (JSON.parse(created.body.toString()) as { id: string }).id;
   const start = await request(`${app.url}/api/checkouts/${id}/payments`, {
@@ -247,8 +238,8 @@ async function benchDatabase(
   }
   const create = await throughput(`${app.url}/api/checkouts`, {
     method: "POST",
-    headers: merchantHeaders,
-    body: checkoutBody(`tp-${db}`),
+    headers: MERCHANT_HEADERS,
+    body: checkoutBody(app.url, `tp-${db}`),
   });
   figures[`create_${db}_rps`] = create.rps;
   figures[`create_${db}_ratio`] = ratioLine(

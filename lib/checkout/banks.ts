@@ -15,13 +15,18 @@ const loadBanks = cachedPerClient(10 * 60 * 1000, (ctx, country: string) =>
  * asks for it, so it is cached per process; a stale copy is served if the provider is down.
  */
 export async function listBanks(country: string, c: CheckoutContext): Promise<BanksResponse> {
-  return JSON.parse((await banksAnswer(country, c)).body) as BanksResponse;
+  return (await banksAnswer(country, c)).response;
 }
 
-/** The bank list as sent, with its strong ETag: made once per list the provider gave, not per request. */
-const answers = new WeakMap<object, { body: string; etag: string }>();
+/** The list as the page uses it and as the API sends it, with its strong ETag: made once per list the provider gave. */
+interface BanksAnswer {
+  response: BanksResponse;
+  body: string;
+  etag: string;
+}
+const answers = new WeakMap<object, BanksAnswer>();
 
-export async function banksAnswer(country: string, c: CheckoutContext): Promise<{ body: string; etag: string }> {
+export async function banksAnswer(country: string, c: CheckoutContext): Promise<BanksAnswer> {
   let banks;
   try {
     banks = await loadBanks(c, country);
@@ -31,8 +36,9 @@ export async function banksAnswer(country: string, c: CheckoutContext): Promise<
   }
   let answer = answers.get(banks);
   if (!answer) {
-    const body = JSON.stringify({ country, banks: toBankViews(banks, country) } satisfies BanksResponse);
-    answer = { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    const response: BanksResponse = { country, banks: toBankViews(banks, country) };
+    const body = JSON.stringify(response);
+    answer = { response, body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
     answers.set(banks, answer);
   }
   return answer;

@@ -20,10 +20,11 @@ export class CheckoutError extends Error {
     readonly code: ErrorCode,
     readonly extras: ErrorExtras = {},
   ) {
-    super(`${code}: ${problemTitle(code)}${extras.detail ? ` (${extras.detail})` : ""}`);
+    const title = problemTitle(code);
+    super(`${code}: ${title}${extras.detail ? ` (${extras.detail})` : ""}`);
     this.name = "CheckoutError";
     this.status = ERRORS[code].status;
-    this.title = problemTitle(code);
+    this.title = title;
   }
 
   get detail() {

@@ -3,11 +3,10 @@ import { testDbKinds } from "../../db/testing";
 import { order, PSU, refusal, sandboxPayment, savedAccountsContext } from "./test-setup";
 import { eq } from "drizzle-orm";
 import { accountLinks } from "../../db/schema";
-import { walkHostedPage } from "../../pis/test-helpers";
 import { createCheckout } from "../create-checkout";
 import { startPayment } from "../start-payment";
 import { openToken } from "../token-vault";
-import { continueAfterLinking, linkReturnUrl, completeLinking } from "./link-return";
+import { continueAfterLinking, completeLinking } from "./link-return";
 import { startLinking } from "./linking";
 import { LINK_PERIOD_MS } from "./links";
 import { newPayerHandle } from "./payer-handle";
@@ -86,17 +85,7 @@ describe.each(testDbKinds())("saving a bank account while paying (%s)", (kind) =
   });
 
   it("survives a double load of the return: the code is spent once and the link stays active", async () => {
-    const checkout = await createCheckout(order("cust-double-load"), s.ctx);
-    const started = await startLinking(
-      checkout.id,
-      { bankId: "SWEDBANK_LT_SAND", termsAccepted: true },
-      undefined,
-      s.ctx,
-    );
-    const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(s.ctx, checkout.id), {
-      bankId: "SWEDBANK_LT_SAND",
-    });
-    const query = Object.fromEntries(back.searchParams);
+    const { checkout, started, query } = await s.linkAtBank("cust-double-load");
     const outcomes = await Promise.all([
       completeLinking(checkout.id, query, started.handle, s.ctx),
       completeLinking(checkout.id, query, started.handle, s.ctx),
@@ -106,35 +95,14 @@ describe.each(testDbKinds())("saving a bank account while paying (%s)", (kind) =
   });
 
   it("pays in the payer's language after linking in it", async () => {
-    const checkout = await createCheckout(order("cust-lithuanian"), s.ctx);
-    const started = await startLinking(
-      checkout.id,
-      { bankId: "SWEDBANK_LT_SAND", termsAccepted: true, lang: "lt" },
-      undefined,
-      s.ctx,
-    );
-    // The walk reads English buttons: the linking page itself is switched to English.
-    const link = new URL(started.authorizationLink);
-    link.searchParams.set("lang", "en");
-    const back = await walkHostedPage(link.href, linkReturnUrl(s.ctx, checkout.id, "lt"), {
-      bankId: "SWEDBANK_LT_SAND",
-    });
+    const { checkout, started, back } = await s.linkAtBank("cust-lithuanian", { lang: "lt" });
     expect(back.searchParams.get("lang")).toBe("lt");
     const next = await continueAfterLinking(checkout.id, Object.fromEntries(back.searchParams), started.handle, s.ctx);
     expect(new URL(next).searchParams.get("lang")).toBe("lt");
   });
 
   it("keeps the link for the browser that started it when the payer returns in another one", async () => {
-    const checkout = await createCheckout(order("cust-elsewhere"), s.ctx);
-    const started = await startLinking(
-      checkout.id,
-      { bankId: "SWEDBANK_LT_SAND", termsAccepted: true },
-      undefined,
-      s.ctx,
-    );
-    const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(s.ctx, checkout.id), {
-      bankId: "SWEDBANK_LT_SAND",
-    });
+    const { checkout, started, back } = await s.linkAtBank("cust-elsewhere");
     const next = await continueAfterLinking(checkout.id, Object.fromEntries(back.searchParams), undefined, s.ctx);
     expect(next).toBe(`${s.ctx.config.appUrl}/checkout/${checkout.id}?saved=elsewhere`);
     expect(await savedAccountView(s.ctx, await s.loadRow(checkout.id), started.handle, PSU)).toMatchObject({

@@ -49,6 +49,23 @@ export function savedAccountsContext(kind: DbKind) {
   beforeAll(async () => ({ ctx, close } = await testContext(kind)));
   afterAll(() => close());
 
+  /**
+   * A new checkout of `customerId`, and its linking done at the sandbox bank (in English, whatever
+   * `lang` the payer chose): the query the bank sends the payer back with, not yet taken.
+   */
+  async function linkAtBank(customerId: string, opts: { handle?: string; lang?: "lt" } = {}) {
+    const checkout = await createCheckout(order(customerId), ctx);
+    const input = { bankId: "SWEDBANK_LT_SAND", termsAccepted: true, ...(opts.lang && { lang: opts.lang }) };
+    const started = await startLinking(checkout.id, input, opts.handle, ctx);
+    // The walk reads English buttons: the linking page itself is switched to English.
+    const link = new URL(started.authorizationLink);
+    link.searchParams.set("lang", "en");
+    const back = await walkHostedPage(link.href, linkReturnUrl(ctx, checkout.id, opts.lang), {
+      bankId: "SWEDBANK_LT_SAND",
+    });
+    return { checkout, started, back, query: Object.fromEntries(back.searchParams) };
+  }
+
   const linkOf = async (id: string) => (await ctx.db.select().from(accountLinks).where(eq(accountLinks.id, id)))[0]!;
   return {
     get ctx() {
@@ -60,14 +77,10 @@ export function savedAccountsContext(kind: DbKind) {
         (l) => l.status === "active",
       ),
     loadRow: async (id: string) => (await loadCheckout(ctx, id))!,
+    linkAtBank,
     /** The payer ticks "Remember", links at the sandbox bank, and comes back: returns where the browser goes next. */
     async linkWhilePaying(customerId: string, handle?: string) {
-      const checkout = await createCheckout(order(customerId), ctx);
-      const started = await startLinking(checkout.id, { bankId: "SWEDBANK_LT_SAND", termsAccepted: true }, handle, ctx);
-      const back = await walkHostedPage(started.authorizationLink, linkReturnUrl(ctx, checkout.id), {
-        bankId: "SWEDBANK_LT_SAND",
-      });
-      const query = Object.fromEntries(back.searchParams);
+      const { checkout, started, query } = await linkAtBank(customerId, { handle });
       const next = await continueAfterLinking(checkout.id, query, started.handle, ctx);
       return { checkout, handle: started.handle, query, next };
     },
