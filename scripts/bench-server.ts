@@ -77,7 +77,7 @@ async function timed<T>(
   return times;
 }
 
-async function paymentOverhead(app: RunningApp, line: Line, figures: Figures) {
+export async function paymentOverhead(app: RunningApp, line: Line, figures: Figures) {
   const runId = Date.now().toString(36);
   const fault = await json(`${app.sandboxUrl}/_sandbox/faults`, {
     method: "POST",
@@ -141,7 +141,7 @@ async function paymentOverhead(app: RunningApp, line: Line, figures: Figures) {
 }
 
 /** Signed PAYMENT webhooks marking `count` fresh checkouts paid, 10 at a time: per second, first and repeated. */
-async function webhookIngest(app: RunningApp, count: number) {
+export async function webhookIngest(app: RunningApp, count: number) {
   const runId = Date.now().toString(36);
   const refs = Array.from({ length: count }, (_, i) => `wh-${runId}-${i}`);
   const paymentIds = await pool(refs, 8, async (reference, i) => {

@@ -1,7 +1,9 @@
-import { and, desc, eq, isNull, ne, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { NormalisedStatus } from "../pis";
 import {
   checkouts,
+  notifications,
   paymentAttempts,
   statusEvents,
   type CheckoutRow,
@@ -9,7 +11,7 @@ import {
   type StatusSource,
 } from "../db/schema";
 import type { CheckoutContext, Tx } from "./context";
-import { enqueueNotification, type NotificationEvent } from "./notifications";
+import { notificationRow, type NotificationEvent } from "./notifications";
 import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt } from "./status-machine";
 import type { CheckoutStatus } from "./types";
 
@@ -49,34 +51,33 @@ export async function applyProviderStatus(
     const { checkout, attempt } = locked;
 
     const bind = "attemptId" in target ? target.bind : undefined;
-    if (bind) {
-      // An attempt belongs to one provider payment: a different id is not this attempt's.
-      if (attempt.providerPaymentId !== null && attempt.providerPaymentId !== bind.providerPaymentId)
-        return "unknown_attempt";
-      if (attempt.providerPaymentId === null || (bind.confirmLink && attempt.confirmLink === null)) {
-        await tx
-          .update(paymentAttempts)
-          .set({
-            providerPaymentId: bind.providerPaymentId,
-            confirmLink: bind.confirmLink ?? attempt.confirmLink,
-            updatedAt: new Date(),
-          })
-          .where(eq(paymentAttempts.id, attempt.id));
-      }
-    }
+    // An attempt belongs to one provider payment: a different id is not this attempt's.
+    if (bind && attempt.providerPaymentId !== null && attempt.providerPaymentId !== bind.providerPaymentId)
+      return "unknown_attempt";
+    const binding =
+      bind && (attempt.providerPaymentId === null || (bind.confirmLink && attempt.confirmLink === null))
+        ? { providerPaymentId: bind.providerPaymentId, confirmLink: bind.confirmLink ?? attempt.confirmLink }
+        : undefined;
+    const now = new Date();
     if (
       !canMoveAttempt(
         { group: attempt.statusGroup, code: attempt.providerStatus },
         { group: status.group, code: status.code },
       )
     ) {
+      if (binding)
+        await tx
+          .update(paymentAttempts)
+          .set({ ...binding, updatedAt: now })
+          .where(eq(paymentAttempts.id, attempt.id));
       return bind && attempt.providerPaymentId === null ? "applied" : "unchanged";
     }
-    const now = new Date();
-    const duplicate = status.group === "completed" && (await paidByAnother(tx, checkout.id, attempt.id));
+    const duplicate = status.group === "completed" && locked.paidByAnother;
+    // The binding and the status in one write: no crash can leave one without the other.
     await tx
       .update(paymentAttempts)
       .set({
+        ...binding,
         statusGroup: status.group,
         providerStatus: status.code,
         providerStatusKind: status.kind,
@@ -88,24 +89,17 @@ export async function applyProviderStatus(
       .where(eq(paymentAttempts.id, attempt.id));
 
     if (duplicate) {
-      await recordAttemptChange(tx, checkout, attempt.id, status.code, source);
-      await enqueueNotification(tx, checkout, "checkout.duplicate_payment", {
-        status: checkout.status,
-        attemptId: attempt.id,
+      await recordAttemptChange(tx, checkout, attempt.id, status.code, source, {
+        event: "checkout.duplicate_payment",
+        data: { status: checkout.status, attemptId: attempt.id },
       });
       return "applied";
     }
     // The checkout follows its current attempt. An older or abandoned one still makes it paid if
     // it completes (the money moved), but its failure says nothing about the checkout.
-    const [current] = await tx
-      .select({ id: paymentAttempts.id })
-      .from(paymentAttempts)
-      .where(and(eq(paymentAttempts.checkoutId, checkout.id), isNull(paymentAttempts.abandonedAt)))
-      .orderBy(desc(paymentAttempts.createdAt))
-      .limit(1);
     const next = checkoutStatusForAttempt(status.group);
     const moved =
-      (current?.id === attempt.id || next === "paid") &&
+      (locked.currentAttemptId === attempt.id || next === "paid") &&
       (await moveCheckout(tx, checkout, next, source, attempt.id, status.code));
     // The attempt changed even if the checkout did not: keep that in the history too.
     if (!moved) await recordAttemptChange(tx, checkout, attempt.id, status.code, source);
@@ -113,39 +107,98 @@ export async function applyProviderStatus(
   });
 }
 
-/**
- * Locks one attempt and its checkout in the house order, the checkout row first, then the
- * attempt row, so that no two transactions on one checkout can wait on each other (ADR 13).
- */
-export async function lockAttempt(
-  tx: Tx,
-  where: SQL,
-): Promise<{ checkout: CheckoutRow; attempt: AttemptRow } | undefined> {
-  const [found] = await tx
-    .select({ id: paymentAttempts.id, checkoutId: paymentAttempts.checkoutId })
-    .from(paymentAttempts)
-    .where(where);
-  if (!found) return undefined;
-  const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, found.checkoutId)).for("update");
-  const [attempt] = await tx.select().from(paymentAttempts).where(eq(paymentAttempts.id, found.id)).for("update");
-  if (!checkout || !attempt) throw new Error(`attempt ${found.id} has no checkout`);
-  return { checkout, attempt };
+export interface LockedAttempt {
+  checkout: CheckoutRow;
+  attempt: AttemptRow;
+  /** The checkout's newest attempt not stepped aside: the one its status follows. */
+  currentAttemptId: string | null;
+  /** Whether another attempt of the checkout already completed (and was not itself a duplicate). */
+  paidByAnother: boolean;
 }
 
-async function paidByAnother(tx: Tx, checkoutId: string, attemptId: string): Promise<boolean> {
-  const [paying] = await tx
-    .select({ id: paymentAttempts.id })
-    .from(paymentAttempts)
+/**
+ * Locks one attempt and its checkout in the house order, the checkout row first, then the
+ * attempt row, so that no two transactions on one checkout can wait on each other (ADR 13). Two
+ * statements: the second runs under the checkout's lock, so what it reads of the other attempts
+ * (all written under that lock) is current.
+ */
+export async function lockAttempt(tx: Tx, where: SQL): Promise<LockedAttempt | undefined> {
+  const [checkout] = await tx
+    .select()
+    .from(checkouts)
+    .where(inArray(checkouts.id, tx.select({ id: paymentAttempts.checkoutId }).from(paymentAttempts).where(where)))
+    .for("update");
+  if (!checkout) return undefined;
+  const other = alias(paymentAttempts, "other");
+  const ofThisCheckout = eq(other.checkoutId, checkout.id);
+  const current = tx
+    .select({ id: other.id })
+    .from(other)
+    .where(and(ofThisCheckout, isNull(other.abandonedAt)))
+    .orderBy(desc(other.createdAt))
+    .limit(1);
+  const paying = tx
+    .select({ id: other.id })
+    .from(other)
     .where(
       and(
-        eq(paymentAttempts.checkoutId, checkoutId),
-        eq(paymentAttempts.statusGroup, "completed"),
-        isNull(paymentAttempts.duplicateAt),
-        ne(paymentAttempts.id, attemptId),
+        ofThisCheckout,
+        eq(other.statusGroup, "completed"),
+        isNull(other.duplicateAt),
+        ne(other.id, paymentAttempts.id),
       ),
-    )
-    .limit(1);
-  return paying !== undefined;
+    );
+  const [found] = await tx
+    .select({
+      attempt: getTableColumns(paymentAttempts),
+      currentAttemptId: sql<string | null>`(${current})`,
+      paidByAnother: sql<boolean>`exists (${paying})`,
+    })
+    .from(paymentAttempts)
+    .where(and(where, eq(paymentAttempts.checkoutId, checkout.id)))
+    .for("update");
+  if (!found) throw new Error(`checkout ${checkout.id} lost its attempt`);
+  return { checkout, ...found };
+}
+
+/** What a status change tells the merchant, if its checkout has a notifyUrl. */
+interface Notice {
+  event: NotificationEvent;
+  data: Record<string, unknown>;
+}
+
+/**
+ * One statement: the history entry, the merchant's notification (queued in the outbox) and, when
+ * given, the checkout's own move, written together.
+ */
+async function recordChange(
+  tx: Tx,
+  checkout: CheckoutRow,
+  event: typeof statusEvents.$inferInsert,
+  notice?: Notice,
+  moveTo?: CheckoutStatus,
+) {
+  const row = notice && notificationRow(checkout, notice.event, notice.data);
+  const writes = [
+    ...(moveTo
+      ? [
+          tx
+            .$with("moved")
+            .as(
+              tx
+                .update(checkouts)
+                .set({ status: moveTo, updatedAt: new Date() })
+                .where(eq(checkouts.id, checkout.id))
+                .returning({ id: checkouts.id }),
+            ),
+        ]
+      : []),
+    ...(row ? [tx.$with("notified").as(tx.insert(notifications).values(row).returning({ id: notifications.id }))] : []),
+  ];
+  await tx
+    .with(...writes)
+    .insert(statusEvents)
+    .values(event);
 }
 
 function recordAttemptChange(
@@ -154,20 +207,26 @@ function recordAttemptChange(
   attemptId: string,
   providerStatus: string | null,
   source: StatusSource,
+  notice?: Notice,
 ) {
-  return tx.insert(statusEvents).values({
-    checkoutId: checkout.id,
-    attemptId,
-    fromStatus: checkout.status,
-    toStatus: checkout.status,
-    providerStatus,
-    source,
-  });
+  return recordChange(
+    tx,
+    checkout,
+    {
+      checkoutId: checkout.id,
+      attemptId,
+      fromStatus: checkout.status,
+      toStatus: checkout.status,
+      providerStatus,
+      source,
+    },
+    notice,
+  );
 }
 
 /**
  * Moves a checkout's own status if the status machine allows it, records the move with its
- * source, and queues the merchant's notification in the same transaction.
+ * source, and queues the merchant's notification in the same statement.
  */
 export async function moveCheckout(
   tx: Tx,
@@ -178,11 +237,13 @@ export async function moveCheckout(
   providerStatus?: string | null,
 ): Promise<boolean> {
   if (checkout.status === to || !canMoveCheckout(checkout.status, to)) return false;
-  await tx.update(checkouts).set({ status: to, updatedAt: new Date() }).where(eq(checkouts.id, checkout.id));
-  await tx
-    .insert(statusEvents)
-    .values({ checkoutId: checkout.id, attemptId, fromStatus: checkout.status, toStatus: to, source, providerStatus });
   const event = EVENT_OF[to];
-  if (event) await enqueueNotification(tx, checkout, event, { status: to, ...(attemptId ? { attemptId } : {}) });
+  await recordChange(
+    tx,
+    checkout,
+    { checkoutId: checkout.id, attemptId, fromStatus: checkout.status, toStatus: to, source, providerStatus },
+    event && { event, data: { status: to, ...(attemptId ? { attemptId } : {}) } },
+    to,
+  );
   return true;
 }

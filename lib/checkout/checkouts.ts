@@ -3,6 +3,7 @@ import { checkouts, paymentAttempts, statusEvents, type CheckoutRow, type Attemp
 import { failureReasonOf as paymentFailureReason } from "../pis";
 import { nowOf, type CheckoutContext } from "./context";
 import { CheckoutError, checkoutNotFound } from "./errors";
+import { isCheckoutId } from "./ids";
 import type { AttemptView, CheckoutDetail, CheckoutView, FailureReason } from "./contract";
 
 export function toCheckoutView(row: CheckoutRow): CheckoutView {
@@ -41,7 +42,7 @@ export async function getCheckout(id: string, c: CheckoutContext): Promise<Check
 }
 
 export async function loadCheckout(ctx: CheckoutContext, id: string): Promise<CheckoutRow | undefined> {
-  if (!/^co_[A-Za-z0-9_-]{20,40}$/.test(id)) return undefined;
+  if (!isCheckoutId(id)) return undefined;
   const [row] = await ctx.db.select().from(checkouts).where(eq(checkouts.id, id));
   return row;
 }

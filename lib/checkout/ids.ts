@@ -6,6 +6,9 @@ export function newCheckoutId(): string {
   return `co_${randomBytes(18).toString("base64url")}`;
 }
 
+/** Whether `id` could be a checkout id at all: anything else is not looked up. */
+export const isCheckoutId = (id: string) => /^co_[A-Za-z0-9_-]{20,40}$/.test(id);
+
 export function newAttemptId(): string {
   return `pa_${randomUUID()}`;
 }

@@ -39,11 +39,23 @@ export function signNotification(secret: string, timestamp: string, rawBody: str
 /** Queues a notification inside the caller's transaction, so it exists if and only if the change does. */
 export async function enqueueNotification(
   tx: Tx,
-  checkout: { id: string; notifyUrl: string | null; reference: string; amount: string; currency: string },
+  checkout: NotifiedCheckout,
   event: NotificationEvent,
   data: Record<string, unknown> = {},
 ): Promise<void> {
-  if (!checkout.notifyUrl) return;
+  const row = notificationRow(checkout, event, data);
+  if (row) await tx.insert(notifications).values(row);
+}
+
+type NotifiedCheckout = { id: string; notifyUrl: string | null; reference: string; amount: string; currency: string };
+
+/** The outbox row of one notification, or undefined when the checkout has no notifyUrl. */
+export function notificationRow(
+  checkout: NotifiedCheckout,
+  event: NotificationEvent,
+  data: Record<string, unknown> = {},
+): typeof notifications.$inferInsert | undefined {
+  if (!checkout.notifyUrl) return undefined;
   const id = `ntf_${randomUUID()}`;
   const payload = JSON.stringify({
     id,
@@ -54,9 +66,7 @@ export async function enqueueNotification(
   });
   // Due from this millisecond on, by the same clock the outbox claims with (the database's now()
   // has microseconds, and would make it due up to 1 ms after a claim in the same millisecond).
-  await tx
-    .insert(notifications)
-    .values({ id, checkoutId: checkout.id, event, url: checkout.notifyUrl, payload, nextAttemptAt: new Date() });
+  return { id, checkoutId: checkout.id, event, url: checkout.notifyUrl, payload, nextAttemptAt: new Date() };
 }
 
 /** A notification claimed by this instance until `lease` (its `locked_until`). */

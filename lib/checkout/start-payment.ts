@@ -1,13 +1,13 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, moveCheckout } from "./apply-status";
-import { assertPayable, loadCheckout } from "./checkouts";
+import { assertPayable } from "./checkouts";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank, checkoutNotFound } from "./errors";
-import { bankIdInput, newAttemptId } from "./ids";
+import { bankIdInput, isCheckoutId, newAttemptId } from "./ids";
 import { findBank, projectInfo, redirectPreferredFor } from "./project";
 import { LOCALES } from "./types";
 import type { StartPaymentResponse } from "./contract";
@@ -54,13 +54,12 @@ export async function startPayment(
   c: CheckoutContext,
   payerHandle?: string,
 ): Promise<StartPaymentResponse> {
-  const checkout = await loadCheckout(c, checkoutId);
+  const { checkout, existing } = await checkoutWithAttempt(c, checkoutId, input.attemptKey);
   if (!checkout) throw checkoutNotFound();
 
   // Client-side bank selection obliges us to show and require the provider's terms.
   if (input.bankId && !input.termsAccepted) throw termsRequired();
 
-  const existing = await findByKey(c, checkoutId, input.attemptKey);
   if (existing) return replay(c, existing);
 
   const project = await projectInfo(c);
@@ -169,6 +168,20 @@ export async function startPayment(
     );
     throw new CheckoutError("provider_error", { detail: "The payment service could not start this payment." });
   }
+}
+
+/** The checkout and the attempt this attempt key already made, if any, in one query. */
+async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attemptKey: string) {
+  if (!isCheckoutId(checkoutId)) return {};
+  const [row] = await c.db
+    .select({ checkout: checkouts, attempt: paymentAttempts })
+    .from(checkouts)
+    .leftJoin(
+      paymentAttempts,
+      and(eq(paymentAttempts.checkoutId, checkouts.id), eq(paymentAttempts.attemptKey, attemptKey)),
+    )
+    .where(eq(checkouts.id, checkoutId));
+  return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
 }
 
 /** A saved account that can no longer pay becomes a refusal the page explains (link again). */

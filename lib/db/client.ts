@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { lockPgliteDir } from "./pglite-lock";
+import { installDrizzleParsers } from "./pglite-parsers";
 import { countingRoundTrips, countPgliteTrips, countTrips } from "./round-trips";
 import * as schema from "./schema";
 
@@ -56,8 +57,9 @@ export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string; p
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
   }
-  if (countingRoundTrips) countPgliteTrips(client);
   try {
+    await installDrizzleParsers(client);
+    if (countingRoundTrips) countPgliteTrips(client);
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder: migrationsFolder() });
     return { db: db as unknown as Db, kind: "pglite", close: () => client.close().finally(unlock) };

@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
@@ -5,7 +6,23 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * the app sends to its database inside a request is counted, and lib/http/route.ts answers the
  * count in `X-DB-Round-Trips`. Off, nothing is wrapped and nothing is counted.
  */
-export const countingRoundTrips = !!process.env.BENCH_COUNT_ROUND_TRIPS;
+export const countingRoundTrips = !!process.env.BENCH_COUNT_ROUND_TRIPS || !!process.env.BENCH_QUERY_LOG;
+
+/**
+ * With BENCH_QUERY_LOG=FILE as well, every statement is written to FILE when the process exits,
+ * one JSON line each (its text, milliseconds until its answer, rows): the query log of issue 19.
+ */
+const queryLogFile = process.env.BENCH_QUERY_LOG;
+const queryLog: string[] = [];
+if (queryLogFile) process.once("exit", () => appendFileSync(queryLogFile, queryLog.join("")));
+
+function logged(args: unknown[], started: number, result: unknown) {
+  const first = args[0] as string | { text?: string; sql?: string } | undefined;
+  const text = typeof first === "string" ? first : (first?.text ?? first?.sql ?? "?");
+  const rows = (result as { rows?: unknown[] } | undefined)?.rows?.length ?? null;
+  queryLog.push(JSON.stringify({ sql: text.replace(/\s+/g, " "), ms: performance.now() - started, rows }) + "\n");
+  return result;
+}
 
 // One store per process: Next bundles instrumentation (which opens the database) and each route
 // separately, so a module-level store would be a different one in each bundle.
@@ -34,7 +51,10 @@ export function countTrips<T extends object>(target: T, methods: (keyof T)[]): T
     if (typeof original !== "function") continue;
     target[name] = function (this: unknown, ...args: unknown[]) {
       countTrip();
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
+      const answer = (original as (...a: unknown[]) => unknown).apply(this, args);
+      if (!queryLogFile || !(answer instanceof Promise)) return answer;
+      const started = performance.now();
+      return answer.then((result: unknown) => logged(args, started, result));
     } as T[keyof T];
   }
   return target;

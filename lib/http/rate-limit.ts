@@ -38,17 +38,27 @@ function verdict(rule: Limit, row: { hits: number; expires_at: Date | string } |
 
 /** Counts one hit on `key` and says whether it is within the limit. */
 export async function hit(db: Db, key: string, rule: Limit, now = new Date()): Promise<Verdict> {
-  const ends = new Date(now.getTime() + rule.windowMs);
+  const [verdict] = await hitAll(db, [{ key, rule }], now);
+  return verdict!;
+}
+
+/** Counts one hit on each key, all in one statement, and says for each whether it is within its limit. */
+export async function hitAll(db: Db, hits: { key: string; rule: Limit }[], now = new Date()): Promise<Verdict[]> {
+  const rows = sql.join(
+    hits.map(({ key, rule }) => sql`(${key}, ${now}, 1, ${new Date(now.getTime() + rule.windowMs)})`),
+    sql`, `,
+  );
   const result = await db.execute(sql`
-    insert into rate_limits (key, window_started_at, hits, expires_at) values (${key}, ${now}, 1, ${ends})
+    insert into rate_limits (key, window_started_at, hits, expires_at) values ${rows}
     on conflict (key) do update set
       hits = case when rate_limits.expires_at <= ${now} then 1 else rate_limits.hits + 1 end,
       window_started_at = case when rate_limits.expires_at <= ${now} then ${now} else rate_limits.window_started_at end,
-      expires_at = case when rate_limits.expires_at <= ${now} then ${ends} else rate_limits.expires_at end
-    returning hits, expires_at`);
+      expires_at = case when rate_limits.expires_at <= ${now} then excluded.expires_at else rate_limits.expires_at end
+    returning key, hits, expires_at`);
   // Windows that ended are swept now and then, by whichever request comes by.
   if (Math.random() < 0.01) await db.execute(sql`delete from rate_limits where expires_at < ${now}`);
-  return verdict(rule, rowsOf<{ hits: number; expires_at: Date }>(result)[0], now);
+  const counted = new Map(rowsOf<{ key: string; hits: number; expires_at: Date }>(result).map((r) => [r.key, r]));
+  return hits.map(({ key, rule }) => verdict(rule, counted.get(key), now));
 }
 
 /** Whether `key` is within the limit now, without counting a hit. */
@@ -72,38 +82,18 @@ export function limits() {
   };
 }
 
-/**
- * For what only a wrongdoer fails often (a wrong password, a forged signature): refused with
- * RateLimitedError while `key` has had `rule.limit` failures in the window; only failures count,
- * so those who get it right are never held up.
- */
-export async function limitFailures<T>(
-  db: Db,
-  key: string,
-  rule: Limit,
-  work: () => Promise<T>,
-  failed: (result: T) => boolean,
-): Promise<T> {
-  const before = await peek(db, key, rule);
-  if (!before.ok) throw new RateLimitedError(before.retryAfterSeconds);
-  const result = await work();
-  if (failed(result)) await hit(db, key, rule);
-  return result;
-}
-
 /** Counts one hit on `key`; throws RateLimitedError past the limit. */
 export async function enforce(db: Db, key: string, rule: Limit): Promise<void> {
   const verdict = await hit(db, key, rule);
   if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterSeconds);
 }
 
-/** Payment start: per checkout and per client address; throws RateLimitedError. */
+/** Payment start: per checkout and per client address, counted in one statement; throws RateLimitedError. */
 export async function limitPaymentStart(db: Db, checkoutId: string, headers: Headers): Promise<void> {
   const rules = limits();
-  const [byCheckout, byIp] = await Promise.all([
-    hit(db, `pay:checkout:${checkoutId}`, rules.paymentsPerCheckout),
-    hit(db, `pay:ip:${clientIp(headers)}`, rules.paymentsPerIp),
+  const verdicts = await hitAll(db, [
+    { key: `pay:checkout:${checkoutId}`, rule: rules.paymentsPerCheckout },
+    { key: `pay:ip:${clientIp(headers)}`, rule: rules.paymentsPerIp },
   ]);
-  if (!byCheckout.ok || !byIp.ok)
-    throw new RateLimitedError(Math.max(byCheckout.retryAfterSeconds, byIp.retryAfterSeconds));
+  if (verdicts.some((v) => !v.ok)) throw new RateLimitedError(Math.max(...verdicts.map((v) => v.retryAfterSeconds)));
 }

@@ -1,21 +1,17 @@
 import { receivePisWebhook } from "@/lib/checkout/webhooks";
 import { clientIp } from "@/lib/http/client-address";
 import { json, problem } from "@/lib/http/problem";
-import { limitFailures, limits } from "@/lib/http/rate-limit";
+import { enforce, limits } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-// The raw body: the signature covers the exact bytes. An address that keeps sending webhooks not
-// signed with our secret is refused for a while; the provider's own are never counted.
+// The raw body: the signature covers the exact bytes. The signature is checked first (no database
+// needed); only deliveries not signed with our secret count against the sender's address, which
+// is refused for a while once it has sent too many. The provider's own never touch the limit.
 export const POST = route({ rawBody: true }, async ({ req, ctx, rawBody }) => {
-  const result = await limitFailures(
-    ctx.db,
-    `webhook:ip:${clientIp(req.headers)}`,
-    limits().forgedWebhooksPerIp,
-    () => receivePisWebhook(rawBody, req.headers, ctx, new URL(req.url).searchParams),
-    (r) => !r.authentic,
-  );
+  const result = await receivePisWebhook(rawBody, req.headers, ctx, new URL(req.url).searchParams);
+  if (!result.authentic) await enforce(ctx.db, `webhook:ip:${clientIp(req.headers)}`, limits().forgedWebhooksPerIp);
   return result.refusal ? problem(result.refusal, { detail: result.outcome }) : json({ outcome: result.outcome });
 });
