@@ -37,6 +37,7 @@ const rawSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
       .optional(),
   ),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   PGLITE_DIR: optionalString,
   PIS_BASE_URL: optionalUrl,
   SANDBOX_PORT: port.default(3001),
@@ -94,6 +95,10 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
   DATABASE_URL: {
     meaning: "postgres:// URL of a Postgres server",
     default: "unset: embedded PGlite under PGLITE_DIR (one instance only)",
+  },
+  DATABASE_POOL_SIZE: {
+    meaning: "connections each instance keeps to Postgres; instances × this must stay under the server's max_connections",
+    default: "20",
   },
   PGLITE_DIR: { meaning: "where the embedded database lives; one process at a time", default: ".data/pglite" },
   PIS_BASE_URL: {
@@ -329,6 +334,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     port: raw.PORT,
     appUrl: raw.APP_URL ?? `http://localhost:${raw.PORT}`,
     databaseUrl: raw.DATABASE_URL,
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
     pgliteDir: raw.PGLITE_DIR ?? ".data/pglite",
     sandbox,
     sandboxPort: raw.SANDBOX_PORT,

@@ -77,7 +77,7 @@ async function timed<T>(
   return times;
 }
 
-export async function paymentOverhead(app: RunningApp, line: Line, figures: Figures) {
+async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line: Line, figures: Figures) {
   const runId = Date.now().toString(36);
   const fault = await json(`${app.sandboxUrl}/_sandbox/faults`, {
     method: "POST",
@@ -123,9 +123,9 @@ export async function paymentOverhead(app: RunningApp, line: Line, figures: Figu
       if (b.status !== 200) throw new Error(`direct provider call answered ${b.status}: ${JSON.stringify(b.body)}`);
     });
     const overhead = median(ours) - median(direct);
-    figures.payment_start_p50_ms = median(ours);
-    figures.provider_direct_p50_ms = median(direct);
-    figures.payment_start_overhead_ms = overhead;
+    figures[`payment_start_${db}_p50_ms`] = median(ours);
+    figures[`provider_direct_${db}_p50_ms`] = median(direct);
+    figures[`payment_start_${db}_overhead_ms`] = overhead;
     line(
       `payment start, ${PAYERS_AT_ONCE} payers at once, provider answering in ${PROVIDER_DELAY_MS} ms (${PAYMENT_RUNS} each):`,
     );
@@ -141,10 +141,10 @@ export async function paymentOverhead(app: RunningApp, line: Line, figures: Figu
 }
 
 /** Signed PAYMENT webhooks marking `count` fresh checkouts paid, 10 at a time: per second, first and repeated. */
-export async function webhookIngest(app: RunningApp, count: number) {
+async function webhookIngest(app: RunningApp, count: number) {
   const runId = Date.now().toString(36);
   const refs = Array.from({ length: count }, (_, i) => `wh-${runId}-${i}`);
-  const paymentIds = await pool(refs, 8, async (reference, i) => {
+  const started = await pool(refs, 8, async (reference, i) => {
     const id = await createCheckout(app.url, reference);
     const start = await json(`${app.url}/api/checkouts/${id}/payments`, {
       method: "POST",
@@ -154,8 +154,9 @@ export async function webhookIngest(app: RunningApp, count: number) {
     const found = await json<{ data: { id: string }[] }>(
       `${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`,
     );
-    return found.body.data[0]!.id;
+    return { checkoutId: id, paymentId: found.body.data[0]!.id };
   });
+  const paymentIds = started.map((s) => s.paymentId);
   const url = `${app.url}/api/webhooks/pis`;
   let trips = 0;
   const send = async (paymentId: string) => {
@@ -181,7 +182,18 @@ export async function webhookIngest(app: RunningApp, count: number) {
   const first = await round();
   const firstTrips = trips;
   const repeat = await round();
-  return { first, repeat, firstTrips, repeatTrips: trips };
+  // What the merchant sees afterwards: every checkout paid (none lost), moved to paid once.
+  let lost = 0;
+  let appliedTwice = 0;
+  await pool(started, 8, async ({ checkoutId }) => {
+    const detail = await json<{ status: string; timeline: { from: string | null; to: string }[] }>(
+      `${app.url}/api/checkouts/${checkoutId}`,
+      { headers: MERCHANT_HEADERS },
+    );
+    if (detail.body.status !== "paid") lost++;
+    if (detail.body.timeline.filter((e) => e.to === "paid" && e.from !== "paid").length > 1) appliedTwice++;
+  });
+  return { first, repeat, firstTrips, repeatTrips: trips, lost, appliedTwice };
 }
 
 /** The database round trips of one request of each route, as the app counted them. */
@@ -253,13 +265,15 @@ async function benchDatabase(
   const wh = await webhookIngest(app, WEBHOOKS);
   figures[`webhooks_${db}_per_s`] = wh.first;
   figures[`webhooks_${db}_repeat_per_s`] = wh.repeat;
+  figures[`webhooks_${db}_lost`] = wh.lost;
+  figures[`webhooks_${db}_applied_twice`] = wh.appliedTwice;
   figures[`webhooks_${db}_ratio`] = ratioLine(
     line,
     "webhook ingest (applied)",
     wh.first,
     floorRps,
     db === "pglite" ? GOALS.webhooksPglite : GOALS.webhooksPostgres,
-    `; repeated (idempotent) ${wh.repeat.toFixed(0)}/s`,
+    `; repeated (idempotent) ${wh.repeat.toFixed(0)}/s; ${wh.lost} lost, ${wh.appliedTwice} applied twice (goal 0, 0) ${verdict(wh.lost + wh.appliedTwice === 0)}`,
   );
   const trips = {
     ...(await roundTrips(app)),
@@ -278,10 +292,7 @@ async function benchDatabase(
         .replace(/^_|_$/g, "")
         .toLowerCase()}`
     ] = n;
-  if (db === "pglite") {
-    line();
-    await paymentOverhead(app, line, figures);
-  }
+  await paymentOverhead(app, db, line, figures);
 }
 
 export async function benchServer(basePort: number, line: Line, figures: Figures) {

@@ -20,12 +20,18 @@ const migrationsFolder = () => path.join(process.cwd(), "lib/db/migrations");
  * Opens the database and brings its schema up to date. Postgres when a URL is given; otherwise
  * embedded PGlite, on disk under `pgliteDir` or in memory when that is "memory://".
  */
-export async function openDb(opts: { databaseUrl?: string; pgliteDir?: string; port?: number }): Promise<DbHandle> {
+export async function openDb(opts: {
+  databaseUrl?: string;
+  pgliteDir?: string;
+  port?: number;
+  /** Postgres connections of this process (DATABASE_POOL_SIZE). */
+  poolSize?: number;
+}): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const { Pool } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-    const pool = new Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     // An idle connection dropped by the server (a restart, a failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on("error", (err) => console.error("database connection lost:", err.message));

@@ -11,6 +11,7 @@ const holder = globalThis as unknown as { __checkoutDb?: Promise<DbHandle> };
 export function getDb(): Promise<Db> {
   holder.__checkoutDb ??= openDb({
     databaseUrl: env().databaseUrl,
+    poolSize: env().databasePoolSize,
     pgliteDir: env().pgliteDir,
     port: env().port,
   }).catch((err) => {
