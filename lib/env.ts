@@ -97,7 +97,8 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     default: "unset: embedded PGlite under PGLITE_DIR (one instance only)",
   },
   DATABASE_POOL_SIZE: {
-    meaning: "connections each instance keeps to Postgres; instances × this must stay under the server's max_connections",
+    meaning:
+      "connections each instance keeps to Postgres; instances × this must stay under the server's max_connections",
     default: "20",
   },
   PGLITE_DIR: { meaning: "where the embedded database lives; one process at a time", default: ".data/pglite" },

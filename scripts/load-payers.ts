@@ -98,8 +98,7 @@ const CREATE_P95_GOAL_MS = { pglite: 2000, postgres: 1000 };
 async function main() {
   // LOAD_DATABASE=pglite or postgres runs one of the two; by default both, one after the other.
   const kinds = (process.env.LOAD_DATABASE ? [process.env.LOAD_DATABASE] : ["pglite", "postgres"]) as (
-    | "pglite"
-    | "postgres"
+    "pglite" | "postgres"
   )[];
   let failed = false;
   for (const kind of kinds) failed = (await loadOn(kind)) || failed;
