@@ -1,16 +1,11 @@
-import { and, desc, eq, getTableColumns, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { NormalisedStatus } from "../pis";
-import {
-  checkouts,
-  notifications,
-  paymentAttempts,
-  statusEvents,
-  type CheckoutRow,
-  type AttemptRow,
-  type StatusSource,
-} from "../db/schema";
+import type { Db } from "../db/client";
+import { prepared } from "../db/prepared";
+import { checkouts, paymentAttempts, type CheckoutRow, type AttemptRow, type StatusSource } from "../db/schema";
 import type { CheckoutContext, Tx } from "./context";
+import { writeIfUnchanged, type GuardedWrite } from "./guarded-write";
 import { notificationRow, type NotificationEvent } from "./notifications";
 import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt } from "./status-machine";
 import type { CheckoutStatus } from "./types";
@@ -28,86 +23,37 @@ export type StatusTarget =
   { providerPaymentId: string } | { attemptId: string; bind?: { providerPaymentId: string; confirmLink?: string } };
 
 /**
- * Applies a provider status to one attempt and its checkout, in one transaction. Locks are taken
- * in one order everywhere, the checkout row and then the attempt row, so a webhook, a payment
- * start and a landing-page refresh arriving together wait for each other instead of deadlocking.
- * A completion while another attempt already paid the checkout is recorded as a duplicate payment
- * and reported to the merchant, never dropped (ADR 13).
+ * Applies a provider status to one attempt and its checkout. The attempt, its checkout and what
+ * the status machine needs of the other attempts are read in one statement; the change decided
+ * from them is written in one statement that applies only if the checkout's version is still the
+ * one read (lib/checkout/guarded-write.ts). When another write came in between (a webhook, a
+ * payment start and a landing-page refresh arriving together), it reads and decides again, so the
+ * status only ever moves forward from what is really stored. A completion while another attempt
+ * already paid the checkout is recorded as a duplicate payment and reported to the merchant,
+ * never dropped (ADR 13, ADR 19).
  */
 export async function applyProviderStatus(
   ctx: CheckoutContext,
   target: StatusTarget,
-  status: Pick<NormalisedStatus, "group" | "code" | "kind" | "errorCodes">,
+  status: AppliedStatus,
   source: StatusSource,
 ): Promise<ApplyOutcome> {
-  return ctx.db.transaction(async (tx) => {
-    const locked = await lockAttempt(
-      tx,
-      "attemptId" in target
-        ? eq(paymentAttempts.id, target.attemptId)
-        : eq(paymentAttempts.providerPaymentId, target.providerPaymentId),
-    );
-    if (!locked) return "unknown_attempt";
-    const { checkout, attempt } = locked;
-
-    const bind = "attemptId" in target ? target.bind : undefined;
-    // An attempt belongs to one provider payment: a different id is not this attempt's.
-    if (bind && attempt.providerPaymentId !== null && attempt.providerPaymentId !== bind.providerPaymentId)
-      return "unknown_attempt";
-    const binding =
-      bind && (attempt.providerPaymentId === null || (bind.confirmLink && attempt.confirmLink === null))
-        ? { providerPaymentId: bind.providerPaymentId, confirmLink: bind.confirmLink ?? attempt.confirmLink }
-        : undefined;
-    const now = new Date();
-    if (
-      !canMoveAttempt(
-        { group: attempt.statusGroup, code: attempt.providerStatus },
-        { group: status.group, code: status.code },
-      )
-    ) {
-      if (binding)
-        await tx
-          .update(paymentAttempts)
-          .set({ ...binding, updatedAt: now })
-          .where(eq(paymentAttempts.id, attempt.id));
-      return bind && attempt.providerPaymentId === null ? "applied" : "unchanged";
-    }
-    const duplicate = status.group === "completed" && locked.paidByAnother;
-    // The binding and the status in one write: no crash can leave one without the other.
-    await tx
-      .update(paymentAttempts)
-      .set({
-        ...binding,
-        statusGroup: status.group,
-        providerStatus: status.code,
-        providerStatusKind: status.kind,
-        errorCodes: status.errorCodes.length > 0 ? status.errorCodes : attempt.errorCodes,
-        completedAt: status.group === "completed" ? now : attempt.completedAt,
-        duplicateAt: duplicate ? now : attempt.duplicateAt,
-        updatedAt: now,
-      })
-      .where(eq(paymentAttempts.id, attempt.id));
-
-    if (duplicate) {
-      await recordAttemptChange(tx, checkout, attempt.id, status.code, source, {
-        event: "checkout.duplicate_payment",
-        data: { status: checkout.status, attemptId: attempt.id },
-      });
-      return "applied";
-    }
-    // The checkout follows its current attempt. An older or abandoned one still makes it paid if
-    // it completes (the money moved), but its failure says nothing about the checkout.
-    const next = checkoutStatusForAttempt(status.group);
-    const moved =
-      (locked.currentAttemptId === attempt.id || next === "paid") &&
-      (await moveCheckout(tx, checkout, next, source, attempt.id, status.code));
-    // The attempt changed even if the checkout did not: keep that in the history too.
-    if (!moved) await recordAttemptChange(tx, checkout, attempt.id, status.code, source);
-    return "applied";
-  });
+  for (let tries = 1; ; tries++) {
+    const seen = await readAttempt(ctx.db, target);
+    if (!seen) return "unknown_attempt";
+    const plan = planStatus(seen, target, status, source);
+    if (!plan.write || (await writeIfUnchanged(ctx.db, plan.write))) return plan.outcome;
+    // Each retry follows a write that did land, so this only ends under a storm of writes to one checkout.
+    if (tries === MAX_TRIES) throw new Error(`checkout ${seen.checkout.id} kept changing under a status update`);
+  }
 }
 
-export interface LockedAttempt {
+const MAX_TRIES = 50;
+
+type AppliedStatus = Pick<NormalisedStatus, "group" | "code" | "kind" | "errorCodes">;
+
+/** An attempt and its checkout as read, with what the status machine needs of the other attempts. */
+export interface SeenAttempt {
   checkout: CheckoutRow;
   attempt: AttemptRow;
   /** The checkout's newest attempt not stepped aside: the one its status follows. */
@@ -116,28 +62,16 @@ export interface LockedAttempt {
   paidByAnother: boolean;
 }
 
-/**
- * Locks one attempt and its checkout in the house order, the checkout row first, then the
- * attempt row, so that no two transactions on one checkout can wait on each other (ADR 13). Two
- * statements: the second runs under the checkout's lock, so what it reads of the other attempts
- * (all written under that lock) is current.
- */
-export async function lockAttempt(tx: Tx, where: SQL): Promise<LockedAttempt | undefined> {
-  const [checkout] = await tx
-    .select()
-    .from(checkouts)
-    .where(inArray(checkouts.id, tx.select({ id: paymentAttempts.checkoutId }).from(paymentAttempts).where(where)))
-    .for("update");
-  if (!checkout) return undefined;
+function readAttemptWhere(db: Db, where: SQL, name: string) {
   const other = alias(paymentAttempts, "other");
-  const ofThisCheckout = eq(other.checkoutId, checkout.id);
-  const current = tx
+  const ofThisCheckout = eq(other.checkoutId, paymentAttempts.checkoutId);
+  const current = db
     .select({ id: other.id })
     .from(other)
     .where(and(ofThisCheckout, isNull(other.abandonedAt)))
     .orderBy(desc(other.createdAt))
     .limit(1);
-  const paying = tx
+  const paying = db
     .select({ id: other.id })
     .from(other)
     .where(
@@ -148,85 +82,147 @@ export async function lockAttempt(tx: Tx, where: SQL): Promise<LockedAttempt | u
         ne(other.id, paymentAttempts.id),
       ),
     );
-  const [found] = await tx
+  return db
     .select({
-      attempt: getTableColumns(paymentAttempts),
+      checkout: checkouts,
+      attempt: paymentAttempts,
       currentAttemptId: sql<string | null>`(${current})`,
       paidByAnother: sql<boolean>`exists (${paying})`,
     })
     .from(paymentAttempts)
-    .where(and(where, eq(paymentAttempts.checkoutId, checkout.id)))
-    .for("update");
-  if (!found) throw new Error(`checkout ${checkout.id} lost its attempt`);
-  return { checkout, ...found };
+    .innerJoin(checkouts, eq(checkouts.id, paymentAttempts.checkoutId))
+    .where(where)
+    .prepare(name);
 }
 
-/** What a status change tells the merchant, if its checkout has a notifyUrl. */
-interface Notice {
-  event: NotificationEvent;
-  data: Record<string, unknown>;
+const readById = prepared((db) =>
+  readAttemptWhere(db, eq(paymentAttempts.id, sql.placeholder("key")), "read_attempt_by_id"),
+);
+const readByProviderId = prepared((db) =>
+  readAttemptWhere(db, eq(paymentAttempts.providerPaymentId, sql.placeholder("key")), "read_attempt_by_provider_id"),
+);
+
+async function readAttempt(db: Db, target: StatusTarget): Promise<SeenAttempt | undefined> {
+  const [row] =
+    "attemptId" in target
+      ? await readById(db).execute({ key: target.attemptId })
+      : await readByProviderId(db).execute({ key: target.providerPaymentId });
+  return row;
+}
+
+/** What applying `status` to the attempt as read comes to, and what it writes (nothing when nothing changes). */
+export function planStatus(
+  seen: SeenAttempt,
+  target: StatusTarget,
+  status: AppliedStatus,
+  source: StatusSource,
+): { outcome: ApplyOutcome; write?: GuardedWrite } {
+  const { checkout, attempt } = seen;
+  const bind = "attemptId" in target ? target.bind : undefined;
+  // An attempt belongs to one provider payment: a different id is not this attempt's.
+  if (bind && attempt.providerPaymentId !== null && attempt.providerPaymentId !== bind.providerPaymentId)
+    return { outcome: "unknown_attempt" };
+  const binding =
+    bind && (attempt.providerPaymentId === null || (bind.confirmLink && attempt.confirmLink === null))
+      ? { providerPaymentId: bind.providerPaymentId, confirmLink: bind.confirmLink ?? attempt.confirmLink }
+      : undefined;
+  const now = new Date();
+  const guard = { id: checkout.id, version: checkout.version };
+  if (
+    !canMoveAttempt(
+      { group: attempt.statusGroup, code: attempt.providerStatus },
+      { group: status.group, code: status.code },
+    )
+  ) {
+    const outcome = bind && attempt.providerPaymentId === null ? "applied" : "unchanged";
+    if (!binding) return { outcome };
+    return {
+      outcome,
+      write: { checkout: guard, attemptUpdate: { id: attempt.id, set: { ...binding, updatedAt: now } } },
+    };
+  }
+  const duplicate = status.group === "completed" && seen.paidByAnother;
+  // The binding and the status in one write: no crash can leave one without the other.
+  const attemptUpdate = {
+    id: attempt.id,
+    set: {
+      ...binding,
+      statusGroup: status.group,
+      providerStatus: status.code,
+      providerStatusKind: status.kind,
+      errorCodes: status.errorCodes.length > 0 ? status.errorCodes : attempt.errorCodes,
+      completedAt: status.group === "completed" ? now : attempt.completedAt,
+      duplicateAt: duplicate ? now : attempt.duplicateAt,
+      updatedAt: now,
+    },
+  };
+  // The attempt changed even if the checkout does not move: that goes in the history too.
+  const history = {
+    checkoutId: checkout.id,
+    attemptId: attempt.id,
+    fromStatus: checkout.status,
+    toStatus: checkout.status,
+    providerStatus: status.code,
+    source,
+  };
+  const applied = (write: Omit<GuardedWrite, "checkout" | "attemptUpdate">) => ({
+    outcome: "applied" as const,
+    write: { checkout: guard, attemptUpdate, ...write },
+  });
+  if (duplicate) {
+    return applied({
+      event: history,
+      notification: notificationRow(checkout, "checkout.duplicate_payment", {
+        status: checkout.status,
+        attemptId: attempt.id,
+      }),
+    });
+  }
+  // The checkout follows its current attempt. An older or abandoned one still makes it paid if
+  // it completes (the money moved), but its failure says nothing about the checkout.
+  const next = checkoutStatusForAttempt(status.group);
+  const moves =
+    (seen.currentAttemptId === attempt.id || next === "paid") &&
+    checkout.status !== next &&
+    canMoveCheckout(checkout.status, next);
+  if (!moves) return applied({ event: history });
+  const event = EVENT_OF[next];
+  return applied({
+    moveTo: next,
+    event: { ...history, toStatus: next },
+    notification: event && notificationRow(checkout, event, { status: next, attemptId: attempt.id }),
+  });
 }
 
 /**
- * One statement: the history entry, the merchant's notification (queued in the outbox) and, when
- * given, the checkout's own move, written together.
+ * Locks one attempt and its checkout in the house order, the checkout row first, then the
+ * attempt row, so that no two transactions on one checkout can wait on each other (ADR 13). The
+ * checkout is locked by raising its version, so a status update that read it before this
+ * transaction reads again (ADR 19).
  */
-async function recordChange(
+export async function lockAttempt(
   tx: Tx,
-  checkout: CheckoutRow,
-  event: typeof statusEvents.$inferInsert,
-  notice?: Notice,
-  moveTo?: CheckoutStatus,
-) {
-  const row = notice && notificationRow(checkout, notice.event, notice.data);
-  const writes = [
-    ...(moveTo
-      ? [
-          tx
-            .$with("moved")
-            .as(
-              tx
-                .update(checkouts)
-                .set({ status: moveTo, updatedAt: new Date() })
-                .where(eq(checkouts.id, checkout.id))
-                .returning({ id: checkouts.id }),
-            ),
-        ]
-      : []),
-    ...(row ? [tx.$with("notified").as(tx.insert(notifications).values(row).returning({ id: notifications.id }))] : []),
-  ];
-  await tx
-    .with(...writes)
-    .insert(statusEvents)
-    .values(event);
-}
-
-function recordAttemptChange(
-  tx: Tx,
-  checkout: CheckoutRow,
-  attemptId: string,
-  providerStatus: string | null,
-  source: StatusSource,
-  notice?: Notice,
-) {
-  return recordChange(
-    tx,
-    checkout,
-    {
-      checkoutId: checkout.id,
-      attemptId,
-      fromStatus: checkout.status,
-      toStatus: checkout.status,
-      providerStatus,
-      source,
-    },
-    notice,
-  );
+  where: SQL,
+): Promise<{ checkout: CheckoutRow; attempt: AttemptRow } | undefined> {
+  const [checkout] = await tx
+    .update(checkouts)
+    .set({ version: sql`${checkouts.version} + 1` })
+    .where(inArray(checkouts.id, tx.select({ id: paymentAttempts.checkoutId }).from(paymentAttempts).where(where)))
+    .returning();
+  if (!checkout) return undefined;
+  const [attempt] = await tx
+    .select()
+    .from(paymentAttempts)
+    .where(and(where, eq(paymentAttempts.checkoutId, checkout.id)))
+    .for("update");
+  if (!attempt) throw new Error(`checkout ${checkout.id} lost its attempt`);
+  return { checkout, attempt };
 }
 
 /**
  * Moves a checkout's own status if the status machine allows it, records the move with its
- * source, and queues the merchant's notification in the same statement.
+ * source, and queues the merchant's notification, in one statement. For a caller that holds the
+ * checkout's lock, read under it: the version it read cannot have changed.
  */
 export async function moveCheckout(
   tx: Tx,
@@ -234,16 +230,15 @@ export async function moveCheckout(
   to: CheckoutStatus,
   source: StatusSource,
   attemptId?: string,
-  providerStatus?: string | null,
 ): Promise<boolean> {
   if (checkout.status === to || !canMoveCheckout(checkout.status, to)) return false;
   const event = EVENT_OF[to];
-  await recordChange(
-    tx,
+  const written = await writeIfUnchanged(tx, {
     checkout,
-    { checkoutId: checkout.id, attemptId, fromStatus: checkout.status, toStatus: to, source, providerStatus },
-    event && { event, data: { status: to, ...(attemptId ? { attemptId } : {}) } },
-    to,
-  );
+    moveTo: to,
+    event: { checkoutId: checkout.id, attemptId, fromStatus: checkout.status, toStatus: to, source },
+    notification: event && notificationRow(checkout, event, { status: to, ...(attemptId ? { attemptId } : {}) }),
+  });
+  if (!written) throw new Error(`checkout ${checkout.id} changed under its lock`);
   return true;
 }

@@ -1,4 +1,5 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared";
 import { checkouts, paymentAttempts, statusEvents, type CheckoutRow, type AttemptRow } from "../db/schema";
 import { failureReasonOf as paymentFailureReason } from "../pis";
 import { nowOf, type CheckoutContext } from "./context";
@@ -41,19 +42,32 @@ export async function getCheckout(id: string, c: CheckoutContext): Promise<Check
   return row ? toCheckoutView(row) : null;
 }
 
+const checkoutById = prepared((db) =>
+  db
+    .select()
+    .from(checkouts)
+    .where(eq(checkouts.id, sql.placeholder("id")))
+    .prepare("checkout_by_id"),
+);
+
 export async function loadCheckout(ctx: CheckoutContext, id: string): Promise<CheckoutRow | undefined> {
   if (!isCheckoutId(id)) return undefined;
-  const [row] = await ctx.db.select().from(checkouts).where(eq(checkouts.id, id));
+  const [row] = await checkoutById(ctx.db).execute({ id });
   return row;
 }
 
-export async function latestAttempt(ctx: CheckoutContext, checkoutId: string): Promise<AttemptRow | undefined> {
-  const [row] = await ctx.db
+const latestAttemptOf = prepared((db) =>
+  db
     .select()
     .from(paymentAttempts)
-    .where(eq(paymentAttempts.checkoutId, checkoutId))
+    .where(eq(paymentAttempts.checkoutId, sql.placeholder("checkoutId")))
     .orderBy(desc(paymentAttempts.createdAt))
-    .limit(1);
+    .limit(1)
+    .prepare("latest_attempt"),
+);
+
+export async function latestAttempt(ctx: CheckoutContext, checkoutId: string): Promise<AttemptRow | undefined> {
+  const [row] = await latestAttemptOf(ctx.db).execute({ checkoutId });
   return row;
 }
 

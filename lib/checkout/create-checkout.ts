@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { createHash } from "node:crypto";
 import { checkouts, idempotencyKeys } from "../db/schema";
 import type { Db } from "../db/client";
+import { prepared } from "../db/prepared";
 import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { CheckoutError } from "./errors";
 import { newCheckoutId } from "./ids";
@@ -95,35 +96,63 @@ function parseCreateInput(input: CreateCheckoutInput, allowPrivateUrls: boolean)
   return parsed.data;
 }
 
+const COLUMNS = [
+  "id",
+  "amount",
+  "currency",
+  "description",
+  "reference",
+  "returnUrl",
+  "notifyUrl",
+  "locale",
+  "country",
+  "email",
+  "customerId",
+  "creditorName",
+  "creditorIban",
+  "createdAt",
+  "updatedAt",
+  "expiresAt",
+] as const;
+type NewCheckout = Pick<typeof checkouts.$inferInsert, (typeof COLUMNS)[number]>;
+
+const insertPrepared = prepared((db) =>
+  db
+    .insert(checkouts)
+    .values(Object.fromEntries(COLUMNS.map((c) => [c, sql.placeholder(c)])) as unknown as NewCheckout)
+    .returning()
+    .prepare("insert_checkout"),
+);
+
 async function insertCheckout(
   c: CheckoutContext,
   db: Db | Tx,
   v: z.infer<typeof createCheckoutInput>,
 ): Promise<CheckoutView> {
   const now = nowOf(c);
-  const [row] = await db
-    .insert(checkouts)
-    .values({
-      id: newCheckoutId(),
-      amount: normaliseAmount(v.amount, v.currency),
-      currency: v.currency,
-      description: v.description,
-      reference: v.reference,
-      returnUrl: v.returnUrl,
-      notifyUrl: v.notifyUrl,
-      locale: v.locale,
-      country: v.country,
-      email: v.email,
-      customerId: v.customerId,
-      creditorName: c.config.creditorName,
-      creditorIban: c.config.creditorIban,
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: new Date(
-        now.getTime() + (v.expiresInMinutes !== undefined ? v.expiresInMinutes * 60_000 : c.config.checkoutTtlMs),
-      ),
-    })
-    .returning();
+  const values: NewCheckout = {
+    id: newCheckoutId(),
+    amount: normaliseAmount(v.amount, v.currency),
+    currency: v.currency,
+    description: v.description,
+    reference: v.reference,
+    returnUrl: v.returnUrl,
+    notifyUrl: v.notifyUrl ?? null,
+    locale: v.locale ?? null,
+    country: v.country ?? null,
+    email: v.email ?? null,
+    customerId: v.customerId ?? null,
+    creditorName: c.config.creditorName,
+    creditorIban: c.config.creditorIban,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: new Date(
+      now.getTime() + (v.expiresInMinutes !== undefined ? v.expiresInMinutes * 60_000 : c.config.checkoutTtlMs),
+    ),
+  };
+  // In a transaction (with an idempotency key) the statement is built there; alone it is built once.
+  const [row] =
+    db === c.db ? await insertPrepared(c.db).execute(values) : await db.insert(checkouts).values(values).returning();
   if (!row) throw new Error("insert returned no row");
   return toCheckoutView(row);
 }

@@ -1,10 +1,13 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
-import { checkouts, paymentAttempts } from "../db/schema";
+import { checkouts, paymentAttempts, type CheckoutRow } from "../db/schema";
 import { PisError } from "../pis";
-import { applyProviderStatus, moveCheckout } from "./apply-status";
-import { assertPayable } from "./checkouts";
+import { applyProviderStatus } from "./apply-status";
+import { assertPayable, loadCheckout } from "./checkouts";
+import { writeIfUnchanged } from "./guarded-write";
+import { canMoveCheckout } from "./status-machine";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank, checkoutNotFound } from "./errors";
 import { bankIdInput, isCheckoutId, newAttemptId } from "./ids";
@@ -84,25 +87,16 @@ export async function startPayment(
   }
 
   const attemptId = newAttemptId();
-  const inserted = await c.db
-    .transaction(async (tx) => {
-      // Locked first, then re-checked: a late webhook may have paid the checkout since we loaded it.
-      const [fresh] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
-      if (!fresh || fresh.status === "paid") throw new CheckoutError("already_paid");
-      await tx.insert(paymentAttempts).values({
-        id: attemptId,
-        checkoutId,
-        attemptKey: input.attemptKey,
-        method: input.method,
-        bankId: bankId ?? null,
-      });
-      await moveCheckout(tx, fresh, "processing", "initiation", attemptId);
-      return true;
-    })
-    .catch((err: unknown) => {
-      if (isUniqueViolation(err)) return false;
-      throw err;
-    });
+  const inserted = await insertAttempt(c, checkout, {
+    id: attemptId,
+    checkoutId,
+    attemptKey: input.attemptKey,
+    method: input.method,
+    bankId: bankId ?? null,
+  }).catch((err: unknown) => {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  });
   if (!inserted) {
     // Either the same key raced us (a double click) or another attempt is still in flight.
     const raced = await findByKey(c, checkoutId, input.attemptKey);
@@ -170,19 +164,55 @@ export async function startPayment(
   }
 }
 
+/**
+ * Writes the new attempt and moves the checkout to processing in one statement, only while the
+ * checkout is as read; otherwise it is read again: a late webhook may have paid it since.
+ */
+async function insertAttempt(
+  c: CheckoutContext,
+  read: CheckoutRow,
+  attempt: typeof paymentAttempts.$inferInsert,
+): Promise<true> {
+  for (let checkout: CheckoutRow | undefined = read; checkout; checkout = await loadCheckout(c, read.id)) {
+    if (checkout.status === "paid") throw new CheckoutError("already_paid");
+    const moves = canMoveCheckout(checkout.status, "processing") && checkout.status !== "processing";
+    const written = await writeIfUnchanged(c.db, {
+      checkout,
+      attemptInsert: attempt,
+      ...(moves && {
+        moveTo: "processing" as const,
+        event: {
+          checkoutId: checkout.id,
+          attemptId: attempt.id,
+          fromStatus: checkout.status,
+          toStatus: "processing" as const,
+          source: "initiation" as const,
+        },
+      }),
+    });
+    if (written) return true;
+  }
+  throw checkoutNotFound();
+}
+
 /** The checkout and the attempt this attempt key already made, if any, in one query. */
 async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attemptKey: string) {
   if (!isCheckoutId(checkoutId)) return {};
-  const [row] = await c.db
+  const [row] = await checkoutAndKey(c.db).execute({ checkoutId, attemptKey });
+  return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
+}
+
+const checkoutAndKey = prepared((db) =>
+  db
     .select({ checkout: checkouts, attempt: paymentAttempts })
     .from(checkouts)
     .leftJoin(
       paymentAttempts,
-      and(eq(paymentAttempts.checkoutId, checkouts.id), eq(paymentAttempts.attemptKey, attemptKey)),
+      and(eq(paymentAttempts.checkoutId, checkouts.id), eq(paymentAttempts.attemptKey, sql.placeholder("attemptKey"))),
     )
-    .where(eq(checkouts.id, checkoutId));
-  return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
-}
+    .where(eq(checkouts.id, sql.placeholder("checkoutId")))
+    .prepare("checkout_and_attempt_key"),
+);
 
 /** A saved account that can no longer pay becomes a refusal the page explains (link again). */
 function savedAccountEnded(err: unknown): never {

@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import { prepared } from "../db/prepared";
 import { webhookEvents } from "../db/schema";
 import type { ErrorCode } from "../errors";
 import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
@@ -24,6 +26,19 @@ async function withDetails(
     throw err;
   }
 }
+
+const storeEvent = prepared((db) =>
+  db
+    .insert(webhookEvents)
+    .values({
+      type: sql.placeholder("type"),
+      providerPaymentId: sql.placeholder("providerPaymentId"),
+      signatureValid: true,
+      outcome: sql.placeholder("outcome"),
+      rawBody: sql.placeholder("rawBody"),
+    })
+    .prepare("store_webhook_event"),
+);
 
 export interface WebhookResult {
   /** Why the delivery is refused (anything but 200 makes the provider deliver it again); null: taken. */
@@ -95,10 +110,9 @@ export async function receivePisWebhook(
         ? { refusal: "webhook_unknown_payment", outcome: "unknown_refund", authentic: true }
         : { refusal: null, outcome: applied, authentic: true };
   }
-  await c.db.insert(webhookEvents).values({
+  await storeEvent(c.db).execute({
     type,
     providerPaymentId: paymentId,
-    signatureValid: true,
     outcome: result.outcome,
     rawBody: rawBody.slice(0, 64 * 1024),
   });

@@ -51,9 +51,13 @@ export function countTrips<T extends object>(target: T, methods: (keyof T)[]): T
     if (typeof original !== "function") continue;
     target[name] = function (this: unknown, ...args: unknown[]) {
       countTrip();
+      const started = performance.now();
+      const callback = args.at(-1);
+      // pg's pool calls a client's query with a callback, drizzle's transactions without one.
+      if (queryLogFile && typeof callback === "function")
+        args[args.length - 1] = (err: unknown, result: unknown) => callback(err, logged(args, started, result));
       const answer = (original as (...a: unknown[]) => unknown).apply(this, args);
       if (!queryLogFile || !(answer instanceof Promise)) return answer;
-      const started = performance.now();
       return answer.then((result: unknown) => logged(args, started, result));
     } as T[keyof T];
   }

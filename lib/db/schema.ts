@@ -36,6 +36,9 @@ export const checkouts = pgTable(
     creditorName: text("creditor_name").notNull(),
     creditorIban: text("creditor_iban").notNull(),
     status: text("status").$type<CheckoutStatus>().notNull().default("open"),
+    // Raised by every write to the checkout or its attempts: a write that read the checkout
+    // applies only if no other came in between (optimistic concurrency, ADR 19).
+    version: integer("version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

@@ -1,0 +1,1 @@
+ALTER TABLE "checkouts" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;
