@@ -13,10 +13,13 @@ import { commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-he
  * wrapper (lib/http/route.ts), without the cost of a proxy pass.
  */
 const LANDING = /^\/checkout\/[^/]+\/return$/;
+/** The bank picker a merchant's own page frames (embed.js, ADR 20): framable by EMBED_ORIGINS. */
+const EMBED = /^\/checkout\/[^/]+\/embed$/;
 
 export async function proxy(request: NextRequest) {
   const settings = env();
-  const common = commonSecurityHeaders(settings.appUrl);
+  const frameAncestors = EMBED.test(request.nextUrl.pathname) ? settings.embedOrigins : [];
+  const common = commonSecurityHeaders(settings.appUrl, { framable: frameAncestors.length > 0 });
   // Pages take bodies only as server actions and forms, all small and sent with their length by
   // every browser: a body over the limit, or one streamed without a length (which could be any
   // size), is refused here, before Next reads it for an action.
@@ -31,6 +34,7 @@ export async function proxy(request: NextRequest) {
     appUrl: settings.appUrl,
     providerBaseUrl: settings.pisBaseUrl,
     dev: process.env.NODE_ENV === "development",
+    frameAncestors,
   });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
@@ -77,5 +81,5 @@ export const config = {
   // Static build assets are immutable files with no secrets and no script context: next.config.mjs
   // gives them nosniff. API routes set their own headers. Everything else (pages, RSC requests,
   // server actions) comes here.
-  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg).*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg|embed\\.js).*)"],
 };

@@ -19,6 +19,9 @@ const APP_URL = `http://localhost:${APP_PORT}`;
 process.env.SANDBOX_URL ??= `http://localhost:${SANDBOX_PORT}`;
 // ...and the app itself, e.g. as the merchant's return URL.
 process.env.E2E_APP_URL ??= APP_URL;
+// The demo merchant site beside the first app: another origin, allowed to embed the bank picker.
+process.env.E2E_DEMO_SITE_URL ??= `http://localhost:${APP_PORT + 2}`;
+process.env.E2E_EMBED_TEST_PORT ??= String(APP_PORT + 3);
 
 // Debian's Chromium: Playwright's own browsers cannot be downloaded here (docs: toolchain item 2).
 // Do not add a --disable-features= flag: it would replace Playwright's own list.
@@ -65,6 +68,10 @@ function appServer(o: { port: number; sandboxPort: number; dataDir: string; apiV
     env: {
       PORT: String(o.port),
       SANDBOX_PORT: String(o.sandboxPort),
+      // The demo merchant site that embeds the bank picker, on another origin (issue 20), and the
+      // pages e2e/embed.spec.ts serves itself on the next port.
+      EMBED_DEMO_PORT: String(o.port + 2),
+      EMBED_ORIGINS: `http://localhost:${o.port + 2},http://localhost:${o.port + 3}`,
       APP_URL: url,
       PGLITE_DIR: o.dataDir,
       PIS_API_VERSION: o.apiVersion ?? "v0.3",

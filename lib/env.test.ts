@@ -133,6 +133,31 @@ describe("deployment checks with a real provider", () => {
   });
 });
 
+describe("embed origins", () => {
+  it("lets the demo merchant site frame the picker in the sandbox, and no one by default with a real provider", () => {
+    expect(loadEnv({}).embedOrigins).toEqual(["http://localhost:3002"]);
+    expect(loadEnv({ EMBED_DEMO_PORT: "4002" }).embedOrigins).toEqual(["http://localhost:4002"]);
+    expect(loadEnv({ ...REAL_PROVIDER_ENV }).embedOrigins).toEqual([]);
+  });
+
+  it("takes https origins, written as a browser reports them", () => {
+    expect(
+      loadEnv({ ...REAL_PROVIDER_ENV, EMBED_ORIGINS: " https://Shop.Example , https://pay.shop.example:8443/" })
+        .embedOrigins,
+    ).toEqual(["https://shop.example", "https://pay.shop.example:8443"]);
+  });
+
+  it("refuses a plain-http origin off this machine, a path, or a wildcard, naming the setting", () => {
+    for (const bad of [
+      "http://shop.example",
+      "https://shop.example/checkout",
+      "https://*.shop.example",
+      "shop.example",
+    ])
+      expect(() => loadEnv({ EMBED_ORIGINS: bad }), bad).toThrow(/EMBED_ORIGINS/);
+  });
+});
+
 describe("token encryption keys", () => {
   it("reads rotated keys, newest first, and refuses a short key naming the setting", async () => {
     const { parseTokenKeys } = await import("./env");

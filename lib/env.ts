@@ -26,6 +26,34 @@ const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().min(1).optional());
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), httpUrl.optional());
 
+/**
+ * An origin a page may frame the embedded bank picker from: https, or http on this machine (a
+ * browser treats localhost as secure too). Written as the browser reports it, so the CSP matches.
+ */
+export const embedOrigin = z
+  .url({ protocol: /^https?$/, error: "must be an origin such as https://shop.example" })
+  .transform((u) => new URL(u))
+  .refine((u) => /^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(u.hostname), {
+    error: "must name one host, no wildcard",
+  })
+  .refine((u) => (u.pathname === "/" || u.pathname === "") && !u.search && !u.hash && !u.username, {
+    error: "must be an origin only (scheme, host and port), no path",
+  })
+  .refine((u) => u.protocol === "https:" || ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname), {
+    error: "must be https (http only for localhost)",
+  })
+  .transform((u) => u.origin);
+const originList = z.preprocess(
+  (v) =>
+    typeof v === "string" && v.trim() !== ""
+      ? v
+          .split(",")
+          .map((o) => o.trim())
+          .filter(Boolean)
+      : undefined,
+  z.array(embedOrigin).max(20).optional(),
+);
+
 const rawSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(3000),
@@ -41,6 +69,8 @@ const rawSchema = z.object({
   PGLITE_DIR: optionalString,
   PIS_BASE_URL: optionalUrl,
   SANDBOX_PORT: port.default(3001),
+  EMBED_ORIGINS: originList,
+  EMBED_DEMO_PORT: port.default(3002),
   PIS_API_VERSION: z.enum(["v0.1", "v0.2", "v0.3"]).default("v0.3"),
   PIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   PIS_CLIENT_ID: optionalString,
@@ -108,6 +138,15 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     default: "unset: the built-in sandbox on SANDBOX_PORT",
   },
   SANDBOX_PORT: { meaning: "port of the built-in sandbox provider", default: "3001" },
+  EMBED_ORIGINS: {
+    meaning:
+      "comma-separated origins of the merchant's own pages that may embed the bank picker (embed.js); https, or http on localhost",
+    default: "none with a real provider; the demo merchant site (http://localhost:$EMBED_DEMO_PORT) in sandbox mode",
+  },
+  EMBED_DEMO_PORT: {
+    meaning: "port of the demo merchant site that embeds the bank picker (sandbox mode only)",
+    default: "3002",
+  },
   PIS_API_VERSION: { meaning: "provider API version: v0.3, v0.2 or v0.1", default: "v0.3" },
   PIS_TIMEOUT_MS: { meaning: "timeout of each provider call, in milliseconds", default: "15000" },
   PIS_CLIENT_ID: {
@@ -340,6 +379,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     sandbox,
     sandboxPort: raw.SANDBOX_PORT,
     pisBaseUrl: raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}/platform`,
+    embedDemoPort: raw.EMBED_DEMO_PORT,
+    /** Who may frame /checkout/{id}/embed (CSP frame-ancestors); no one when empty. */
+    embedOrigins: raw.EMBED_ORIGINS ?? (sandbox ? [`http://localhost:${raw.EMBED_DEMO_PORT}`] : []),
     pisApiVersion: raw.PIS_API_VERSION,
     pisTimeoutMs: raw.PIS_TIMEOUT_MS,
     pisClientId: pick("PIS_CLIENT_ID"),

@@ -99,6 +99,7 @@ export async function startApp(o: {
       NEXT_TELEMETRY_DISABLED: "1",
       PORT: String(o.port),
       SANDBOX_PORT: String(o.port + 1),
+      EMBED_DEMO_PORT: String(o.port + 2),
       APP_URL: url,
       PGLITE_DIR: o.dataDir,
       PIS_BASE_URL: "",

@@ -4,8 +4,12 @@ import { REAL_PROVIDER_ENV } from "../lib/env-fixtures";
 import { processesFor } from "./start-plan";
 
 describe("npm start", () => {
-  it("starts the sandbox provider beside the app when no provider is configured", () => {
-    expect(processesFor(loadEnv({}), false).map((p) => p.name)).toEqual(["sandbox provider", "next"]);
+  it("starts the sandbox provider and the demo merchant site beside the app when no provider is configured", () => {
+    expect(processesFor(loadEnv({}), false).map((p) => p.name)).toEqual([
+      "sandbox provider",
+      "next",
+      "demo merchant site",
+    ]);
   });
 
   it("does not start the sandbox when PIS_BASE_URL points at a real provider", () => {
@@ -15,7 +19,7 @@ describe("npm start", () => {
   });
 
   it("serves on the configured port", () => {
-    expect(processesFor(loadEnv({ PORT: "4000" }), false).at(-1)!.args).toEqual([
+    expect(processesFor(loadEnv({ PORT: "4000" }), false).find((p) => p.name === "next")!.args).toEqual([
       "node_modules/next/dist/bin/next",
       "start",
       "-p",

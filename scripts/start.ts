@@ -42,10 +42,11 @@ function stop(code: number) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-function run({ name, args }: ProcessSpec) {
+function run({ name, args, optional }: ProcessSpec) {
   const child = spawn(process.execPath, args, { stdio: "inherit", env: process.env, cwd: root });
   child.on("exit", (code, signal) => {
-    if (!stopping) {
+    if (optional && !stopping) console.error(`${name} exited (${signal ?? code}); the app goes on without it.`);
+    else if (!stopping) {
       console.error(`${name} exited (${signal ?? code}); stopping.`);
       stop(code || 1);
     }
@@ -99,7 +100,7 @@ async function main() {
 
   for (const spec of processesFor(settings, dev)) run(spec);
   console.log(
-    `shop and checkout on ${settings.appUrl}${settings.sandbox ? `, sandbox provider on http://localhost:${settings.sandboxPort}` : ""}`,
+    `shop and checkout on ${settings.appUrl}${settings.sandbox ? `, sandbox provider on http://localhost:${settings.sandboxPort}, demo merchant site with the embedded bank picker on http://localhost:${settings.embedDemoPort}` : ""}`,
   );
 }
 

@@ -33,6 +33,13 @@ export default async function ShopPage({ searchParams }: ShopPageProps) {
       <header className="page-header">
         <h1>Demo shop</h1>
         <p>A pretend merchant: put something in the cart and pay by bank in the sandbox.</p>
+        <p className="small">
+          Keeping your own checkout page?{" "}
+          <a href={`http://localhost:${env().embedDemoPort}/`}>
+            See the bank picker embedded in another site&apos;s checkout
+          </a>
+          .
+        </p>
       </header>
       {returnedCheckoutId && <OrderNotice checkoutId={returnedCheckoutId} />}
       <Shop products={products} currency={CURRENCY} maxQuantity={MAX_QUANTITY} action={startCheckout} />

@@ -6,6 +6,7 @@ import type { Locale } from "@/lib/checkout/types";
 import type { SavedAccountView, StartPaymentResponse } from "@/lib/checkout/contract";
 import { format } from "@/lib/i18n/format";
 import { fetchJson } from "@/components/query/fetch-json";
+import { leaveTo } from "@/components/embed/frame-events";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow } from "./pay-request";
 import { TermsLabel } from "./FormParts";
@@ -74,7 +75,7 @@ export function SavedAccountPanel({
       );
     },
     onMutate: () => setError(null),
-    onSuccess: (link) => window.location.assign(link),
+    onSuccess: (link) => leaveTo(link),
     onError: (err) => {
       const what = explain(err);
       if (what.newKey) clearAttemptKey(checkoutId);

@@ -6,6 +6,7 @@ import type { BanksResponse } from "@/lib/checkout/contract";
 import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
 import { useBanksQuery, usePrefetchBanks } from "@/components/bank-picker/use-banks-query";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
+import { leaveTo, tellParent } from "@/components/embed/frame-events";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow, type PayErrorKey } from "./pay-request";
 import { missingFields, startRequestOf, type Choice, type PaymentField, type PaymentFormValues } from "./payment-form";
@@ -18,6 +19,8 @@ export interface PaymentFormOptions {
   checkoutId: string;
   locale: Locale;
   methods: { bank: boolean; card: boolean; hybrid: boolean };
+  /** The bank picker alone (embedded in the merchant's page): no choice of method. */
+  bankOnly?: boolean;
   countries: { code: string; name: string }[];
   defaultCountry: string;
   /** The default country's banks, loaded with the page. */
@@ -40,7 +43,8 @@ interface Leave {
 }
 
 /** The ways to pay this checkout offers, in the order shown. */
-function choicesOf(methods: PaymentFormOptions["methods"]): Choice[] {
+function choicesOf(methods: PaymentFormOptions["methods"], bankOnly = false): Choice[] {
+  if (bankOnly) return ["here"];
   const choices: Choice[] = [
     ...(methods.bank ? (["here", "hosted"] as const) : []),
     ...(methods.card ? (["card"] as const) : []),
@@ -56,7 +60,7 @@ function choicesOf(methods: PaymentFormOptions["methods"]): Choice[] {
  * deliberate retry safe). Server refusals about a field land on that field.
  */
 export function usePaymentForm(o: PaymentFormOptions) {
-  const choices = choicesOf(o.methods);
+  const choices = choicesOf(o.methods, o.bankOnly);
   // Fetch the rules while the payer reads the page, so the first check does not wait for them.
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
@@ -121,7 +125,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
     onSuccess: (link) => {
       if (here && chosenBank) rememberBank(country, chosenBank.id);
       // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
-      window.location.assign(link);
+      leaveTo(link);
     },
     onError: (error) => {
       if (error instanceof ApiError && error.code === "terms_required") {
@@ -132,6 +136,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
       // Saving turned out impossible: the next Pay pays without it.
       if (error instanceof ApiError && error.code === "saving_unavailable") form.setValue("remember", false);
       const what = explain(error);
+      tellParent("error", { code: error instanceof ApiError && error.code ? error.code : "network" });
       if (what.newKey) clearAttemptKey(o.checkoutId);
       setPayError({ key: what.key, retry: what.retry && !what.reload });
       // The server's page shows what is going on (an attempt in flight, paid, expired).
@@ -161,7 +166,11 @@ export function usePaymentForm(o: PaymentFormOptions) {
     },
     /** Where react-hook-form moves focus when the bank is missing: the picker's handle. */
     bankRef: bankField.ref,
-    chooseBank: bankField.onChange,
+    chooseBank: (id: string) => {
+      bankField.onChange(id);
+      const bank = banks.status === "ready" ? banks.banks.find((b) => b.id === id) : undefined;
+      tellParent("bank-selected", { bankId: id, bankName: bank?.name ?? id });
+    },
     choices,
     values: { choice, country, bankId, terms, remember },
     banks,

@@ -42,11 +42,17 @@ export function json(body: unknown, status = 200, headers: Record<string, string
  * A JSON answer caches may keep and revalidate: with its strong ETag, and 304 with no body when
  * the request already holds that version (If-None-Match).
  */
-export function cacheableJson(req: Request, answer: { body: string; etag: string }, cacheControl: string): Response {
-  const headers = { "Cache-Control": cacheControl, ETag: answer.etag };
+export function cacheableJson(
+  req: Request,
+  answer: { body: string; etag: string },
+  cacheControl: string,
+  extraHeaders: Record<string, string> = {},
+  contentType = "application/json",
+): Response {
+  const headers = { ...extraHeaders, "Cache-Control": cacheControl, ETag: answer.etag };
   const held = req.headers.get("if-none-match");
   if (held && (held.trim() === "*" || held.split(",").some((tag) => tag.trim() === answer.etag))) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(answer.body, { status: 200, headers: { "Content-Type": "application/json", ...headers } });
+  return new Response(answer.body, { status: 200, headers: { "Content-Type": contentType, ...headers } });
 }

@@ -31,6 +31,12 @@ describe("pageCsp", () => {
     expect(d.get("default-src")).toEqual(["'self'"]);
   });
 
+  it("lets the embedded picker be framed by the configured origins only", () => {
+    const origins = ["https://shop.example", "http://localhost:3002"];
+    expect(directives(pageCsp({ ...base, frameAncestors: origins })).get("frame-ancestors")).toEqual(origins);
+    expect(directives(pageCsp({ ...base, frameAncestors: [] })).get("frame-ancestors")).toEqual(["'none'"]);
+  });
+
   it("allows the inline <html lang> script of each locale by its exact hash", () => {
     const hash = `'sha256-${createHash("sha256").update('document.documentElement.lang="lt";').digest("base64")}'`;
     expect(documentLangScriptHashes()).toContain(hash);
@@ -51,6 +57,10 @@ describe("commonSecurityHeaders", () => {
     expect(h["Referrer-Policy"]).toBe("strict-origin-when-cross-origin");
     expect(h["Permissions-Policy"]).toMatch(/camera=\(\)/);
     expect(h["X-Frame-Options"]).toBe("DENY");
+  });
+
+  it("leaves X-Frame-Options out only on a page some origins may frame (it cannot name them)", () => {
+    expect(commonSecurityHeaders("http://localhost:3000", { framable: true })["X-Frame-Options"]).toBeUndefined();
   });
 
   it("sends HSTS only when the app is served over https", () => {

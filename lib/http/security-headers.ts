@@ -14,6 +14,8 @@ export interface SecurityHeaderOptions {
   providerBaseUrl: string;
   /** `next dev` needs eval for its fast refresh. */
   dev?: boolean;
+  /** Origins that may frame this page (the embedded bank picker, ADR 20); no one when absent. */
+  frameAncestors?: readonly string[];
 }
 
 /** 128 random bits, base64: a fresh one for every request. */
@@ -67,7 +69,7 @@ export function pageCsp(o: SecurityHeaderOptions): string {
     ["base-uri", "'none'"],
     // A no-JavaScript form post may be answered with a redirect to the provider's confirmLink.
     ["form-action", "'self'", ...(provider ? [provider] : [])],
-    ["frame-ancestors", "'none'"],
+    ["frame-ancestors", ...(o.frameAncestors?.length ? o.frameAncestors : ["'none'"])],
     ["frame-src", "'none'"],
     ["worker-src", "'self'", "blob:"],
     ["manifest-src", "'self'"],
@@ -87,16 +89,19 @@ export function apiSecurityHeaders(appUrl: string): Record<string, string> {
   return { ...commonSecurityHeaders(appUrl), "Content-Security-Policy": API_CSP };
 }
 
-/** Headers every response carries (pages and API). */
-export function commonSecurityHeaders(appUrl: string): Record<string, string> {
+/**
+ * Headers every response carries (pages and API). A page that some origins may frame (the
+ * embedded picker) says so in its CSP alone: X-Frame-Options cannot name an origin.
+ */
+export function commonSecurityHeaders(appUrl: string, o: { framable?: boolean } = {}): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-    // For browsers older than CSP frame-ancestors.
-    "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
   };
+  // For browsers older than CSP frame-ancestors.
+  if (!o.framable) headers["X-Frame-Options"] = "DENY";
   // Only over https: a browser ignores it over http anyway, and a plain-http deployment (local,
   // e2e) must not teach a browser to insist on https for localhost. No includeSubDomains or
   // preload: the merchant's other subdomains are not ours to commit.

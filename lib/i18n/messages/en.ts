@@ -18,6 +18,7 @@ export const en = {
   "checkout.heading": "Checkout",
   "checkout.intro": "Pay {payee} directly from your bank account.",
   "checkout.payHeading": "Payment",
+  "embed.heading": "Pay by bank",
   "checkout.paid.heading": "This order is already paid",
   "checkout.paid.body": "There is nothing more to pay. Your bank has confirmed the payment.",
   "checkout.expired.heading": "This checkout has expired",

@@ -14,6 +14,7 @@ export const et: Messages = {
   "checkout.heading": "Maksmine",
   "checkout.intro": "Makske saajale {payee} otse oma pangakontolt.",
   "checkout.payHeading": "Makse",
+  "embed.heading": "Maksa pangaga",
   "checkout.paid.heading": "See tellimus on juba makstud",
   "checkout.paid.body": "Rohkem pole vaja maksta. Teie pank on makse kinnitanud.",
   "checkout.expired.heading": "Selle makse aeg on läbi",

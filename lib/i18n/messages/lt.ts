@@ -14,6 +14,7 @@ export const lt: Messages = {
   "checkout.heading": "Apmokėjimas",
   "checkout.intro": "Sumokėkite gavėjui {payee} tiesiai iš savo banko sąskaitos.",
   "checkout.payHeading": "Mokėjimas",
+  "embed.heading": "Mokėti per banką",
   "checkout.paid.heading": "Šis užsakymas jau apmokėtas",
   "checkout.paid.body": "Daugiau mokėti nereikia. Jūsų bankas patvirtino mokėjimą.",
   "checkout.expired.heading": "Šio apmokėjimo laikas baigėsi",

@@ -14,6 +14,7 @@ export const lv: Messages = {
   "checkout.heading": "Apmaksa",
   "checkout.intro": "Maksājiet saņēmējam {payee} tieši no sava bankas konta.",
   "checkout.payHeading": "Maksājums",
+  "embed.heading": "Maksāt ar banku",
   "checkout.paid.heading": "Šis pasūtījums jau ir apmaksāts",
   "checkout.paid.body": "Vairs nekas nav jāmaksā. Jūsu banka ir apstiprinājusi maksājumu.",
   "checkout.expired.heading": "Šīs apmaksas termiņš ir beidzies",

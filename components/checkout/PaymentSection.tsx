@@ -1,0 +1,130 @@
+import { CheckoutPayment, type SavedNotice } from "@/components/checkout/CheckoutPayment";
+import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
+import { shopLink } from "@/components/checkout/links";
+import { formatMoney } from "@/components/ui/money";
+import { appContext } from "@/lib/checkout/app-context";
+import { listBanks } from "@/lib/checkout/banks";
+import type { BanksResponse } from "@/lib/checkout/contract";
+import type { CheckoutPageData } from "@/lib/checkout/page-data";
+import { countryName, messages, pickMessages } from "@/lib/i18n";
+
+// The provider's documents the payer agrees to when choosing the bank on our page.
+const TERMS_URL = "https://kevin.eu/terms-conditions";
+const PRIVACY_URL = "https://kevin.eu/privacy-policy";
+
+export type PageState = "paid" | "expired" | "cancelled" | "attempt" | "form";
+
+export function stateOf(data: CheckoutPageData): PageState {
+  const { checkout, attempt } = data;
+  if (checkout.status === "paid") return "paid";
+  if (checkout.status === "cancelled") return "cancelled";
+  if (checkout.status === "expired") return "expired";
+  if (
+    attempt &&
+    !attempt.abandoned &&
+    (attempt.statusGroup === null || attempt.statusGroup === "started" || attempt.statusGroup === "pending")
+  ) {
+    return "attempt";
+  }
+  if (Date.parse(checkout.expiresAt) <= Date.now()) return "expired";
+  return "form";
+}
+
+async function banksFor(country: string): Promise<BanksResponse | null> {
+  try {
+    return await listBanks(country, await appContext());
+  } catch {
+    return null; // the picker fetches them itself, with a retry
+  }
+}
+
+const SAVED_NOTICES: readonly SavedNotice[] = ["declined", "failed", "elsewhere", "linked"];
+
+interface PaymentSectionProps {
+  data: CheckoutPageData;
+  /** `?saved=`: how the payer's return from saving a bank account went. */
+  saved: unknown;
+  /** Inside the merchant's own page (embed.js): the bank picker only, and no way back to the shop. */
+  embedded?: boolean;
+}
+
+/**
+ * The checkout's payment card, the same on our page and in the merchant's (embedded): how the
+ * checkout ended, the attempt in flight, or the form with the payer's saved account first.
+ */
+export async function PaymentSection({ data, saved, embedded = false }: PaymentSectionProps) {
+  const { checkout, locale, attempt } = data;
+  const t = messages(locale);
+  const state = stateOf(data);
+
+  if (state === "paid" || state === "expired" || state === "cancelled") {
+    const backToShop = embedded ? null : shopLink(checkout.returnUrl, checkout.id);
+    return (
+      <section className="card" aria-labelledby="checkout-state-heading">
+        <h2 id="checkout-state-heading">
+          {state === "paid"
+            ? t["checkout.paid.heading"]
+            : state === "expired"
+              ? t["checkout.expired.heading"]
+              : t["checkout.cancelled.heading"]}
+        </h2>
+        <p>{state === "paid" ? t["checkout.paid.body"] : t["checkout.ended.body"]}</p>
+        {backToShop && (
+          <a className="btn btn-secondary" href={backToShop}>
+            {t["common.returnToShop"]}
+          </a>
+        )}
+      </section>
+    );
+  }
+
+  const inFlight: InFlightAttempt | null =
+    state === "attempt" && attempt
+      ? {
+          method: attempt.method,
+          bankName: attempt.bankName,
+          statusGroup:
+            attempt.statusGroup === "pending" ? "pending" : attempt.statusGroup === "started" ? "started" : null,
+        }
+      : null;
+  const lastOver = attempt !== null && (attempt.abandoned || attempt.statusGroup === "failed");
+  const initialBanks = state === "form" && data.methods.bank ? await banksFor(data.defaultCountry) : null;
+  const id = encodeURIComponent(checkout.id);
+
+  return (
+    <section className="card" aria-labelledby="pay-heading">
+      <h2 id="pay-heading">{embedded ? t["embed.heading"] : t["checkout.payHeading"]}</h2>
+      <CheckoutPayment
+        checkoutId={checkout.id}
+        locale={locale}
+        amountText={formatMoney(checkout.amount, checkout.currency, locale)}
+        payee={checkout.creditorName}
+        methods={embedded ? { bank: true, card: false, hybrid: false } : data.methods}
+        bankOnly={embedded}
+        countries={data.countries.map((code) => ({ code, name: countryName(code, locale) }))}
+        defaultCountry={data.defaultCountry}
+        initialBanks={initialBanks}
+        startNewAttempt={lastOver}
+        failedBefore={checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)}
+        attempt={inFlight}
+        statusHref={`/checkout/${id}/return`}
+        termsUrl={TERMS_URL}
+        privacyUrl={PRIVACY_URL}
+        offerSave={data.canSaveAccount}
+        savedAccount={data.savedAccount}
+        savedNotice={SAVED_NOTICES.find((n) => n === saved) ?? null}
+        messages={pickMessages(locale, [
+          "pay.",
+          "errors.",
+          "payError.",
+          "apiError.",
+          "picker.",
+          "common.",
+          "attempt.",
+          "saved.",
+          "checkout.failedNotice",
+        ])}
+      />
+    </section>
+  );
+}

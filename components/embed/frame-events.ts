@@ -1,0 +1,31 @@
+import { MESSAGE_SOURCE, type BankCheckoutEventType } from "@/lib/embed/messages";
+
+/**
+ * The embedded picker's side of embed.js: events go to the merchant's page, and only to the
+ * origin our server checked against EMBED_ORIGINS (ADR 20). On our own pages nothing is connected
+ * and every call here is a no-op, so the payment form needs no "embedded" branch for them.
+ */
+let parentOrigin: string | null = null;
+
+export function connectToParent(origin: string | null) {
+  parentOrigin = origin;
+}
+
+export function tellParent(type: BankCheckoutEventType, detail: Record<string, string | number> = {}) {
+  if (!parentOrigin || window.parent === window) return;
+  window.parent.postMessage({ ...detail, source: MESSAGE_SOURCE, type }, parentOrigin);
+}
+
+/**
+ * Sends the payer to the bank (or the provider's page): the whole window, never a frame. Inside
+ * the merchant's page that is the top window, which the frame may navigate only during the
+ * payer's click on Pay (sandbox allow-top-navigation-by-user-activation).
+ */
+export function leaveTo(link: string) {
+  if (window.top && window.top !== window) {
+    tellParent("redirecting");
+    window.top.location.href = link;
+  } else {
+    window.location.assign(link);
+  }
+}
