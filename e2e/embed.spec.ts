@@ -163,6 +163,28 @@ test("the merchant's page ignores messages that do not come from the picker's fr
   expect(await frameHeight(page)).toBeLessThan(2000);
 });
 
+test("a payment already at the bank shows in the frame, and its status opens in the whole window", async ({
+  page,
+  request,
+}) => {
+  const checkoutId = await createCheckout(request);
+  const start = await request.post(`/api/checkouts/${checkoutId}/payments`, {
+    data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `embed-${Date.now()}` },
+  });
+  expect(start.status()).toBe(200);
+  serve(
+    "/in-flight",
+    `<title>Shop</title><main><h1>Shop</h1><div data-bank-checkout="${checkoutId}"></div></main><script src="${APP}/embed.js" async></script>`,
+  );
+  await page.goto(`${MERCHANT}/in-flight`);
+  const frame = picker(page);
+  await expect(frame.getByRole("heading", { name: "Your payment is in progress" })).toBeVisible();
+  await frame.getByRole("link", { name: /check status/ }).click();
+  // Our status page is never framed: it replaces the merchant's page.
+  await page.waitForURL(`${APP}/checkout/${checkoutId}/return`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
 test("embed.js is small, cacheable, and names its version", async ({ request }) => {
   const res = await request.get(`${APP}/embed.js`, { headers: { "Accept-Encoding": "identity" } });
   expect(res.status()).toBe(200);

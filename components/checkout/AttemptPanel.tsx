@@ -22,6 +22,8 @@ interface AttemptPanelProps {
   amountText: string;
   attempt: InFlightAttempt;
   statusHref: string;
+  /** Inside the merchant's page the status page opens in the whole window: it is never framed. */
+  statusTarget?: "_top";
   messages: AttemptMessages;
   /** The attempt is over (stopped by the payer, or failed): show the form again. */
   onOver(reason: "abandoned" | "failed"): void;
@@ -56,7 +58,15 @@ function abandonNote(error: unknown, t: AttemptMessages): { text: string; retry:
  * the attempt and its live status, a link to the status page, and a way to stop it and pay
  * otherwise, but never a fresh Pay button that could start a second payment.
  */
-export function AttemptPanel({ checkoutId, amountText, attempt, statusHref, messages: t, onOver }: AttemptPanelProps) {
+export function AttemptPanel({
+  checkoutId,
+  amountText,
+  attempt,
+  statusHref,
+  statusTarget,
+  messages: t,
+  onOver,
+}: AttemptPanelProps) {
   const [note, setNote] = useState<{ text: string; retry: boolean } | null>(null);
   const noteRef = useRef<HTMLDivElement>(null);
   const onOverRef = useRef(onOver);
@@ -131,7 +141,7 @@ export function AttemptPanel({ checkoutId, amountText, attempt, statusHref, mess
       )}
 
       <div className="actions">
-        <a className="btn btn-primary" href={statusHref}>
+        <a className="btn btn-primary" href={statusHref} target={statusTarget}>
           {t["attempt.check"]}
         </a>
         {canStop && (

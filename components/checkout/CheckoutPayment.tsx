@@ -18,7 +18,12 @@ export type CheckoutPaymentMessages = PaymentFormProps["messages"] & MessagesFor
 /** How the payer's return from saving a bank account went, when it did not go on to the payment. */
 export type SavedNotice = "declined" | "failed" | "elsewhere" | "linked";
 
-type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "initialBankId" | "rememberByDefault"> & {
+type CheckoutPaymentProps = Omit<
+  PaymentFormProps,
+  "messages" | "notice" | "initialBankId" | "rememberByDefault" | "bankOnly"
+> & {
+  /** Inside the merchant's own page (embed.js): the bank picker alone, and links leave the frame. */
+  embedded?: boolean;
   /** The customer's saved bank account in this browser: one-click payment, or a call to save it again. */
   savedAccount: SavedAccountView | null;
   savedNotice: SavedNotice | null;
@@ -36,6 +41,7 @@ type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "init
  * Everything around it (order, QR code, banner, footer) is rendered on the server.
  */
 export function CheckoutPayment({
+  embedded = false,
   attempt,
   failedBefore,
   statusHref,
@@ -85,6 +91,7 @@ export function CheckoutPayment({
           amountText={form.amountText}
           attempt={attempt}
           statusHref={statusHref}
+          statusTarget={embedded ? "_top" : undefined}
           messages={t}
           onOver={(reason) => {
             // That attempt's key must not be replayed: the next Pay is a new attempt.
@@ -130,6 +137,7 @@ export function CheckoutPayment({
   return (
     <PaymentForm
       {...form}
+      bankOnly={embedded}
       startNewAttempt={startNew}
       notice={notice}
       initialBankId={expired?.bankId}

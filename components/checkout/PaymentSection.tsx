@@ -99,8 +99,8 @@ export async function PaymentSection({ data, saved, embedded = false }: PaymentS
         locale={locale}
         amountText={formatMoney(checkout.amount, checkout.currency, locale)}
         payee={checkout.creditorName}
-        methods={embedded ? { bank: true, card: false, hybrid: false } : data.methods}
-        bankOnly={embedded}
+        methods={data.methods}
+        embedded={embedded}
         countries={data.countries.map((code) => ({ code, name: countryName(code, locale) }))}
         defaultCountry={data.defaultCountry}
         initialBanks={initialBanks}
