@@ -185,6 +185,43 @@ test("a payment already at the bank shows in the frame, and its status opens in 
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 });
 
+test("when the provider answers slowly, the payer still reaches the bank from the frame", async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const sandbox = process.env.SANDBOX_URL ?? "http://localhost:3101";
+  const setFault = async (fault: Record<string, unknown>) =>
+    expect((await request.post(`${sandbox}/_sandbox/faults`, { data: fault })).status()).toBe(200);
+  const checkoutId = await createCheckout(request);
+  serve(
+    "/slow",
+    `<title>Shop</title><main><h1>Shop</h1><div data-bank-checkout="${checkoutId}"></div></main><script src="${APP}/embed.js" async></script>`,
+  );
+  await page.goto(`${MERCHANT}/slow`);
+  const frame = picker(page);
+  await frame.getByRole("radio", { name: "Swedbank", exact: true }).check();
+  await frame.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  // Longer than a click's transient activation (5 s): a browser may then refuse the frame's move
+  // of the whole window (Chromium here allows it), and the frame offers the link to click instead.
+  await setFault({ mode: "slow", delayMs: 7_000, paths: ["/pis/payment"], methods: ["POST"], count: 1 });
+  try {
+    await frame.getByRole("button", { name: /^Pay/ }).click();
+    const link = frame.getByRole("link", { name: "Continue to your bank" });
+    // Whichever comes first; the other one then fails quietly (the frame is gone, or never leaves).
+    const left = page
+      .waitForURL(/localhost:\d+\/login\//, { timeout: 25_000 })
+      .then(() => "left" as const)
+      .catch(() => "neither" as const);
+    const offered = link
+      .waitFor({ timeout: 25_000 })
+      .then(() => "offered" as const)
+      .catch(() => "neither" as const);
+    if ((await Promise.race([left, offered])) === "offered") await link.click();
+  } finally {
+    await setFault({ mode: "none" });
+  }
+  await page.waitForURL(/localhost:\d+\/login\//);
+  await expect(page.getByRole("heading", { name: "Log in to Swedbank" })).toBeVisible();
+});
+
 test("embed.js is small, cacheable, and names its version", async ({ request }) => {
   const res = await request.get(`${APP}/embed.js`, { headers: { "Accept-Encoding": "identity" } });
   expect(res.status()).toBe(200);

@@ -38,6 +38,20 @@ export async function merchantView(request: APIRequestContext, checkoutId: strin
   };
 }
 
+/**
+ * Switches the bank country on our checkout page until `shown` (something only the browser's code
+ * does in answer) holds. The page is rendered on the server, and React puts a controlled select
+ * back to its own state when it hydrates: a choice made in the moment before that (which a test
+ * does at once) is undone, so it is made again.
+ */
+export async function chooseCountry(page: Page, code: string, shown: () => Promise<void>) {
+  const country = page.getByRole("combobox", { name: "Country of your bank" });
+  await expect(async () => {
+    await country.selectOption(code);
+    await shown();
+  }).toPass({ timeout: 20_000 });
+}
+
 /** On our checkout page: choose a bank, accept the Terms, press Pay; ends on the bank's login page. */
 export async function payWithBank(page: Page, bank = "Swedbank") {
   await page.getByRole("radio", { name: bank, exact: true }).check();

@@ -198,8 +198,19 @@ export function PaymentForm(props: PaymentFormProps) {
             {t[missingKey]}
           </p>
         )}
-        <p className="visually-hidden" role="status">
-          {f.leaving ? leavingText : ""}
+        <p className={f.stuckLink ? "hint" : "visually-hidden"} role="status">
+          {f.stuckLink ? (
+            <>
+              {t["pay.stuck"]}{" "}
+              <a href={f.stuckLink} target="_top">
+                {t["pay.continue"]}
+              </a>
+            </>
+          ) : f.leaving ? (
+            leavingText
+          ) : (
+            ""
+          )}
         </p>
         <p className="hint">
           {format(choice === "card" || choice === "hybrid" ? t["pay.afterNote.card"] : t["pay.afterNote"], {

@@ -75,7 +75,9 @@ export function SavedAccountPanel({
       );
     },
     onMutate: () => setError(null),
-    onSuccess: (link) => leaveTo(link),
+    onSuccess: (link) => {
+      leaveTo(link);
+    },
     onError: (err) => {
       const what = explain(err);
       if (what.newKey) clearAttemptKey(checkoutId);

@@ -35,6 +35,9 @@ export interface PaymentFormOptions {
   rememberByDefault?: boolean;
 }
 
+/** How long the embedded form waits for the window to leave before it offers the link itself. */
+const STUCK_AFTER_MS = 2_500;
+
 /** Where Pay sends the request, and which field of the answer is the link to follow. */
 interface Leave {
   url: string;
@@ -99,6 +102,8 @@ export function usePaymentForm(o: PaymentFormOptions) {
   const newAttemptPending = useRef(o.startNewAttempt);
   const [payError, setPayError] = useState<{ key: PayErrorKey; retry: boolean } | null>(null);
   const [reloading, setReloading] = useState(false);
+  // In the merchant's page, the link to the bank, offered when the window has not left by itself.
+  const [stuckLink, setStuckLink] = useState<string | null>(null);
 
   const pay = useMutation({
     mutationFn: async (values: PaymentFormValues) => {
@@ -125,7 +130,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
     onSuccess: (link) => {
       if (here && chosenBank) rememberBank(country, chosenBank.id);
       // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
-      leaveTo(link);
+      if (!leaveTo(link)) window.setTimeout(() => setStuckLink(link), STUCK_AFTER_MS);
     },
     onError: (error) => {
       if (error instanceof ApiError && error.code === "terms_required") {
@@ -183,6 +188,8 @@ export function usePaymentForm(o: PaymentFormOptions) {
     /** Fields Pay still needs, shown as a hint below the button before any submit. */
     missing: missingFields({ choice, bankId, terms }),
     payError,
+    /** The bank's link, when the window should have left for it by now (embedded only). */
+    stuckLink,
     focusField: (field: PaymentField) => form.setFocus(field),
     submit,
     /** Try again after a refusal: the same values, the same attempt key unless the attempt is over. */

@@ -18,14 +18,20 @@ export function tellParent(type: BankCheckoutEventType, detail: Record<string, s
 
 /**
  * Sends the payer to the bank (or the provider's page): the whole window, never a frame. Inside
- * the merchant's page that is the top window, which the frame may navigate only during the
- * payer's click on Pay (sandbox allow-top-navigation-by-user-activation).
+ * the merchant's page that is the top window, which the frame may navigate only while the payer's
+ * click on Pay is recent (sandbox allow-top-navigation-by-user-activation; about 5 s in Chromium).
+ * Returns false when that may not have happened: the caller offers a link to click.
  */
-export function leaveTo(link: string) {
+export function leaveTo(link: string): boolean {
   if (window.top && window.top !== window) {
     tellParent("redirecting");
-    window.top.location.href = link;
-  } else {
-    window.location.assign(link);
+    try {
+      window.top.location.href = link;
+    } catch {
+      // Refused (the click is too long ago): the link the caller shows takes a fresh click.
+    }
+    return false;
   }
+  window.location.assign(link);
+  return true;
 }

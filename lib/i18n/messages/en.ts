@@ -62,6 +62,8 @@ export const en = {
   "pay.consent.hybrid": "Bank or card, on the next page",
   "pay.button": "Pay {amount}",
   "pay.leaving.bank": "Taking you to your bank…",
+  "pay.stuck": "Nothing happening?",
+  "pay.continue": "Continue to your bank",
   "pay.leaving.provider": "Taking you to the payment page…",
   "pay.missing.both": "To pay, choose your bank and accept the Terms and Conditions.",
   "pay.missing.bank": "To pay, choose your bank.",

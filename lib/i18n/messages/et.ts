@@ -55,6 +55,8 @@ export const et: Messages = {
   "pay.consent.hybrid": "Panga või kaardiga, järgmisel lehel",
   "pay.button": "Maksa {amount}",
   "pay.leaving.bank": "Suuname teid teie panka…",
+  "pay.stuck": "Midagi ei juhtu?",
+  "pay.continue": "Jätka oma pangas",
   "pay.leaving.provider": "Suuname teid makselehele…",
   "pay.missing.both": "Maksmiseks valige pank ja nõustuge kasutustingimustega.",
   "pay.missing.bank": "Maksmiseks valige pank.",

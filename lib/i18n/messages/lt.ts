@@ -59,6 +59,8 @@ export const lt: Messages = {
   "pay.consent.hybrid": "Banku arba kortele, kitame puslapyje",
   "pay.button": "Mokėti {amount}",
   "pay.leaving.bank": "Nukreipiame į jūsų banką…",
+  "pay.stuck": "Nieko nevyksta?",
+  "pay.continue": "Tęsti jūsų banke",
   "pay.leaving.provider": "Nukreipiame į mokėjimo puslapį…",
   "pay.missing.both": "Norėdami mokėti, pasirinkite banką ir sutikite su taisyklėmis ir sąlygomis.",
   "pay.missing.bank": "Norėdami mokėti, pasirinkite banką.",

@@ -59,6 +59,8 @@ export const lv: Messages = {
   "pay.consent.hybrid": "Ar banku vai karti, nākamajā lapā",
   "pay.button": "Maksāt {amount}",
   "pay.leaving.bank": "Novirzām uz jūsu banku…",
+  "pay.stuck": "Nekas nenotiek?",
+  "pay.continue": "Turpināt savā bankā",
   "pay.leaving.provider": "Novirzām uz maksājuma lapu…",
   "pay.missing.both": "Lai maksātu, izvēlieties banku un piekrītiet noteikumiem un nosacījumiem.",
   "pay.missing.bank": "Lai maksātu, izvēlieties banku.",
