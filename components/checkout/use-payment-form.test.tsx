@@ -66,6 +66,12 @@ const errorOf = (r: { current: ReturnType<typeof usePaymentForm> }, field: "bank
   r.current.form.getFieldState(field).error?.message;
 
 describe("usePaymentForm", () => {
+  it("offers every way the project allows, or the bank picker alone inside the merchant's page", () => {
+    expect(render().result.current.choices).toEqual(["here", "hosted", "card"]);
+    cleanup();
+    expect(render({ bankOnly: true }).result.current.choices).toEqual(["here"]);
+  });
+
   it("refuses Pay without a bank and the Terms, naming both fields with their message keys, and sends nothing", async () => {
     const { result } = render();
     expect(result.current.missing).toEqual(["bankId", "terms"]);
