@@ -346,6 +346,7 @@ async function benchFirstLoad() {
     const landing = await firstLoadJs(`/checkout/${id}/return`);
     // The bank picker embedded in a merchant's page (embed.js) has the checkout page's budget.
     const embed = await firstLoadJs(`/checkout/${id}/embed`);
+    const loaderKib = gzipSync(EMBED_JS).length / 1024;
     figures.checkout_first_load_kib = checkout.kib;
     figures.landing_first_load_kib = landing.kib;
     figures.embed_first_load_kib = embed.kib;
@@ -356,9 +357,9 @@ async function benchFirstLoad() {
       `landing first-load JS: ${landing.kib.toFixed(1)} KiB gzip (target ≤ ${LANDING_TARGET_KIB} KiB) ${landing.kib <= LANDING_TARGET_KIB ? "OK" : "OVER"} — ${landing.scripts} scripts; inline RSC data ${landing.inlineKib.toFixed(1)} KiB gzip`,
     );
     line(
-      `embedded picker first-load JS: ${embed.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${embed.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${embed.scripts} scripts; inline RSC data ${embed.inlineKib.toFixed(1)} KiB gzip; embed.js ${(gzipSync(EMBED_JS).length / 1024).toFixed(1)} KiB gzip (target ≤ 4 KiB)`,
+      `embedded picker first-load JS: ${embed.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${embed.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${embed.scripts} scripts; inline RSC data ${embed.inlineKib.toFixed(1)} KiB gzip; embed.js ${loaderKib.toFixed(1)} KiB gzip (target ≤ 4 KiB)`,
     );
-    figures.embed_js_kib = gzipSync(EMBED_JS).length / 1024;
+    figures.embed_js_kib = loaderKib;
     // The floor: a page with no client code of ours (the accessibility statement loads only Next's
     // and React's runtime). On a given machine the two payer pages cannot score above it.
     const pages = [

@@ -1,6 +1,6 @@
 import { EMBED_JS, EMBED_JS_HASH } from "@/lib/embed/loader-bundle";
 import { apiSecurityHeaders } from "@/lib/http/security-headers";
-import { cacheableJson } from "@/lib/http/problem";
+import { cacheable } from "@/lib/http/problem";
 import { env } from "@/lib/env";
 
 export const runtime = "nodejs";
@@ -13,12 +13,11 @@ export const dynamic = "force-dynamic";
  */
 export function GET(req: Request) {
   const pinned = new URL(req.url).searchParams.get("v") === EMBED_JS_HASH;
-  return cacheableJson(
+  return cacheable(
     req,
-    { body: EMBED_JS, etag: `"${EMBED_JS_HASH}"` },
+    { body: EMBED_JS, etag: `"${EMBED_JS_HASH}"`, contentType: "text/javascript; charset=utf-8" },
     pinned ? "public, max-age=31536000, immutable" : "public, max-age=3600, stale-while-revalidate=86400",
     // A script for other sites' pages: loadable by them even when they isolate themselves (COEP).
     { ...apiSecurityHeaders(env().appUrl), "Cross-Origin-Resource-Policy": "cross-origin" },
-    "text/javascript; charset=utf-8",
   );
 }

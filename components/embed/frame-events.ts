@@ -2,8 +2,8 @@ import { MESSAGE_SOURCE, type BankCheckoutEventType } from "@/lib/embed/messages
 
 /**
  * The embedded picker's side of embed.js: events go to the merchant's page, and only to the
- * origin our server checked against EMBED_ORIGINS (ADR 20). On our own pages nothing is connected
- * and every call here is a no-op, so the payment form needs no "embedded" branch for them.
+ * origin our server checked against EMBED_ORIGINS (ADR 20). On our own pages nothing is connected,
+ * tellParent does nothing and leaveTo moves this window, so the form needs no "embedded" branch.
  */
 let parentOrigin: string | null = null;
 

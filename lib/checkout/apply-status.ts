@@ -220,8 +220,26 @@ export async function lockAttempt(
 }
 
 /**
- * Moves a checkout's own status if the status machine allows it, records the move with its
- * source, and queues the merchant's notification, in one statement. For a caller that holds the
+ * What moving a checkout's own status writes, if the status machine allows the move: the new
+ * status, the history entry with its source, and the merchant's notification. Nothing otherwise.
+ */
+export function checkoutMove(
+  checkout: CheckoutRow,
+  to: CheckoutStatus,
+  source: StatusSource,
+  attemptId?: string,
+): Pick<GuardedWrite, "moveTo" | "event" | "notification"> | null {
+  if (checkout.status === to || !canMoveCheckout(checkout.status, to)) return null;
+  const event = EVENT_OF[to];
+  return {
+    moveTo: to,
+    event: { checkoutId: checkout.id, attemptId, fromStatus: checkout.status, toStatus: to, source },
+    notification: event && notificationRow(checkout, event, { status: to, ...(attemptId ? { attemptId } : {}) }),
+  };
+}
+
+/**
+ * Moves a checkout's own status (checkoutMove) in one statement. For a caller that holds the
  * checkout's lock, read under it: the version it read cannot have changed.
  */
 export async function moveCheckout(
@@ -231,14 +249,9 @@ export async function moveCheckout(
   source: StatusSource,
   attemptId?: string,
 ): Promise<boolean> {
-  if (checkout.status === to || !canMoveCheckout(checkout.status, to)) return false;
-  const event = EVENT_OF[to];
-  const written = await writeIfUnchanged(tx, {
-    checkout,
-    moveTo: to,
-    event: { checkoutId: checkout.id, attemptId, fromStatus: checkout.status, toStatus: to, source },
-    notification: event && notificationRow(checkout, event, { status: to, ...(attemptId ? { attemptId } : {}) }),
-  });
+  const move = checkoutMove(checkout, to, source, attemptId);
+  if (!move) return false;
+  const written = await writeIfUnchanged(tx, { checkout, ...move });
   if (!written) throw new Error(`checkout ${checkout.id} changed under its lock`);
   return true;
 }

@@ -4,10 +4,9 @@ import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
 import { checkouts, paymentAttempts, type CheckoutRow } from "../db/schema";
 import { PisError } from "../pis";
-import { applyProviderStatus } from "./apply-status";
+import { applyProviderStatus, checkoutMove } from "./apply-status";
 import { assertPayable, loadCheckout } from "./checkouts";
 import { writeIfUnchanged } from "./guarded-write";
-import { canMoveCheckout } from "./status-machine";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank, checkoutNotFound } from "./errors";
 import { bankIdInput, isCheckoutId, newAttemptId } from "./ids";
@@ -175,20 +174,10 @@ async function insertAttempt(
 ): Promise<true> {
   for (let checkout: CheckoutRow | undefined = read; checkout; checkout = await loadCheckout(c, read.id)) {
     if (checkout.status === "paid") throw new CheckoutError("already_paid");
-    const moves = canMoveCheckout(checkout.status, "processing") && checkout.status !== "processing";
     const written = await writeIfUnchanged(c.db, {
       checkout,
       attemptInsert: attempt,
-      ...(moves && {
-        moveTo: "processing" as const,
-        event: {
-          checkoutId: checkout.id,
-          attemptId: attempt.id,
-          fromStatus: checkout.status,
-          toStatus: "processing" as const,
-          source: "initiation" as const,
-        },
-      }),
+      ...checkoutMove(checkout, "processing", "initiation", attempt.id),
     });
     if (written) return true;
   }

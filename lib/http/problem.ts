@@ -39,20 +39,22 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /**
- * A JSON answer caches may keep and revalidate: with its strong ETag, and 304 with no body when
- * the request already holds that version (If-None-Match).
+ * An answer caches may keep and revalidate (JSON unless said otherwise): with its strong ETag,
+ * and 304 with no body when the request already holds that version (If-None-Match).
  */
-export function cacheableJson(
+export function cacheable(
   req: Request,
-  answer: { body: string; etag: string },
+  answer: { body: string; etag: string; contentType?: string },
   cacheControl: string,
   extraHeaders: Record<string, string> = {},
-  contentType = "application/json",
 ): Response {
   const headers = { ...extraHeaders, "Cache-Control": cacheControl, ETag: answer.etag };
   const held = req.headers.get("if-none-match");
   if (held && (held.trim() === "*" || held.split(",").some((tag) => tag.trim() === answer.etag))) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(answer.body, { status: 200, headers: { "Content-Type": contentType, ...headers } });
+  return new Response(answer.body, {
+    status: 200,
+    headers: { "Content-Type": answer.contentType ?? "application/json", ...headers },
+  });
 }

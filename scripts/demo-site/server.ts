@@ -2,11 +2,12 @@
  * The demo merchant site (sandbox mode, `npm start`): the shop's own checkout page on another
  * origin, with the bank picker embedded by embed.js (issue 20). It is what a merchant writes: its
  * backend creates the checkout over our API with its key, its page holds two lines of HTML, and
- * the thanks page asks our API how the payment ended. Plain node:http on purpose: nothing here
- * needs the app's code.
+ * the thanks page asks our API how the payment ended. Plain node:http on purpose: it needs
+ * nothing of the app but its settings.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
+import { isCheckoutId } from "../../lib/checkout/ids";
 import { loadEnv } from "../../lib/env";
 
 const settings = loadEnv();
@@ -90,7 +91,7 @@ async function checkoutPage(res: ServerResponse, lang: string | null) {
 }
 
 async function thanksPage(res: ServerResponse, id: string | null) {
-  if (!id || !/^co_[A-Za-z0-9_-]{20,40}$/.test(id)) return page(res, 400, "Thanks", "<p>No checkout named.</p>");
+  if (!id || !isCheckoutId(id)) return page(res, 400, "Thanks", "<p>No checkout named.</p>");
   const answer = await api(`/api/checkouts/${encodeURIComponent(id)}`);
   const status = answer.ok ? ((await answer.json()) as { status: string }).status : "unknown";
   page(

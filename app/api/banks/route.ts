@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { banksAnswer } from "@/lib/checkout/banks";
-import { cacheableJson } from "@/lib/http/problem";
+import { cacheable } from "@/lib/http/problem";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -11,7 +11,7 @@ const query = z.object({ country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO
 // Every payer of a country gets the same list: browsers and CDNs keep it 5 minutes (the server's own
 // cache holds it 10), and serve the old one for 10 more while they fetch the new one.
 export const GET = route({ query }, async ({ req, query, ctx }) =>
-  cacheableJson(
+  cacheable(
     req,
     await banksAnswer(query.country, ctx),
     "public, max-age=300, s-maxage=300, stale-while-revalidate=600",
