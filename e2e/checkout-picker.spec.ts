@@ -160,3 +160,63 @@ test("a country with 3,000 banks stays quick: a few are drawn, search narrows at
   // The button is gone; focus moves to the first bank it revealed.
   await expect(banks(page).nth(48)).toBeFocused();
 });
+
+/**
+ * A slow phone: the page is on screen and usable seconds before its code has run. Holds the
+ * page's scripts until `release` is called, so the test acts on the server-rendered form.
+ */
+async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/_next/static/chunks/**", async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test("a country chosen before the page came alive stays chosen, with its banks", async ({ page, request }) => {
+  const release = await holdScripts(page);
+  await page.goto(`/checkout/${await createCheckout(request)}`, { waitUntil: "commit" });
+  const country = page.getByRole("combobox", { name: "Country of your bank" });
+  await country.selectOption("LV");
+  release();
+
+  await expect(page.getByRole("radio", { name: "Citadele" })).toBeVisible();
+  await expect(page.getByRole("radio", { name: "Šiaulių bankas" })).toHaveCount(0);
+  await expect(country).toHaveValue("LV");
+});
+
+test("a search and the Terms ticked before the page came alive are kept, and Pay goes through", async ({
+  page,
+  request,
+}) => {
+  const reference = `early-${Date.now()}`;
+  const release = await holdScripts(page);
+  await page.goto(`/checkout/${await createCheckout(request, { reference })}`, { waitUntil: "commit" });
+  await page.getByRole("searchbox", { name: "Search banks" }).fill("lum");
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  release();
+
+  await expect(banks(page)).toHaveCount(1);
+  await expect(page.getByRole("searchbox", { name: "Search banks" })).toHaveValue("lum");
+  await page.getByRole("radio", { name: "Luminor" }).check();
+  await expect(page.getByRole("checkbox", { name: /Terms and Conditions/ })).toBeChecked();
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await page.waitForURL(/localhost:\d+\/login\//);
+  expect((await sandboxPayment(request, reference)).map((p) => p.bankId)).toEqual(["LUMINOR_LT_SAND"]);
+});
+
+test("a bank chosen before the page came alive is the one paid with", async ({ page, request }) => {
+  const reference = `early-bank-${Date.now()}`;
+  const release = await holdScripts(page);
+  await page.goto(`/checkout/${await createCheckout(request, { reference })}`, { waitUntil: "commit" });
+  await page.getByRole("radio", { name: "Šiaulių bankas" }).check();
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  release();
+
+  await expect(page.getByTestId("consent-from")).toHaveText("Šiaulių bankas");
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await page.waitForURL(/localhost:\d+\/login\//);
+  expect((await sandboxPayment(request, reference)).map((p) => p.bankId)).toEqual(["SIAULIU_LT_SAND"]);
+});

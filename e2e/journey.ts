@@ -40,9 +40,9 @@ export async function merchantView(request: APIRequestContext, checkoutId: strin
 
 /**
  * Switches the bank country on our checkout page until `shown` (something only the browser's code
- * does in answer) holds. The page is rendered on the server, and React puts a controlled select
- * back to its own state when it hydrates: a choice made in the moment before that (which a test
- * does at once) is undone, so it is made again.
+ * does in answer) holds. The page keeps a choice made before it came alive (early-input.ts, tested
+ * in checkout-picker.spec.ts); one made while React is in the middle of hydrating it can still be
+ * lost, and a test acts at once, so the choice is made again until the page answers.
  */
 export async function chooseCountry(page: Page, code: string, shown: () => Promise<void>) {
   const country = page.getByRole("combobox", { name: "Country of your bank" });

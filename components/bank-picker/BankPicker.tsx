@@ -1,5 +1,6 @@
 "use client";
 
+import { useChangedBeforeLive } from "@/components/checkout/early-input";
 import type { Ref } from "react";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { BankLogo, EmptyState } from "./BankParts";
@@ -42,6 +43,7 @@ export function BankPicker({
 }: BankPickerProps) {
   const { query, searched, matches, shown, hiddenCount, groupRef, searchRef, setQuery, onSearchKeyDown, showAll } =
     useBankPicker(state.status === "ready" ? state.banks : null, lastUsedId, ref);
+  useChangedBeforeLive("#bank-list input:checked", onChange);
 
   if (state.status === "loading") {
     return (

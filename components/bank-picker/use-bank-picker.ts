@@ -11,6 +11,7 @@ import {
   type Ref,
 } from "react";
 import type { BankView } from "@/lib/checkout/contract";
+import { useChangedBeforeLive } from "@/components/checkout/early-input";
 import { filterBanks, lastUsedFirst } from "./filter";
 
 export interface BankPickerHandle {
@@ -40,6 +41,8 @@ export function useBankPicker(
   const groupRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const focusAfterShowAll = useRef(false);
+
+  useChangedBeforeLive("#bank-search", (value) => setQueryState(value));
 
   const ordered = useMemo(() => (banks ? lastUsedFirst(banks, lastUsedId) : []), [banks, lastUsedId]);
   const matches = useMemo(() => filterBanks(ordered, deferredQuery), [ordered, deferredQuery]);

@@ -1,3 +1,4 @@
+import { useChangedBeforeLive } from "./early-input";
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useController, useForm, useWatch, type Resolver } from "react-hook-form";
@@ -87,6 +88,12 @@ export function usePaymentForm(o: PaymentFormOptions) {
     control: form.control,
     name: ["choice", "country", "bankId", "terms", "remember"],
   });
+
+  const chooseCountry = (code: string) => {
+    form.setValue("country", code);
+    form.setValue("bankId", "");
+  };
+  useChangedBeforeLive("#country", (code) => o.countries.some((c) => c.code === code) && chooseCountry(code));
 
   const banks = useBanksQuery(country, o.initialBanks);
   const prefetch = usePrefetchBanks();
@@ -199,10 +206,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
       form.setValue("choice", "hosted");
       choiceChanged();
     },
-    chooseCountry: (code: string) => {
-      form.setValue("country", code);
-      form.setValue("bankId", "");
-    },
+    chooseCountry,
     /** The payer reaches for the country switch: fetch the other countries' lists ahead. */
     prefetchCountries: () => prefetch(o.countries.map((c) => c.code).filter((c) => c !== country)),
   };
