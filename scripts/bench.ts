@@ -8,7 +8,9 @@
  *    every non-`noModule` `<script src>` is fetched and its gzip size summed (level 9, or the
  *    server's own gzip when it compressed). Next 16 no longer prints these sizes itself.
  *    Then Lighthouse 13 (mobile preset, simulated throttling, Debian's chromium) on both pages:
- *    performance, accessibility and best-practices scores, LCP/TBT/CLS and back/forward cache.
+ *    performance, accessibility and best-practices scores, LCP/TBT/CLS and back/forward cache;
+ *    then again with the CPU slowed so that this host emulates the preset's phone
+ *    (scripts/lighthouse-cpu.ts), since the preset's 4x assumes a host of a given speed.
  * 3-5. The server: throughput as a ratio to a bare Next route, payment start overhead, database
  *    round trips per route (scripts/bench-server.ts).
  *
@@ -25,6 +27,7 @@ import { gzipSync } from "node:zlib";
 import { filterBanks, type SearchableBank } from "../components/bank-picker/filter";
 import { EMBED_JS } from "../lib/embed/loader-bundle";
 import { stopProcessGroup } from "./bench-app";
+import { cpuMultiplierFor } from "./lighthouse-cpu";
 import { benchServer, type Figures } from "./bench-server";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -227,21 +230,23 @@ interface LighthouseFigures {
   tbtMs: number;
   cls: number;
   bfcache: string;
+  /** Lighthouse's measure of this host's speed (environment.benchmarkIndex). */
+  benchmarkIndex: number;
 }
 
 /** Lighthouse's own CLI with its default (mobile, simulated throttling) settings, on Debian's chromium. */
-async function lighthouse(url: string): Promise<LighthouseFigures> {
+async function lighthouse(url: string, cpuMultiplier?: number): Promise<LighthouseFigures> {
   // Lighthouse now and then loses the trace of a load (NO_NAVSTART) and says to run it again.
   for (let attempt = 1; ; attempt++) {
     try {
-      return lighthouseOnce(url);
+      return lighthouseOnce(url, cpuMultiplier);
     } catch (err) {
       if (attempt >= 3) throw err;
     }
   }
 }
 
-function lighthouseOnce(url: string): LighthouseFigures {
+function lighthouseOnce(url: string, cpuMultiplier?: number): LighthouseFigures {
   const bin = path.join(root, "node_modules/.bin/lighthouse");
   const r = spawnSync(
     bin,
@@ -251,6 +256,7 @@ function lighthouseOnce(url: string): LighthouseFigures {
       "--quiet",
       "--only-categories=performance,accessibility,best-practices",
       "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+      ...(cpuMultiplier ? [`--throttling.cpuSlowdownMultiplier=${cpuMultiplier.toFixed(2)}`] : []),
     ],
     {
       env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
@@ -260,6 +266,7 @@ function lighthouseOnce(url: string): LighthouseFigures {
   );
   if (r.status !== 0) throw new Error(`lighthouse failed: ${r.stderr.slice(-500)}`);
   const report = JSON.parse(r.stdout) as {
+    environment?: { benchmarkIndex?: number };
     categories: Record<string, { score: number | null }>;
     audits: Record<
       string,
@@ -277,6 +284,7 @@ function lighthouseOnce(url: string): LighthouseFigures {
     tbtMs: report.audits["total-blocking-time"]?.numericValue ?? NaN,
     cls: report.audits["cumulative-layout-shift"]?.numericValue ?? NaN,
     bfcache: bf ? (bf.score === 1 ? "eligible" : `not eligible (${bfReasons.join("; ")})`) : "not audited",
+    benchmarkIndex: report.environment?.benchmarkIndex ?? NaN,
   };
 }
 
@@ -369,25 +377,54 @@ async function benchFirstLoad() {
     ] as const;
     // A freshly started server compiles its code on the first requests: warm it before measuring.
     for (let i = 0; i < 5; i++) for (const [, pagePath] of pages) await get(`${APP}${pagePath}?lang=en`);
-    for (const [name, pagePath] of pages) {
-      // Lighthouse's own advice on variance: several runs, judge the median (a shared machine's
-      // neighbours move one run by a few points either way). All runs are printed.
-      const runs: LighthouseFigures[] = [];
-      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(`${APP}${pagePath}?lang=en`));
-      const perf = runs.map((r) => r.scores.performance ?? 0);
-      const lh = runs.slice().sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0))[
+    const medianOf = (runs: LighthouseFigures[]) =>
+      runs.slice().sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0))[
         Math.floor(runs.length / 2)
       ]!;
+    const report = (name: string, runs: LighthouseFigures[], key: string, how: string) => {
+      const lh = medianOf(runs);
       const scores = Object.entries(LIGHTHOUSE_TARGETS).map(
         ([k, target]) => `${k} ${lh.scores[k]} (≥ ${target}) ${(lh.scores[k] ?? 0) >= target ? "OK" : "LOW"}`,
       );
-      const key = name.split(" ")[0]!;
       for (const [k, v] of Object.entries(lh.scores)) figures[`lighthouse_${key}_${k.replace("-", "_")}`] = v ?? 0;
       figures[`lighthouse_${key}_lcp_ms`] = lh.lcpMs;
       figures[`lighthouse_${key}_tbt_ms`] = lh.tbtMs;
-      line(`lighthouse ${name}, median of ${runs.length} runs (performance ${perf.join(", ")}): ${scores.join(", ")}`);
+      const perf = runs.map((r) => r.scores.performance ?? 0).join(", ");
+      line(`lighthouse ${name}, ${how}, median of ${runs.length} runs (performance ${perf}): ${scores.join(", ")}`);
       line(
-        `lighthouse ${name}: LCP ${lh.lcpMs.toFixed(0)} ms, TBT ${lh.tbtMs.toFixed(0)} ms, CLS ${lh.cls.toFixed(3)}, back/forward cache ${lh.bfcache}`,
+        `  LCP ${lh.lcpMs.toFixed(0)} ms, TBT ${lh.tbtMs.toFixed(0)} ms, CLS ${lh.cls.toFixed(3)}, back/forward cache ${lh.bfcache}`,
+      );
+    };
+    // Lighthouse's own advice on variance: several runs, judge the median (a shared machine's
+    // neighbours move one run by a few points either way). All runs are printed.
+    const preset = new Map<string, LighthouseFigures[]>();
+    for (const [name, pagePath] of pages) {
+      const runs: LighthouseFigures[] = [];
+      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(`${APP}${pagePath}?lang=en`));
+      preset.set(name, runs);
+      report(name, runs, name.split(" ")[0]!, "mobile preset (CPU 4x)");
+    }
+    // The same phone emulated on this host (scripts/lighthouse-cpu.ts): what the preset's scores
+    // would be on the kind of host it was tuned on.
+    const indexes = [...preset.values()]
+      .flat()
+      .map((r) => r.benchmarkIndex)
+      .filter(Number.isFinite);
+    const benchmarkIndex = indexes.sort((a, b) => a - b)[Math.floor(indexes.length / 2)] ?? NaN;
+    const multiplier = cpuMultiplierFor(benchmarkIndex);
+    figures.lighthouse_benchmark_index = benchmarkIndex;
+    figures.lighthouse_cpu_multiplier = multiplier;
+    line(
+      `this host's Lighthouse benchmarkIndex ${benchmarkIndex.toFixed(0)} (the preset's 4x was tuned on about 1,500): the same phone is CPU ${multiplier.toFixed(2)}x here`,
+    );
+    for (const [name, pagePath] of pages) {
+      const runs: LighthouseFigures[] = [];
+      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(`${APP}${pagePath}?lang=en`, multiplier));
+      report(
+        name,
+        runs,
+        `${name.split(" ")[0]!}_calibrated`,
+        `the preset's phone on this host (CPU ${multiplier.toFixed(2)}x)`,
       );
     }
   } catch (err) {
