@@ -3,7 +3,14 @@ import { alias } from "drizzle-orm/pg-core";
 import type { NormalisedStatus } from "../pis";
 import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
-import { checkouts, paymentAttempts, type CheckoutRow, type AttemptRow, type StatusSource } from "../db/schema";
+import {
+  checkouts,
+  paymentAttempts,
+  webhookEvents,
+  type CheckoutRow,
+  type AttemptRow,
+  type StatusSource,
+} from "../db/schema";
 import type { CheckoutContext, Tx } from "./context";
 import { writeIfUnchanged, type GuardedWrite } from "./guarded-write";
 import { notificationRow, type NotificationEvent } from "./notifications";
@@ -38,11 +45,42 @@ export async function applyProviderStatus(
   status: AppliedStatus,
   source: StatusSource,
 ): Promise<ApplyOutcome> {
+  return (await applyStatus(ctx, target, status, source)).outcome;
+}
+
+/** A provider webhook as kept for audit; its outcome is what applying it did. */
+export type WebhookAudit = Omit<typeof webhookEvents.$inferInsert, "outcome">;
+
+/**
+ * applyProviderStatus for a webhook: when the status changes something, the webhook's audit row
+ * is written in the same statement as the change (one round trip less, and never a change without
+ * its record). `audited` says whether it was; if not, the caller stores it.
+ */
+export async function applyWebhookStatus(
+  ctx: CheckoutContext,
+  target: StatusTarget,
+  status: AppliedStatus,
+  audit: WebhookAudit,
+): Promise<{ outcome: ApplyOutcome; audited: boolean }> {
+  return applyStatus(ctx, target, status, "webhook", audit);
+}
+
+async function applyStatus(
+  ctx: CheckoutContext,
+  target: StatusTarget,
+  status: AppliedStatus,
+  source: StatusSource,
+  audit?: WebhookAudit,
+): Promise<{ outcome: ApplyOutcome; audited: boolean }> {
   for (let tries = 1; ; tries++) {
     const seen = await readAttempt(ctx.db, target);
-    if (!seen) return "unknown_attempt";
+    if (!seen) return { outcome: "unknown_attempt", audited: false };
     const plan = planStatus(seen, target, status, source);
-    if (!plan.write || (await writeIfUnchanged(ctx.db, plan.write))) return plan.outcome;
+    if (!plan.write) return { outcome: plan.outcome, audited: false };
+    const webhookEvent = audit && { ...audit, outcome: plan.outcome };
+    if (await writeIfUnchanged(ctx.db, { ...plan.write, webhookEvent })) {
+      return { outcome: plan.outcome, audited: webhookEvent !== undefined };
+    }
     // Each retry follows a write that did land, so this only ends under a storm of writes to one checkout.
     if (tries === MAX_TRIES) throw new Error(`checkout ${seen.checkout.id} kept changing under a status update`);
   }

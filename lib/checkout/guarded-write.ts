@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
 import { rowsOf } from "../db/raw";
-import { checkouts, notifications, paymentAttempts, statusEvents } from "../db/schema";
+import { checkouts, notifications, paymentAttempts, statusEvents, webhookEvents } from "../db/schema";
 import type { Tx } from "./context";
 import type { CheckoutStatus } from "./types";
 
@@ -18,6 +18,8 @@ export interface GuardedWrite {
   attemptInsert?: Insert<typeof paymentAttempts>;
   event?: Insert<typeof statusEvents>;
   notification?: Insert<typeof notifications>;
+  /** The provider webhook that brought the change, kept for audit with it. */
+  webhookEvent?: Insert<typeof webhookEvents>;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function writeIfUnchanged(db: Db | Tx, w: GuardedWrite): Promise<bo
   if (w.attemptInsert) parts.push(sql`attempt_inserted as (${insertIfGuarded(paymentAttempts, w.attemptInsert)})`);
   if (w.event) parts.push(sql`event_inserted as (${insertIfGuarded(statusEvents, w.event)})`);
   if (w.notification) parts.push(sql`notification_inserted as (${insertIfGuarded(notifications, w.notification)})`);
+  if (w.webhookEvent) parts.push(sql`webhook_event_inserted as (${insertIfGuarded(webhookEvents, w.webhookEvent)})`);
   const result = await db.execute(sql`with ${sql.join(parts, sql`, `)} select count(*)::int as written from guard`);
   return rowsOf<{ written: number }>(result)[0]?.written === 1;
 }

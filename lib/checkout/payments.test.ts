@@ -132,6 +132,24 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     expect(stored).toHaveLength(1);
   });
 
+  it("keeps every signed delivery for audit once, with what it did: the change and its repeat", async () => {
+    const checkout = await createCheckout(order, ctx);
+    await startPayment(checkout.id, bankPay("key-audit"), ctx);
+    const [attempt] = await attempts(checkout.id);
+    const paid = paymentWebhook(attempt!.providerPaymentId!, "completed", "ACSC");
+    await receivePisWebhook(paid.raw, paid.headers, ctx);
+    await receivePisWebhook(paid.raw, paid.headers, ctx);
+    const kept = await ctx.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.providerPaymentId, attempt!.providerPaymentId!))
+      .orderBy(webhookEvents.receivedAt);
+    expect(kept.map((e) => [e.type, e.outcome, e.signatureValid, e.rawBody])).toEqual([
+      ["PAYMENT", "applied", true, paid.raw],
+      ["PAYMENT", "unchanged", true, paid.raw],
+    ]);
+  });
+
   it("refuses a webhook with a bad signature and changes nothing", async () => {
     const checkout = await createCheckout(order, ctx);
     await startPayment(checkout.id, bankPay("key-forged"), ctx);

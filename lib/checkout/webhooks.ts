@@ -3,7 +3,7 @@ import { prepared } from "../db/prepared";
 import { webhookEvents } from "../db/schema";
 import type { ErrorCode } from "../errors";
 import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
-import { applyProviderStatus } from "./apply-status";
+import { applyWebhookStatus } from "./apply-status";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
 import { applyRefundStatus } from "./refund-status";
 
@@ -73,6 +73,8 @@ export async function receivePisWebhook(
   let result: WebhookResult;
   let type: string | null = null;
   let paymentId: string | null = null;
+  let audited = false;
+  const rawBodyKept = rawBody.slice(0, 64 * 1024);
   if (!verdict.ok && verdict.reason !== "malformed") {
     return { refusal: "webhook_unsigned", outcome: `rejected_${verdict.reason}`, authentic: false };
   }
@@ -82,15 +84,17 @@ export async function receivePisWebhook(
     type = "PAYMENT";
     paymentId = verdict.event.paymentId;
     const status = await withDetails(c, verdict.event.paymentId, verdict.event.status);
-    let applied = await applyProviderStatus(c, { providerPaymentId: verdict.event.paymentId }, status, "webhook");
+    const audit = { type, providerPaymentId: paymentId, signatureValid: true, rawBody: rawBodyKept };
+    let applied: string;
+    ({ outcome: applied, audited } = await applyWebhookStatus(c, { providerPaymentId: paymentId }, status, audit));
     // A payment whose initiation we never finished recording: its Webhook-URL names the attempt.
     if (applied === "unknown_attempt" && attemptId) {
-      applied = await applyProviderStatus(
+      ({ outcome: applied, audited } = await applyWebhookStatus(
         c,
-        { attemptId, bind: { providerPaymentId: verdict.event.paymentId } },
+        { attemptId, bind: { providerPaymentId: paymentId } },
         status,
-        "webhook",
-      );
+        audit,
+      ));
     }
     result =
       applied === "unknown_attempt"
@@ -110,11 +114,14 @@ export async function receivePisWebhook(
         ? { refusal: "webhook_unknown_payment", outcome: "unknown_refund", authentic: true }
         : { refusal: null, outcome: applied, authentic: true };
   }
-  await storeEvent(c.db).execute({
-    type,
-    providerPaymentId: paymentId,
-    outcome: result.outcome,
-    rawBody: rawBody.slice(0, 64 * 1024),
-  });
+  // Kept already when it changed a payment (in the same statement as the change).
+  if (!audited) {
+    await storeEvent(c.db).execute({
+      type,
+      providerPaymentId: paymentId,
+      outcome: result.outcome,
+      rawBody: rawBodyKept,
+    });
+  }
   return result;
 }
