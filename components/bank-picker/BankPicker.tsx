@@ -1,7 +1,7 @@
 "use client";
 
-import { useChangedBeforeLive } from "@/components/checkout/early-input";
 import type { Ref } from "react";
+import { useChangedBeforeLive } from "@/components/checkout/early-input";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { BankLogo, EmptyState } from "./BankParts";
 import { useBankPicker, type BankPickerHandle } from "./use-bank-picker";

@@ -1,4 +1,3 @@
-import { useChangedBeforeLive } from "./early-input";
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useController, useForm, useWatch, type Resolver } from "react-hook-form";
@@ -9,6 +8,7 @@ import { useBanksQuery, usePrefetchBanks } from "@/components/bank-picker/use-ba
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
 import { leaveTo, tellParent } from "@/components/embed/frame-events";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
+import { useChangedBeforeLive } from "./early-input";
 import { explain, linkToFollow, type PayErrorKey } from "./pay-request";
 import { missingFields, startRequestOf, type Choice, type PaymentField, type PaymentFormValues } from "./payment-form";
 

@@ -3,7 +3,7 @@ import { prepared } from "../db/prepared";
 import { webhookEvents } from "../db/schema";
 import type { ErrorCode } from "../errors";
 import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
-import { applyWebhookStatus } from "./apply-status";
+import { applyWebhookStatus, type ApplyOutcome } from "./apply-status";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
 import { applyRefundStatus } from "./refund-status";
 
@@ -85,7 +85,7 @@ export async function receivePisWebhook(
     paymentId = verdict.event.paymentId;
     const status = await withDetails(c, verdict.event.paymentId, verdict.event.status);
     const audit = { type, providerPaymentId: paymentId, signatureValid: true, rawBody: rawBodyKept };
-    let applied: string;
+    let applied: ApplyOutcome;
     ({ outcome: applied, audited } = await applyWebhookStatus(c, { providerPaymentId: paymentId }, status, audit));
     // A payment whose initiation we never finished recording: its Webhook-URL names the attempt.
     if (applied === "unknown_attempt" && attemptId) {

@@ -83,7 +83,8 @@ afterEach(async () => {
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe("the embedded database directory is locked to one process", () => {
+// Each test starts other processes that open the database: slow on a busy shared machine.
+describe("the embedded database directory is locked to one process", { timeout: 60_000 }, () => {
   it("refuses a second process with one line naming the holder's pid and port, and frees the directory when the holder stops", async () => {
     const first = await openInChild(dir);
     expect(first.line).toBe("open");
