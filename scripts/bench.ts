@@ -26,7 +26,7 @@ import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { filterBanks, type SearchableBank } from "../components/bank-picker/filter";
 import { EMBED_JS } from "../lib/embed/loader-bundle";
-import { stopProcessGroup } from "./bench-app";
+import { percentile, stopProcessGroup } from "./bench-app";
 import { cpuMultiplierFor } from "./lighthouse-cpu";
 import { benchServer, type Figures } from "./bench-server";
 
@@ -103,11 +103,6 @@ function syntheticBanks(count: number): (SearchableBank & { popular: boolean })[
       searchTerms: [fold(name), fold(officialName), short],
     };
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[at] ?? 0;
 }
 
 function benchFilter() {
@@ -397,36 +392,37 @@ async function benchFirstLoad() {
     };
     // Lighthouse's own advice on variance: several runs, judge the median (a shared machine's
     // neighbours move one run by a few points either way). All runs are printed.
-    const preset = new Map<string, LighthouseFigures[]>();
-    for (const [name, pagePath] of pages) {
-      const runs: LighthouseFigures[] = [];
-      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(`${APP}${pagePath}?lang=en`));
-      preset.set(name, runs);
-      report(name, runs, name.split(" ")[0]!, "mobile preset (CPU 4x)");
-    }
+    const measure = async (cpuMultiplier?: number) => {
+      const how = cpuMultiplier
+        ? `the preset's phone on this host (CPU ${cpuMultiplier.toFixed(2)}x)`
+        : "mobile preset (CPU 4x)";
+      const all: LighthouseFigures[] = [];
+      for (const [name, pagePath] of pages) {
+        const runs: LighthouseFigures[] = [];
+        for (let i = 0; i < LIGHTHOUSE_RUNS; i++)
+          runs.push(await lighthouse(`${APP}${pagePath}?lang=en`, cpuMultiplier));
+        report(name, runs, `${name.split(" ")[0]!}${cpuMultiplier ? "_calibrated" : ""}`, how);
+        all.push(...runs);
+      }
+      return all;
+    };
+    const presetRuns = await measure();
     // The same phone emulated on this host (scripts/lighthouse-cpu.ts): what the preset's scores
     // would be on the kind of host it was tuned on.
-    const indexes = [...preset.values()]
-      .flat()
-      .map((r) => r.benchmarkIndex)
-      .filter(Number.isFinite);
-    const benchmarkIndex = indexes.sort((a, b) => a - b)[Math.floor(indexes.length / 2)] ?? NaN;
+    const indexes = presetRuns.map((r) => r.benchmarkIndex).filter(Number.isFinite);
+    const benchmarkIndex = indexes.length
+      ? percentile(
+          indexes.sort((a, b) => a - b),
+          50,
+        )
+      : NaN;
     const multiplier = cpuMultiplierFor(benchmarkIndex);
     figures.lighthouse_benchmark_index = benchmarkIndex;
     figures.lighthouse_cpu_multiplier = multiplier;
     line(
       `this host's Lighthouse benchmarkIndex ${benchmarkIndex.toFixed(0)} (the preset's 4x was tuned on about 1,500): the same phone is CPU ${multiplier.toFixed(2)}x here`,
     );
-    for (const [name, pagePath] of pages) {
-      const runs: LighthouseFigures[] = [];
-      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(`${APP}${pagePath}?lang=en`, multiplier));
-      report(
-        name,
-        runs,
-        `${name.split(" ")[0]!}_calibrated`,
-        `the preset's phone on this host (CPU ${multiplier.toFixed(2)}x)`,
-      );
-    }
+    await measure(multiplier);
   } catch (err) {
     line(`first-load JS not measured: ${err instanceof Error ? err.message : String(err)}`);
     if (stderr.trim()) line(stderr.trim());

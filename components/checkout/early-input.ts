@@ -24,7 +24,7 @@ export function useChangedBeforeLive(selector: string, apply: (value: string) =>
   }, []);
 }
 
-function changed(el: Element | null | undefined): string | undefined {
+function changed(el: Element | null): string | undefined {
   if (el instanceof HTMLSelectElement) {
     return [...el.options].some((o) => o.selected !== o.defaultSelected) ? el.value : undefined;
   }

@@ -42,6 +42,13 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
 
   const attempts = (checkoutId: string) =>
     ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkoutId));
+  /** The provider deliveries kept for audit about one payment, oldest first. */
+  const keptWebhooks = (providerPaymentId: string) =>
+    ctx.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.providerPaymentId, providerPaymentId))
+      .orderBy(webhookEvents.receivedAt);
   const paymentWebhook = (paymentId: string, statusGroup: string, bankStatus: string) =>
     signedWebhook({ id: paymentId, bankStatus, statusGroup, type: "PAYMENT" });
 
@@ -125,11 +132,7 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
       outcome: "unknown_payment",
       authentic: true,
     });
-    const stored = await ctx.db
-      .select()
-      .from(webhookEvents)
-      .where(eq(webhookEvents.providerPaymentId, "f".repeat(40)));
-    expect(stored).toHaveLength(1);
+    expect(await keptWebhooks("f".repeat(40))).toHaveLength(1);
   });
 
   it("keeps every signed delivery for audit once, with what it did: the change and its repeat", async () => {
@@ -139,11 +142,7 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     const paid = paymentWebhook(attempt!.providerPaymentId!, "completed", "ACSC");
     await receivePisWebhook(paid.raw, paid.headers, ctx);
     await receivePisWebhook(paid.raw, paid.headers, ctx);
-    const kept = await ctx.db
-      .select()
-      .from(webhookEvents)
-      .where(eq(webhookEvents.providerPaymentId, attempt!.providerPaymentId!))
-      .orderBy(webhookEvents.receivedAt);
+    const kept = await keptWebhooks(attempt!.providerPaymentId!);
     expect(kept.map((e) => [e.type, e.outcome, e.signatureValid, e.rawBody])).toEqual([
       ["PAYMENT", "applied", true, paid.raw],
       ["PAYMENT", "unchanged", true, paid.raw],

@@ -73,11 +73,11 @@ export async function receivePisWebhook(
   let result: WebhookResult;
   let type: string | null = null;
   let paymentId: string | null = null;
-  let audited = false;
-  const rawBodyKept = rawBody.slice(0, 64 * 1024);
   if (!verdict.ok && verdict.reason !== "malformed") {
     return { refusal: "webhook_unsigned", outcome: `rejected_${verdict.reason}`, authentic: false };
   }
+  let audited = false;
+  const rawBodyKept = rawBody.slice(0, 64 * 1024);
   if (!verdict.ok) {
     result = { refusal: "webhook_malformed", outcome: `rejected_${verdict.reason}`, authentic: true };
   } else if (verdict.event.type === "PAYMENT") {
