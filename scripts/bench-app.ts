@@ -158,12 +158,12 @@ export function stopProcessGroup(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Creates a checkout over the merchant API; returns its id. */
 /** A merchant's POST /api/checkouts, as the benches and the load test send it. */
 export const MERCHANT_HEADERS = { Authorization: `Bearer ${MERCHANT_KEY}`, "Content-Type": "application/json" };
 export const checkoutBody = (app: string, reference: string, amount = "12.50") =>
   JSON.stringify({ amount, currency: "EUR", description: "Load", reference, returnUrl: `${app}/` });
 
+/** Creates a checkout over the merchant API; returns its id. */
 export async function createCheckout(app: string, reference: string, amount = "12.50"): Promise<string> {
   const res = await request(`${app}/api/checkouts`, {
     method: "POST",
