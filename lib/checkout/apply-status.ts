@@ -44,8 +44,14 @@ export async function applyProviderStatus(
   target: StatusTarget,
   status: AppliedStatus,
   source: StatusSource,
+  /**
+   * The attempt as this request itself last wrote it, to decide on without reading it again (a
+   * payment start, after the provider's answer). The write is still guarded by the version it
+   * carries: if anything changed the checkout since, the write does not land and it is read.
+   */
+  asWritten?: SeenAttempt,
 ): Promise<ApplyOutcome> {
-  return (await applyStatus(ctx, target, status, source)).outcome;
+  return (await applyStatus(ctx, target, status, source, undefined, asWritten)).outcome;
 }
 
 /** A provider webhook as kept for audit; its outcome is what applying it did. */
@@ -71,9 +77,14 @@ async function applyStatus(
   status: AppliedStatus,
   source: StatusSource,
   audit?: WebhookAudit,
+  asWritten?: SeenAttempt,
 ): Promise<{ outcome: ApplyOutcome; audited: boolean }> {
+  // Whether another attempt paid the checkout is not known from our own write: a completion is
+  // always decided on what is read.
+  let assumed = status.group === "completed" ? undefined : asWritten;
   for (let tries = 1; ; tries++) {
-    const seen = await readAttempt(ctx.db, target);
+    const seen = assumed ?? (await readAttempt(ctx.db, target));
+    assumed = undefined;
     if (!seen) return { outcome: "unknown_attempt", audited: false };
     const plan = planStatus(seen, target, status, source);
     if (!plan.write) return { outcome: plan.outcome, audited: false };
@@ -93,7 +104,8 @@ type AppliedStatus = Pick<NormalisedStatus, "group" | "code" | "kind" | "errorCo
 /** An attempt and its checkout as read, with what the status machine needs of the other attempts. */
 export interface SeenAttempt {
   checkout: CheckoutRow;
-  attempt: AttemptRow;
+  /** Its times are not needed to decide, and a new attempt's are the database's own. */
+  attempt: Omit<AttemptRow, "createdAt" | "updatedAt">;
   /** The checkout's newest attempt not stepped aside: the one its status follows. */
   currentAttemptId: string | null;
   /** Whether another attempt of the checkout already completed (and was not itself a duplicate). */

@@ -143,6 +143,31 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     expect(await statusOf(checkout.id)).toBe("paid");
   });
 
+  it("the webhook of a payment completed while the provider's answer to its start was on its way: the answer does not undo it", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const racing: CheckoutContext = {
+      ...ctx,
+      pis: {
+        ...ctx.pis,
+        payments: {
+          ...ctx.pis.payments,
+          initiate: async (input) => {
+            const made = await ctx.pis.payments.initiate(input);
+            const attemptId = new URL(input.webhookUrl!).searchParams.get("attempt")!;
+            expect((await completeAtProvider(made.id, attemptId)).outcome).toBe("applied");
+            return made;
+          },
+        },
+      },
+    };
+    const started = await startPayment(checkout.id, bankPay("key-race-answer"), racing);
+    expect(await statusOf(checkout.id)).toBe("paid");
+    const [attempt] = await attemptsOf(checkout.id);
+    expect(attempt).toMatchObject({ statusGroup: "completed", failureReason: null, confirmLink: started.confirmLink });
+    const detail = await getCheckoutDetail(checkout.id, ctx);
+    expect(detail.timeline.map((e) => e.to)).toEqual(["processing", "paid"]);
+  });
+
   it("a provider that does not answer leaves the attempt unknown, not failed, and the payer can pay again", async () => {
     const checkout = await createCheckout(order(), ctx);
     const down = {

@@ -2,9 +2,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { prepared } from "../db/prepared";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
-import { checkouts, paymentAttempts, type CheckoutRow } from "../db/schema";
+import { checkouts, paymentAttempts, type AttemptRow, type CheckoutRow } from "../db/schema";
 import { PisError } from "../pis";
-import { applyProviderStatus, checkoutMove } from "./apply-status";
+import { applyProviderStatus, checkoutMove, type SeenAttempt } from "./apply-status";
 import { assertPayable, loadCheckout } from "./checkouts";
 import { writeIfUnchanged } from "./guarded-write";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
@@ -93,7 +93,7 @@ export async function startPayment(
     method: input.method,
     bankId: bankId ?? null,
   }).catch((err: unknown) => {
-    if (isUniqueViolation(err)) return false;
+    if (isUniqueViolation(err)) return null;
     throw err;
   });
   if (!inserted) {
@@ -133,6 +133,7 @@ export async function startPayment(
       { attemptId, bind: { providerPaymentId: res.id, confirmLink } },
       res.status,
       "initiation",
+      inserted,
     );
     if (link) await markLinkUsed(c, link.id);
     return { attemptId, confirmLink };
@@ -165,24 +166,46 @@ export async function startPayment(
 
 /**
  * Writes the new attempt and moves the checkout to processing in one statement, only while the
- * checkout is as read; otherwise it is read again: a late webhook may have paid it since.
+ * checkout is as read; otherwise it is read again: a late webhook may have paid it since. Answers
+ * the attempt and its checkout as written, which the provider's answer is then applied to.
  */
 async function insertAttempt(
   c: CheckoutContext,
   read: CheckoutRow,
-  attempt: typeof paymentAttempts.$inferInsert,
-): Promise<true> {
+  fields: Pick<AttemptRow, "id" | "checkoutId" | "attemptKey" | "method" | "bankId">,
+): Promise<SeenAttempt> {
   for (let checkout: CheckoutRow | undefined = read; checkout; checkout = await loadCheckout(c, read.id)) {
     if (checkout.status === "paid") throw new CheckoutError("already_paid");
-    const written = await writeIfUnchanged(c.db, {
-      checkout,
-      attemptInsert: attempt,
-      ...checkoutMove(checkout, "processing", "initiation", attempt.id),
-    });
-    if (written) return true;
+    const move = checkoutMove(checkout, "processing", "initiation", fields.id);
+    if (await writeIfUnchanged(c.db, { checkout, attemptInsert: fields, ...move })) {
+      const written = { ...checkout, version: checkout.version + 1, status: move?.moveTo ?? checkout.status };
+      // The newest attempt, and no other may be in flight or paid (the unique indexes and the status above).
+      return {
+        checkout: written,
+        attempt: { ...NEW_ATTEMPT, ...fields },
+        currentAttemptId: fields.id,
+        paidByAnother: false,
+      };
+    }
   }
   throw checkoutNotFound();
 }
+
+/** What a new attempt's other columns hold before the provider answers. */
+const NEW_ATTEMPT = {
+  providerPaymentId: null,
+  statusGroup: null,
+  providerStatus: null,
+  providerStatusKind: null,
+  errorCodes: null,
+  failureReason: null,
+  confirmLink: null,
+  abandonedAt: null,
+  checkedAt: null,
+  nextCheckAt: null,
+  completedAt: null,
+  duplicateAt: null,
+} satisfies Omit<AttemptRow, "id" | "checkoutId" | "attemptKey" | "method" | "bankId" | "createdAt" | "updatedAt">;
 
 /** The checkout and the attempt this attempt key already made, if any, in one query. */
 async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attemptKey: string) {
