@@ -1,23 +1,33 @@
-import { PGlite } from "@electric-sql/pglite";
-import { afterAll, describe, expect, it } from "vitest";
-import { countPgliteTrips, withRoundTripCount } from "./round-trips";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "./client";
 
 describe("database round trips (bench rig)", () => {
-  const client = new PGlite();
-  countPgliteTrips(client);
-  afterAll(() => client.close());
+  let handle: DbHandle;
+  let withRoundTripCount: typeof import("./round-trips").withRoundTripCount;
+  beforeAll(async () => {
+    // Read when the module loads: set first, as `npm run bench` sets it for the server.
+    process.env.BENCH_COUNT_ROUND_TRIPS = "1";
+    ({ withRoundTripCount } = await import("./round-trips"));
+    handle = await (await import("./client")).openDb({ pgliteDir: "memory://" });
+  });
+  afterAll(async () => {
+    await handle.close();
+    delete process.env.BENCH_COUNT_ROUND_TRIPS;
+  });
 
   it("counts each statement, and a transaction's BEGIN and COMMIT, inside the counted work only", async () => {
+    const { db } = handle;
     const [, trips] = await withRoundTripCount(async () => {
-      await client.query("select 1");
-      await client.transaction(async (tx) => {
-        await tx.query("select 2");
-        await tx.query("select 3");
+      await db.execute(sql`select 1`);
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select 2`);
+        await tx.execute(sql`select 3`);
       });
     });
     expect(trips).toBe(5);
     // Outside a counted request nothing is counted (the worker's queries, say).
-    await client.query("select 4");
+    await db.execute(sql`select 4`);
     const [, none] = await withRoundTripCount(async () => undefined);
     expect(none).toBe(0);
   });

@@ -63,18 +63,3 @@ export function countTrips<T extends object>(target: T, methods: (keyof T)[]): T
   }
   return target;
 }
-
-/** PGlite runs a transaction's statements on the object it hands the callback, between its own BEGIN and COMMIT. */
-export function countPgliteTrips(client: { query: unknown; exec: unknown; transaction: unknown }) {
-  type Trips = { query: unknown; exec: unknown };
-  countTrips(client as Trips, ["query", "exec"]);
-  const transaction = client.transaction as (fn: (tx: Trips) => Promise<unknown>) => Promise<unknown>;
-  client.transaction = async (fn: (tx: Trips) => Promise<unknown>) => {
-    countTrip(); // BEGIN
-    try {
-      return await transaction.call(client, (tx) => fn(countTrips(tx, ["query", "exec"])));
-    } finally {
-      countTrip(); // COMMIT or ROLLBACK
-    }
-  };
-}
