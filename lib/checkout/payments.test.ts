@@ -4,6 +4,7 @@ import { testDbKinds } from "../db/testing";
 import { paymentAttempts, statusEvents, webhookEvents } from "../db/schema";
 import { createPisClient } from "../pis";
 import type { CheckoutContext } from "./context";
+import { RateLimitedError } from "../http/rate-limit";
 import { CheckoutError } from "./errors";
 import { signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
@@ -73,6 +74,21 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
       startPayment(checkout.id, bankPay("key-double"), ctx),
     ]);
     expect(a).toEqual(b);
+    expect(await attempts(checkout.id)).toHaveLength(1);
+  });
+
+  it("counts its rate limits in the statement that reads the checkout, and refuses past them before writing", async () => {
+    const checkout = await createCheckout(order, ctx);
+    const limits = [{ key: `pay:checkout:${checkout.id}`, rule: { limit: 2, windowMs: 60_000 } }];
+    const first = await startPayment(checkout.id, bankPay("key-limit-aa"), ctx, undefined, limits);
+    expect((await startPayment(checkout.id, bankPay("key-limit-aa"), ctx, undefined, limits)).attemptId).toBe(
+      first.attemptId,
+    );
+    const refused = await startPayment(checkout.id, bankPay("key-limit-bb"), ctx, undefined, limits).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(RateLimitedError);
+    expect((refused as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
     expect(await attempts(checkout.id)).toHaveLength(1);
   });
 

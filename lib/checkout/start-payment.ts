@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { prepared } from "../db/prepared";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
+import { countingHits, enforceAll, sweepNowAndThen, verdictsOf, type Counted, type Hit } from "../http/rate-limit";
 import { checkouts, paymentAttempts, type AttemptRow, type CheckoutRow } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, checkoutMove, type SeenAttempt } from "./apply-status";
@@ -55,8 +56,10 @@ export async function startPayment(
   input: StartPaymentInput,
   c: CheckoutContext,
   payerHandle?: string,
+  /** Rate-limit hits to count (and enforce) in the same statement as the checkout's read. */
+  limits: Hit[] = [],
 ): Promise<StartPaymentResponse> {
-  const { checkout, existing } = await checkoutWithAttempt(c, checkoutId, input.attemptKey);
+  const { checkout, existing } = await checkoutWithAttempt(c, checkoutId, input.attemptKey, limits);
   if (!checkout) throw checkoutNotFound();
 
   // Client-side bank selection obliges us to show and require the provider's terms.
@@ -207,10 +210,36 @@ const NEW_ATTEMPT = {
   duplicateAt: null,
 } satisfies Omit<AttemptRow, "id" | "checkoutId" | "attemptKey" | "method" | "bankId" | "createdAt" | "updatedAt">;
 
-/** The checkout and the attempt this attempt key already made, if any, in one query. */
-async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attemptKey: string) {
+/**
+ * The checkout and the attempt this attempt key already made, if any, in one query; with `limits`,
+ * the same statement counts them, and a refusal is thrown before anything else happens.
+ */
+async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attemptKey: string, limits: Hit[]) {
   if (!isCheckoutId(checkoutId)) return {};
-  const [row] = await checkoutAndKey(c.db).execute({ checkoutId, attemptKey });
+  if (limits.length === 0) {
+    const [row] = await checkoutAndKey(c.db).execute({ checkoutId, attemptKey });
+    return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
+  }
+  const now = new Date();
+  const counted = c.db
+    .$with("counted", { key: sql<string>`key`, hits: sql<number>`hits`, expires_at: sql<string>`expires_at` })
+    .as(countingHits(limits, now));
+  const [row] = await c.db
+    .with(counted)
+    .select({
+      checkout: checkouts,
+      attempt: paymentAttempts,
+      counted: sql<Counted[]>`(select json_agg(counted) from counted)`,
+    })
+    .from(checkouts)
+    .leftJoin(
+      paymentAttempts,
+      and(eq(paymentAttempts.checkoutId, checkouts.id), eq(paymentAttempts.attemptKey, attemptKey)),
+    )
+    .where(eq(checkouts.id, checkoutId));
+  await sweepNowAndThen(c.db, now);
+  // An unknown checkout's hits are counted (the address's among them) and it is answered 404.
+  if (row) enforceAll(verdictsOf(limits, row.counted, now));
   return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
 }
 

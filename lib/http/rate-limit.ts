@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/raw";
 import { env } from "../env";
@@ -30,7 +30,7 @@ export class RateLimitedError extends Error {
   }
 }
 
-function verdict(rule: Limit, row: { hits: number; expires_at: Date | string } | undefined, now: Date): Verdict {
+function verdict(rule: Limit, row: Pick<Counted, "hits" | "expires_at"> | undefined, now: Date): Verdict {
   if (!row || row.hits <= rule.limit) return { ok: true, retryAfterSeconds: 0 };
   const left = new Date(row.expires_at).getTime() - now.getTime();
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
@@ -42,23 +42,58 @@ export async function hit(db: Db, key: string, rule: Limit, now = new Date()): P
   return verdict!;
 }
 
-/** Counts one hit on each key, all in one statement, and says for each whether it is within its limit. */
-export async function hitAll(db: Db, hits: { key: string; rule: Limit }[], now = new Date()): Promise<Verdict[]> {
+/** One hit to count: on `key`, against `rule`. */
+export interface Hit {
+  key: string;
+  rule: Limit;
+}
+
+/** What the counting statement returns for each key. */
+export interface Counted {
+  key: string;
+  hits: number;
+  expires_at: Date | string;
+}
+
+/**
+ * The one statement that counts a hit on each key (an upsert returning each key's count): run on
+ * its own, or as a CTE of the statement a request makes anyway (payment start), to save a trip.
+ */
+export function countingHits(hits: Hit[], now: Date): SQL {
   const rows = sql.join(
     hits.map(({ key, rule }) => sql`(${key}, ${now}, 1, ${new Date(now.getTime() + rule.windowMs)})`),
     sql`, `,
   );
-  const result = await db.execute(sql`
+  return sql`
     insert into rate_limits (key, window_started_at, hits, expires_at) values ${rows}
     on conflict (key) do update set
       hits = case when rate_limits.expires_at <= ${now} then 1 else rate_limits.hits + 1 end,
       window_started_at = case when rate_limits.expires_at <= ${now} then ${now} else rate_limits.window_started_at end,
       expires_at = case when rate_limits.expires_at <= ${now} then excluded.expires_at else rate_limits.expires_at end
-    returning key, hits, expires_at`);
-  // Windows that ended are swept now and then, by whichever request comes by.
-  if (Math.random() < 0.01) await db.execute(sql`delete from rate_limits where expires_at < ${now}`);
-  const counted = new Map(rowsOf<{ key: string; hits: number; expires_at: Date }>(result).map((r) => [r.key, r]));
+    returning key, hits, expires_at`;
+}
+
+/** Each hit's verdict, from the rows its counting statement returned. */
+export function verdictsOf(hits: Hit[], rows: Counted[], now: Date): Verdict[] {
+  const counted = new Map(rows.map((r) => [r.key, r]));
   return hits.map(({ key, rule }) => verdict(rule, counted.get(key), now));
+}
+
+/** Windows that ended are swept now and then, by whichever request comes by. */
+export async function sweepNowAndThen(db: Db, now: Date): Promise<void> {
+  if (Math.random() < 0.01) await db.execute(sql`delete from rate_limits where expires_at < ${now}`);
+}
+
+/** Throws RateLimitedError when any verdict refuses, with the longest wait. */
+export function enforceAll(verdicts: Verdict[]): void {
+  if (verdicts.some((v) => !v.ok)) throw new RateLimitedError(Math.max(...verdicts.map((v) => v.retryAfterSeconds)));
+}
+
+/** Counts one hit on each key, all in one statement, and says for each whether it is within its limit. */
+export async function hitAll(db: Db, hits: Hit[], now = new Date()): Promise<Verdict[]> {
+  const result = await db.execute(countingHits(hits, now));
+  await sweepNowAndThen(db, now);
+  return verdictsOf(hits, rowsOf<Counted>(result), now);
 }
 
 /** Whether `key` is within the limit now, without counting a hit. */
@@ -88,12 +123,16 @@ export async function enforce(db: Db, key: string, rule: Limit): Promise<void> {
   if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterSeconds);
 }
 
-/** Payment start: per checkout and per client address, counted in one statement; throws RateLimitedError. */
-export async function limitPaymentStart(db: Db, checkoutId: string, headers: Headers): Promise<void> {
+/** The hits a payment start counts: per checkout and per client address. */
+export function paymentStartHits(checkoutId: string, headers: Headers): Hit[] {
   const rules = limits();
-  const verdicts = await hitAll(db, [
+  return [
     { key: `pay:checkout:${checkoutId}`, rule: rules.paymentsPerCheckout },
     { key: `pay:ip:${clientIp(headers)}`, rule: rules.paymentsPerIp },
-  ]);
-  if (verdicts.some((v) => !v.ok)) throw new RateLimitedError(Math.max(...verdicts.map((v) => v.retryAfterSeconds)));
+  ];
+}
+
+/** Payment start's limits, counted in one statement; throws RateLimitedError. */
+export async function limitPaymentStart(db: Db, checkoutId: string, headers: Headers): Promise<void> {
+  enforceAll(await hitAll(db, paymentStartHits(checkoutId, headers)));
 }
