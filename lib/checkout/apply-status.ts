@@ -51,7 +51,7 @@ export async function applyProviderStatus(
    */
   asWritten?: SeenAttempt,
 ): Promise<ApplyOutcome> {
-  return (await applyStatus(ctx, target, status, source, undefined, asWritten)).outcome;
+  return (await applyStatus(ctx, target, status, source, { asWritten })).outcome;
 }
 
 /** A provider webhook as kept for audit; its outcome is what applying it did. */
@@ -68,7 +68,7 @@ export async function applyWebhookStatus(
   status: AppliedStatus,
   audit: WebhookAudit,
 ): Promise<{ outcome: ApplyOutcome; audited: boolean }> {
-  return applyStatus(ctx, target, status, "webhook", audit);
+  return applyStatus(ctx, target, status, "webhook", { audit });
 }
 
 async function applyStatus(
@@ -76,8 +76,7 @@ async function applyStatus(
   target: StatusTarget,
   status: AppliedStatus,
   source: StatusSource,
-  audit?: WebhookAudit,
-  asWritten?: SeenAttempt,
+  { audit, asWritten }: { audit?: WebhookAudit; asWritten?: SeenAttempt } = {},
 ): Promise<{ outcome: ApplyOutcome; audited: boolean }> {
   // Whether another attempt paid the checkout is not known from our own write: a completion is
   // always decided on what is read.

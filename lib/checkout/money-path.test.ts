@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkouts, notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
-import { createPisClient, type InitiatedPayment } from "../pis";
+import { createPisClient, type InitiatePaymentInput, type InitiatedPayment } from "../pis";
 import { getCheckoutDetail } from "./checkouts";
 import { webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
@@ -55,25 +55,30 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     return receivePisWebhook(w.raw, w.headers, ctx, new URLSearchParams(attemptId ? { attempt: attemptId } : {}));
   }
 
+  /** The context with something happening right after the provider (the real one) made a payment. */
+  const afterInitiation = (
+    then: (made: InitiatedPayment, input: InitiatePaymentInput) => Promise<InitiatedPayment>,
+  ): CheckoutContext => ({
+    ...ctx,
+    pis: {
+      ...ctx.pis,
+      payments: {
+        ...ctx.pis.payments,
+        initiate: async (input) => then(await ctx.pis.payments.initiate(input), input),
+      },
+    },
+  });
+
   /**
    * A payment start whose instance is killed after the provider made the payment and before we
    * wrote its answer down: the provider call is real, the write never happens.
    */
   async function startAndDieAfterProvider(checkoutId: string, attemptKey: string) {
     let made: InitiatedPayment | undefined;
-    const dying: CheckoutContext = {
-      ...ctx,
-      pis: {
-        ...ctx.pis,
-        payments: {
-          ...ctx.pis.payments,
-          initiate: async (input) => {
-            made = await ctx.pis.payments.initiate(input);
-            throw new Error("instance killed");
-          },
-        },
-      },
-    };
+    const dying = afterInitiation(async (payment) => {
+      made = payment;
+      throw new Error("instance killed");
+    });
     await expect(startPayment(checkoutId, bankPay(attemptKey), dying)).rejects.toThrow("instance killed");
     const [attempt] = await attemptsOf(checkoutId);
     return { attemptId: attempt!.id, payment: made! };
@@ -145,21 +150,11 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
 
   it("the webhook of a payment completed while the provider's answer to its start was on its way: the answer does not undo it", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const racing: CheckoutContext = {
-      ...ctx,
-      pis: {
-        ...ctx.pis,
-        payments: {
-          ...ctx.pis.payments,
-          initiate: async (input) => {
-            const made = await ctx.pis.payments.initiate(input);
-            const attemptId = new URL(input.webhookUrl!).searchParams.get("attempt")!;
-            expect((await completeAtProvider(made.id, attemptId)).outcome).toBe("applied");
-            return made;
-          },
-        },
-      },
-    };
+    const racing = afterInitiation(async (made, input) => {
+      const attemptId = new URL(input.webhookUrl!).searchParams.get("attempt")!;
+      expect((await completeAtProvider(made.id, attemptId)).outcome).toBe("applied");
+      return made;
+    });
     const started = await startPayment(checkout.id, bankPay("key-race-answer"), racing);
     expect(await statusOf(checkout.id)).toBe("paid");
     const [attempt] = await attemptsOf(checkout.id);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { prepared } from "../db/prepared";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
@@ -232,10 +232,7 @@ async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attem
       counted: sql<Counted[]>`(select json_agg(counted) from counted)`,
     })
     .from(checkouts)
-    .leftJoin(
-      paymentAttempts,
-      and(eq(paymentAttempts.checkoutId, checkouts.id), eq(paymentAttempts.attemptKey, attemptKey)),
-    )
+    .leftJoin(paymentAttempts, keyedAttempt(attemptKey))
     .where(eq(checkouts.id, checkoutId));
   await sweepNowAndThen(c.db, now);
   // An unknown checkout's hits are counted (the address's among them) and it is answered 404.
@@ -243,14 +240,15 @@ async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attem
   return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
 }
 
+/** The checkout's attempt with this attempt key (a value, or a prepared statement's placeholder). */
+const keyedAttempt = (attemptKey: string | SQLWrapper) =>
+  and(eq(paymentAttempts.checkoutId, checkouts.id), eq(paymentAttempts.attemptKey, attemptKey));
+
 const checkoutAndKey = prepared((db) =>
   db
     .select({ checkout: checkouts, attempt: paymentAttempts })
     .from(checkouts)
-    .leftJoin(
-      paymentAttempts,
-      and(eq(paymentAttempts.checkoutId, checkouts.id), eq(paymentAttempts.attemptKey, sql.placeholder("attemptKey"))),
-    )
+    .leftJoin(paymentAttempts, keyedAttempt(sql.placeholder("attemptKey")))
     .where(eq(checkouts.id, sql.placeholder("checkoutId")))
     .prepare("checkout_and_attempt_key"),
 );

@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { ClientConfig } from "pg";
+import type { PGlite } from "@electric-sql/pglite";
+import type { ClientConfig, Pool as PgPool } from "pg";
 import { lockPgliteDir } from "./pglite-lock";
 import { countingRoundTrips, countTrips } from "./round-trips";
 import * as schema from "./schema";
@@ -27,38 +28,57 @@ export async function openDb(opts: {
   /** Postgres connections of this process (DATABASE_POOL_SIZE). */
   poolSize?: number;
 }): Promise<DbHandle> {
-  const { Pool, Client } = await import("pg");
   if (opts.databaseUrl) {
+    const { Pool } = await import("pg");
     const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     return { db: await overPool(pool, { migrationLock: true }), kind: "postgres", close: () => pool.end() };
   }
-  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGlite: PGliteClass } = await import("@electric-sql/pglite");
   const dir = opts.pgliteDir ?? ".data/pglite";
-  let client: InstanceType<typeof PGlite>;
+  let client: PGlite;
   let unlock = () => {};
   if (dir === "memory://") {
-    client = new PGlite();
+    client = new PGliteClass();
   } else {
     // Before anything touches the directory: a second process on it would destroy it.
     unlock = await lockPgliteDir(dir, { port: opts.port });
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    client = new PGliteClass(dir);
   }
-  // PGlite spoken to as a Postgres server over node-postgres (its one connection): named
-  // statements are parsed and planned once, where PGlite's own query() plans every statement
-  // again (1.2 ms against 0.35 ms for the status read; issue 19), and both databases share one
-  // driver, with the same types and the same transactions.
+  let pool: PgPool | undefined;
+  const close = async () => {
+    // The adapter's connection never reports its end to node-postgres, so pool.end() would wait
+    // for ever: the pool is dropped and PGlite itself closed.
+    void pool?.end().catch(() => {});
+    await client.close().finally(unlock);
+  };
+  try {
+    pool = await pglitePool(client);
+    return { db: await overPool(pool, { migrationLock: false }), kind: "pglite", close };
+  } catch (err) {
+    await close().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * PGlite spoken to as a Postgres server over node-postgres (PGlite's own adapter, one connection):
+ * named statements are parsed and planned once, where PGlite's own query() plans every statement
+ * again (1.2 ms against 0.35 ms for the status read; issue 19), and both databases share one
+ * driver, with the same types and the same transactions.
+ */
+async function pglitePool(pglite: PGlite): Promise<PgPool> {
+  const { Pool, Client } = await import("pg");
+  const { PglitePgConnection } = await import("@electric-sql/pglite/node-postgres");
   // PGlite reads its array types with a query of its own on first use: done here, before the
   // adapter's messages could land between it and its answer.
-  await client.query("select 1");
-  const { PglitePgConnection } = await import("@electric-sql/pglite/node-postgres");
-  const pglite = client;
-  // A connection object per node-postgres client: the pool drops a client after any failed
-  // statement (a unique violation, say) and makes a new one; an ended connection is not reused.
+  await pglite.query("select 1");
   // Named statements live in the one PGlite backend, not in a connection: every connection
   // shares what has been parsed there, or a new one would parse a name the backend already has.
   const parsedStatements = {};
   const submitted = {};
+  // A connection object per node-postgres client: the pool drops a client after any failed
+  // statement (a unique violation, say) and makes a new one; an ended connection is not reused.
   class PgliteClient extends Client {
     constructor(config: ClientConfig = {}) {
       const connection = new PglitePgConnection({ pglite });
@@ -74,23 +94,11 @@ export async function openDb(opts: {
     }
   }
   // One connection, kept: PGlite is one backend.
-  const pool = new Pool({ max: 1, idleTimeoutMillis: 0, Client: PgliteClient });
-  const close = async () => {
-    // The adapter's connection never reports its end to node-postgres, so pool.end() would wait
-    // for ever: the pool is dropped and PGlite itself closed.
-    void pool.end().catch(() => {});
-    await client.close().finally(unlock);
-  };
-  try {
-    return { db: await overPool(pool, { migrationLock: false }), kind: "pglite", close };
-  } catch (err) {
-    await close().catch(() => {});
-    throw err;
-  }
+  return new Pool({ max: 1, idleTimeoutMillis: 0, Client: PgliteClient });
 }
 
 /** drizzle over a node-postgres pool, with the schema brought up to date. */
-async function overPool(pool: import("pg").Pool, opts: { migrationLock: boolean }): Promise<Db> {
+async function overPool(pool: PgPool, opts: { migrationLock: boolean }): Promise<Db> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   // An idle connection dropped by the server (a restart, a failover) must not crash the process;

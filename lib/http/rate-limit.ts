@@ -119,8 +119,7 @@ export function limits() {
 
 /** Counts one hit on `key`; throws RateLimitedError past the limit. */
 export async function enforce(db: Db, key: string, rule: Limit): Promise<void> {
-  const verdict = await hit(db, key, rule);
-  if (!verdict.ok) throw new RateLimitedError(verdict.retryAfterSeconds);
+  enforceAll([await hit(db, key, rule)]);
 }
 
 /** The hits a payment start counts: per checkout and per client address. */
