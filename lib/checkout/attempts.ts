@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { AttemptRow, paymentAttempts } from "../db/schema";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
-import { type CheckoutContext } from "./context";
+import { nowOf, type CheckoutContext } from "./context";
 import { StartPaymentResponse } from "./contract";
 import { CheckoutError } from "./errors";
 import { pollUntil } from "./poll";
@@ -48,7 +48,12 @@ export async function failAttempt(ctx: CheckoutContext, attemptId: string, reaso
 /** What the provider keeps of our order on the payment (provider-api.md 4.2: at most 33 characters). */
 export const endToEndIdOf = (checkout: { reference: string }) => checkout.reference.slice(0, 33);
 
-const SAME_KEY_WAIT_MS = 15_000;
+/**
+ * An initiation with no provider answer after this long is closed: a live request gives up on the
+ * provider after the client's timeout (POSTs are never retried), so past that and a margin for
+ * our own writes, the process that made it has died (a crash, a deploy) and the payer may retry.
+ */
+export const initiationTimeoutMs = (ctx: CheckoutContext) => ctx.config.pisTimeoutMs + 15_000;
 
 export async function findByKey(ctx: CheckoutContext, checkoutId: string, attemptKey: string) {
   const [row] = await ctx.db
@@ -58,16 +63,23 @@ export async function findByKey(ctx: CheckoutContext, checkoutId: string, attemp
   return row;
 }
 
-/** Answers a repeated submit with what the first one produced, waiting briefly if it is still running. */
+/**
+ * Answers a repeated submit with what the first one produced. While that one may still be waiting
+ * on the provider, the answer waits for it; once it can no longer be alive (its instance died),
+ * its attempt steps aside and the payer is told to try again, rather than to wait on nothing.
+ */
 export async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise<StartPaymentResponse> {
-  const running = (r: AttemptRow | undefined) => r !== undefined && r.confirmLink === null && r.statusGroup === null;
-  const row = running(attempt)
+  const running = (r: AttemptRow) => r.confirmLink === null && r.statusGroup === null && r.abandonedAt === null;
+  const aliveForMs = attempt.createdAt.getTime() + initiationTimeoutMs(ctx) - nowOf(ctx).getTime();
+  let row: AttemptRow | undefined = running(attempt)
     ? await pollUntil(
         () => findByKey(ctx, attempt.checkoutId, attempt.attemptKey),
-        (r) => !running(r),
-        SAME_KEY_WAIT_MS,
+        (r) => !r || !running(r),
+        Math.max(0, aliveForMs),
       )
     : attempt;
+  if (row && running(row) && (await closeUnknownInitiation(ctx, row.id)))
+    row = await findByKey(ctx, row.checkoutId, row.attemptKey);
   if (row?.confirmLink && row.statusGroup !== "failed" && row.abandonedAt === null)
     return { attemptId: row.id, confirmLink: row.confirmLink };
   if (row?.statusGroup === "failed" || row?.abandonedAt) {

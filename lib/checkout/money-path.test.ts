@@ -7,6 +7,7 @@ import { getCheckoutDetail } from "./checkouts";
 import { webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { abandonPayment, adoptReturnedPayment } from "./payments";
+import { initiationTimeoutMs } from "./attempts";
 import { closeStuckInitiations, refreshAttempts } from "./reconcile";
 import { createRefund } from "./refunds";
 import { forceProviderStatus, signedWebhook, testContext } from "./test-context";
@@ -132,6 +133,37 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
       statusGroup: "completed",
     });
   });
+
+  it("the same submit on another instance while the starting one dies: once no live request can hold the initiation, Try again, and the checkout is open", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startAndDieAfterProvider(checkout.id, "key-killed-twice");
+    // The repeat arrives (or is still waiting) when the start's request can no longer be alive.
+    const afterTimeout = later(initiationTimeoutMs(ctx) + 1000);
+    await expect(startPayment(checkout.id, bankPay("key-killed-twice"), afterTimeout)).rejects.toMatchObject({
+      status: 409,
+      code: "attempt_failed",
+    });
+    expect((await attemptsOf(checkout.id))[0]).toMatchObject({
+      statusGroup: null,
+      failureReason: "initiation_unknown",
+    });
+    expect(await statusOf(checkout.id)).toBe("open");
+    expect((await startPayment(checkout.id, bankPay("key-killed-again"), ctx)).confirmLink).toBeTruthy();
+  });
+
+  it("the same submit after a start the provider left unknown is told at once to try again, not held", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const down = {
+      ...ctx,
+      pis: createPisClient({ baseUrl: "http://127.0.0.1:1/platform", clientId: "x", clientSecret: "y" }),
+    };
+    await expect(startPayment(checkout.id, bankPay("key-unknown-twice"), down)).rejects.toMatchObject({
+      code: "provider_error",
+    });
+    await expect(startPayment(checkout.id, bankPay("key-unknown-twice"), ctx)).rejects.toMatchObject({
+      code: "attempt_failed",
+    });
+  }, 5000);
 
   it("the payer's return finds the attempt of a killed start, checking the payment with the provider first", async () => {
     const checkout = await createCheckout(order(), ctx);

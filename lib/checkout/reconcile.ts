@@ -9,14 +9,8 @@ import { endLapsedLinks } from "./saved-accounts/lapse";
 import { resealOldTokens } from "./saved-accounts/tokens";
 import { expireIfDue } from "./checkout-status";
 import { reconcileRefunds } from "./refund-status";
-import { closeUnknownInitiation } from "./attempts";
+import { closeUnknownInitiation, initiationTimeoutMs } from "./attempts";
 
-/**
- * An initiation with no provider answer after this long is closed: a live request gives up on the
- * provider after the client's timeout (POSTs are never retried), so past that and a margin for
- * our own writes, the process that made it has died (a crash, a deploy) and the payer may retry.
- */
-export const initiationTimeoutMs = (ctx: CheckoutContext) => ctx.config.pisTimeoutMs + 15_000;
 const MINUTE = 60_000;
 /** Attempts younger than this are left to the landing page and the webhook. */
 export const RECONCILE_AFTER_MS = 30_000;
