@@ -221,15 +221,22 @@ async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attem
     return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
   }
   const now = new Date();
+  // A submit repeated under its attempt key starts nothing, so it counts against no limit.
+  const replayed = sql`exists (select 1 from ${paymentAttempts} where ${and(eq(paymentAttempts.checkoutId, checkoutId), eq(paymentAttempts.attemptKey, attemptKey))})`;
   const counted = c.db
     .$with("counted", { key: sql<string>`key`, hits: sql<number>`hits`, expires_at: sql<string>`expires_at` })
-    .as(countingHits(limits, now));
+    .as(
+      countingHits(
+        limits.map((hit) => ({ ...hit, unless: replayed })),
+        now,
+      ),
+    );
   const [row] = await c.db
     .with(counted)
     .select({
       checkout: checkouts,
       attempt: paymentAttempts,
-      counted: sql<Counted[]>`(select json_agg(counted) from counted)`,
+      counted: sql<Counted[]>`coalesce((select json_agg(counted) from counted), '[]')`,
     })
     .from(checkouts)
     .leftJoin(paymentAttempts, keyedAttempt(attemptKey))

@@ -46,6 +46,8 @@ export async function hit(db: Db, key: string, rule: Limit, now = new Date()): P
 export interface Hit {
   key: string;
   rule: Limit;
+  /** Not counted when this holds (as the statement sees the database); its verdict is then ok. */
+  unless?: SQL;
 }
 
 /** What the counting statement returns for each key. */
@@ -61,11 +63,16 @@ export interface Counted {
  */
 export function countingHits(hits: Hit[], now: Date): SQL {
   const rows = sql.join(
-    hits.map(({ key, rule }) => sql`(${key}, ${now}, 1, ${new Date(now.getTime() + rule.windowMs)})`),
-    sql`, `,
+    hits.map(
+      ({ key, rule, unless }) =>
+        sql`select ${key}::text, ${now}::timestamptz, 1, ${new Date(now.getTime() + rule.windowMs)}::timestamptz${
+          unless ? sql` where not ${unless}` : sql``
+        }`,
+    ),
+    sql` union all `,
   );
   return sql`
-    insert into rate_limits (key, window_started_at, hits, expires_at) values ${rows}
+    insert into rate_limits (key, window_started_at, hits, expires_at) ${rows}
     on conflict (key) do update set
       hits = case when rate_limits.expires_at <= ${now} then 1 else rate_limits.hits + 1 end,
       window_started_at = case when rate_limits.expires_at <= ${now} then ${now} else rate_limits.window_started_at end,
