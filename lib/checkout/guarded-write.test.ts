@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkouts, notifications, paymentAttempts, statusEvents } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import { applyProviderStatus } from "./apply-status";
@@ -92,6 +92,27 @@ describe.each(testDbKinds())("status writes that apply only to the checkout as r
     };
     expect(await writeIfUnchanged(ctx.db, again)).toBe(false);
     expect(await rowsOf(id)).toEqual(after);
+  });
+
+  it("two copies of this module on one database (Next bundles it into pages and routes) never give one statement name two texts", async () => {
+    vi.resetModules();
+    const copy = (await import("./guarded-write")).writeIfUnchanged;
+    const first = await checkoutWithAttempts(1);
+    const second = await checkoutWithAttempts(1);
+    const move = (read: { id: string; version: number; status: string }, moveTo: "paid" | "failed") => ({
+      checkout: read,
+      moveTo,
+      event: { checkoutId: read.id, fromStatus: read.status, toStatus: moveTo, source: "webhook" as const },
+    });
+    // Each copy's first shape, different texts, on the same connections.
+    expect(await writeIfUnchanged(ctx.db, move((await rowsOf(first.id)).checkout, "paid"))).toBe(true);
+    expect(
+      await copy(ctx.db, {
+        ...move((await rowsOf(second.id)).checkout, "failed"),
+        attemptUpdate: { id: second.attemptIds[0]!, set: { statusGroup: "failed" } },
+      }),
+    ).toBe(true);
+    expect((await rowsOf(second.id)).checkout.status).toBe("failed");
   });
 
   it("many completions of one attempt at once apply once; the rest find it done", async () => {

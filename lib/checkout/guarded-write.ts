@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { getTableName } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
@@ -80,12 +81,16 @@ function given(table: PgTable, values: object): [PgColumn, unknown][] {
   });
 }
 
-/** One statement name per text (the shapes are few: a handful per kind of change). */
+/**
+ * The statement's name, from its text alone: Next bundles this module into more than one chunk
+ * (pages and route handlers), each with its own module state, on one connection pool, and a name
+ * must never stand for two texts on a connection.
+ */
 const names = new Map<string, string>();
 function nameOf(text: string): string {
   let name = names.get(text);
   if (!name) {
-    name = `guarded_write_${names.size + 1}`;
+    name = `guarded_write_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
     names.set(text, name);
   }
   return name;
