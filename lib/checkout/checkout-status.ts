@@ -6,7 +6,7 @@ import { nowOf, type CheckoutContext } from "./context";
 import { checkoutNotFound } from "./errors";
 import { isFinalCheckout, isFinalGroup } from "./status-machine";
 import type { CheckoutStatusView } from "./contract";
-import { failureReasonOf, latestAttempt, loadCheckout, toAttemptView } from "./checkouts";
+import { checkoutWithLatestAttempt, failureReasonOf, loadCheckout, toAttemptView } from "./checkouts";
 
 /**
  * The status the landing page shows. While the latest attempt is not final, asks the provider
@@ -18,10 +18,8 @@ export async function getCheckoutStatus(
   c: CheckoutContext,
   opts: { askProvider?: boolean } = {},
 ): Promise<CheckoutStatusView> {
-  let checkout = await loadCheckout(c, id);
+  let { checkout, attempt } = await checkoutWithLatestAttempt(c, id);
   if (!checkout) throw checkoutNotFound();
-
-  let attempt = await latestAttempt(c, id);
   const now = nowOf(c);
   // Many tabs may poll one checkout: ask the provider at most once per REFRESH_MIN_MS.
   const recentlyChecked = attempt?.checkedAt && now.getTime() - attempt.checkedAt.getTime() < REFRESH_MIN_MS;
@@ -36,8 +34,9 @@ export async function getCheckoutStatus(
       const status = await c.pis.payments.status(attempt.providerPaymentId);
       const outcome = await applyProviderStatus(c, { attemptId: attempt.id }, status, "landing");
       if (outcome === "applied") {
-        checkout = (await loadCheckout(c, id)) ?? checkout;
-        attempt = await latestAttempt(c, id);
+        const fresh = await checkoutWithLatestAttempt(c, id);
+        checkout = fresh.checkout ?? checkout;
+        attempt = fresh.attempt;
       }
     } catch (err) {
       // The provider being unreachable must not break the page: show what we know and poll again.

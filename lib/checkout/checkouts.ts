@@ -56,19 +56,29 @@ export async function loadCheckout(ctx: CheckoutContext, id: string): Promise<Ch
   return row;
 }
 
-const latestAttemptOf = prepared((db) =>
+const checkoutAndLatest = prepared((db) =>
   db
-    .select()
-    .from(paymentAttempts)
-    .where(eq(paymentAttempts.checkoutId, sql.placeholder("checkoutId")))
-    .orderBy(desc(paymentAttempts.createdAt))
-    .limit(1)
-    .prepare("latest_attempt"),
+    .select({ checkout: checkouts, attempt: paymentAttempts })
+    .from(checkouts)
+    .leftJoin(
+      paymentAttempts,
+      eq(
+        paymentAttempts.id,
+        sql`(select pa.id from payment_attempts pa where pa.checkout_id = ${checkouts.id} order by pa.created_at desc limit 1)`,
+      ),
+    )
+    .where(eq(checkouts.id, sql.placeholder("id")))
+    .prepare("checkout_and_latest_attempt"),
 );
 
-export async function latestAttempt(ctx: CheckoutContext, checkoutId: string): Promise<AttemptRow | undefined> {
-  const [row] = await latestAttemptOf(ctx.db).execute({ checkoutId });
-  return row;
+/** The checkout and its newest attempt in one statement (the landing page's poll). */
+export async function checkoutWithLatestAttempt(
+  ctx: CheckoutContext,
+  id: string,
+): Promise<{ checkout?: CheckoutRow; attempt?: AttemptRow }> {
+  if (!isCheckoutId(id)) return {};
+  const [row] = await checkoutAndLatest(ctx.db).execute({ id });
+  return { checkout: row?.checkout, attempt: row?.attempt ?? undefined };
 }
 
 /** Why the attempt failed, for the payer: lib/pis reads the provider's codes; a start that never reached the bank is ours. */

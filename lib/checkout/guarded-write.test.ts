@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkouts, notifications, paymentAttempts, statusEvents } from "../db/schema";
+import { checkouts, notifications, paymentAttempts, statusEvents, type CheckoutRow } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import { applyProviderStatus } from "./apply-status";
 import type { CheckoutContext } from "./context";
@@ -99,7 +99,7 @@ describe.each(testDbKinds())("status writes that apply only to the checkout as r
     const copy = (await import("./guarded-write")).writeIfUnchanged;
     const first = await checkoutWithAttempts(1);
     const second = await checkoutWithAttempts(1);
-    const move = (read: { id: string; version: number; status: string }, moveTo: "paid" | "failed") => ({
+    const move = (read: CheckoutRow, moveTo: "paid" | "failed") => ({
       checkout: read,
       moveTo,
       event: { checkoutId: read.id, fromStatus: read.status, toStatus: moveTo, source: "webhook" as const },

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { clientIp } from "../http/client-address";
-import { latestAttempt, loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
+import { checkoutWithLatestAttempt, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { findBank, projectInfo, providerCountries } from "./project";
 import type { AttemptView, CheckoutView, SavedAccountView } from "./contract";
@@ -115,14 +115,10 @@ export async function getCheckoutPageData(
   request: { headers: Headers; lang?: string | null; payerHandle?: string },
   c: CheckoutContext,
 ): Promise<CheckoutPageData | null> {
-  const found = await loadCheckout(c, checkoutId);
+  const { checkout: found, attempt } = await checkoutWithLatestAttempt(c, checkoutId);
   if (!found) return null;
   const checkout = await expireIfDue(c, found);
-  const [project, countries, attempt] = await Promise.all([
-    projectInfo(c),
-    providerCountries(c),
-    latestAttempt(c, checkoutId),
-  ]);
+  const [project, countries] = await Promise.all([projectInfo(c), providerCountries(c)]);
   const bank = attempt?.bankId ? await findBank(c, attempt.bankId).catch(() => null) : null;
   const payable = checkout.status === "open" || checkout.status === "failed";
   const savedAccount =
