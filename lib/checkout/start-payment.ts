@@ -222,7 +222,7 @@ async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attem
   }
   const now = new Date();
   // A submit repeated under its attempt key starts nothing, so it counts against no limit.
-  const replayed = sql`exists (select 1 from ${paymentAttempts} where ${and(eq(paymentAttempts.checkoutId, checkoutId), eq(paymentAttempts.attemptKey, attemptKey))})`;
+  const replayed = sql`exists (select 1 from ${paymentAttempts} where ${keyedAttempt(attemptKey, checkoutId)})`;
   const counted = c.db
     .$with("counted", { key: sql<string>`key`, hits: sql<number>`hits`, expires_at: sql<string>`expires_at` })
     .as(
@@ -247,9 +247,12 @@ async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attem
   return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
 }
 
-/** The checkout's attempt with this attempt key (a value, or a prepared statement's placeholder). */
-const keyedAttempt = (attemptKey: string | SQLWrapper) =>
-  and(eq(paymentAttempts.checkoutId, checkouts.id), eq(paymentAttempts.attemptKey, attemptKey));
+/**
+ * The checkout's attempt with this attempt key (a value, or a prepared statement's placeholder):
+ * of the checkout joined to, or of the one named.
+ */
+const keyedAttempt = (attemptKey: string | SQLWrapper, checkoutId: string | SQLWrapper = checkouts.id) =>
+  and(eq(paymentAttempts.checkoutId, checkoutId), eq(paymentAttempts.attemptKey, attemptKey));
 
 const checkoutAndKey = prepared((db) =>
   db
