@@ -3,7 +3,7 @@
  * sandbox beside it) on spare ports with its own database, talk HTTP to it, stop it.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -165,6 +165,15 @@ export const checkoutBody = (app: string, reference: string, amount = "12.50") =
 
 /** Creates a checkout over the merchant API; returns its id. */
 export async function createCheckout(app: string, reference: string, amount = "12.50"): Promise<string> {
+  return (await createCheckoutAnswered(app, reference, amount)).id;
+}
+
+/** createCheckout, with the answer's headers too. */
+export async function createCheckoutAnswered(
+  app: string,
+  reference: string,
+  amount = "12.50",
+): Promise<{ id: string; headers: http.IncomingHttpHeaders }> {
   const res = await request(`${app}/api/checkouts`, {
     method: "POST",
     headers: MERCHANT_HEADERS,
@@ -172,7 +181,7 @@ export async function createCheckout(app: string, reference: string, amount = "1
   });
   const text = res.body.toString();
   if (res.status !== 200) throw new Error(`creating a checkout answered ${res.status}: ${text}`);
-  return (JSON.parse(text) as { id: string }).id;
+  return { id: (JSON.parse(text) as { id: string }).id, headers: res.headers };
 }
 
 /** Runs `task` over `items` with at most `concurrency` at once. */
@@ -208,4 +217,48 @@ export function startPostgres(): { url: string; stop(): void } | undefined {
     return undefined;
   }
   return { url: r.stdout.trim(), stop };
+}
+
+/**
+ * The production proxy in front of the app (scripts/deploy/Caddyfile), here without TLS: Caddy on
+ * `port`, passing to the app on `appPort` with the deployment's own upstream transport settings.
+ * Undefined when Caddy is not installed (Debian: `apt-get install caddy`).
+ */
+export async function startProxy(
+  port: number,
+  appPort: number,
+): Promise<{ url: string; stop(): Promise<void> } | undefined> {
+  if (spawnSync("caddy", ["version"]).status !== 0) return undefined;
+  if (!(await portFree(port))) throw new Error(`port ${port} is in use`);
+  const deployed = readFileSync(path.join(root, "scripts/deploy/Caddyfile"), "utf8");
+  const transport = /^\s*transport http \{[^}]*\}/m.exec(deployed)?.[0] ?? "";
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-proxy-"));
+  const config = path.join(dir, "Caddyfile");
+  writeFileSync(
+    config,
+    `{\n\tadmin off\n\tauto_https off\n}\n:${port} {\n\treverse_proxy localhost:${appPort} {\n${transport}\n\t}\n}\n`,
+  );
+  const child = spawn("caddy", ["run", "--config", config, "--adapter", "caddyfile"], {
+    detached: true,
+    stdio: "ignore",
+  });
+  const url = `http://localhost:${port}`;
+  const stop = async () => {
+    await stopProcessGroup(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (const deadline = Date.now() + 20_000; ;) {
+    if (
+      await request(`${url}/api/health`, { timeoutMs: 2000 }).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+    )
+      return { url, stop };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error("the proxy did not start");
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

@@ -6,14 +6,26 @@
  * Then it counts provider payments per reference (exactly 1) and webhook deliveries per payment
  * (the last one answered 200), and prints p50/p95 of each step. Exits 1 on any duplicate, lost
  * webhook, wrong final status or error. Own app on LOAD_PORT (3300; sandbox 3301).
+ * LOAD_VIA=proxy sends every request through the deployment's proxy (Caddy with
+ * scripts/deploy/Caddyfile's upstream settings, on LOAD_PORT + 4), as payers reach production.
  */
 import { performance } from "node:perf_hooks";
-import { createCheckout, json, percentile, pool, startApp, startPostgres, type RunningApp } from "./bench-app";
+import {
+  createCheckoutAnswered,
+  json,
+  percentile,
+  pool,
+  startApp,
+  startPostgres,
+  startProxy,
+  type RunningApp,
+} from "./bench-app";
 
 const PAYERS = Number(process.env.LOAD_PAYERS || 200);
 const PORT = Number(process.env.LOAD_PORT || 3300);
 const FINAL_TIMEOUT_MS = 120_000;
 const WARMUP_PAYERS = Number(process.env.LOAD_WARMUP_PAYERS ?? 40);
+const VIA_PROXY = process.env.LOAD_VIA === "proxy";
 
 type Outcome = "paid" | "failed";
 interface Payer {
@@ -22,6 +34,8 @@ interface Payer {
   paymentId: string;
   expected: Outcome;
   createMs: number;
+  /** Of createMs, the time in our route handler (the app's Server-Timing). */
+  createHandlerMs: number;
   startMs: number;
   finalMs: number;
   final?: string;
@@ -40,8 +54,10 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
   const reference = `load-${runId}-${i}`;
   const decision = i % 10 === 0 ? "RJCT" : i % 10 === 1 ? "CANC" : "ACSC";
   let t = performance.now();
-  const checkoutId = await createCheckout(app.url, reference, (1 + (i % 50) / 10).toFixed(2));
+  const created = await createCheckoutAnswered(app.url, reference, (1 + (i % 50) / 10).toFixed(2));
   const createMs = performance.now() - t;
+  const checkoutId = created.id;
+  const createHandlerMs = Number(/handler;dur=([\d.]+)/.exec(String(created.headers["server-timing"]))?.[1] ?? NaN);
 
   t = performance.now();
   const start = await json<{ confirmLink?: string }>(`${app.url}/api/checkouts/${checkoutId}/payments`, {
@@ -87,6 +103,7 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
     paymentId,
     expected: decision === "ACSC" ? "paid" : "failed",
     createMs,
+    createHandlerMs,
     startMs,
     finalMs: performance.now() - t0,
     final,
@@ -114,15 +131,29 @@ async function loadOn(kind: "pglite" | "postgres"): Promise<boolean> {
   line(
     `starting the app on http://localhost:${PORT} (sandbox on ${PORT + 1}, ${pg ? "Postgres" : "embedded PGlite"})...`,
   );
-  const app = await startApp({
+  const proxyUrl = `http://localhost:${PORT + 4}`;
+  const direct = await startApp({
     port: PORT,
     dataDir: ".data/load",
     databaseUrl: pg?.url,
-    // 200 payers share one address here; the per-address limit is for the open internet (ADR 10).
-    env: { RATE_LIMIT_PAYMENTS_PER_IP: "1000000" },
+    env: {
+      // 200 payers share one address here; the per-address limit is for the open internet (ADR 10).
+      RATE_LIMIT_PAYMENTS_PER_IP: "1000000",
+      // The handler's own time in Server-Timing (lib/http/route.ts), to tell it from the wait before it.
+      BENCH_COUNT_ROUND_TRIPS: "1",
+      // Behind the proxy, payers, the provider's webhooks and redirects all go through it.
+      ...(VIA_PROXY ? { APP_URL: proxyUrl, TRUSTED_PROXY_HOPS: "1" } : {}),
+    },
   });
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
   let failed = false;
   try {
+    if (VIA_PROXY) {
+      proxy = await startProxy(PORT + 4, PORT);
+      if (!proxy) throw new Error("LOAD_VIA=proxy needs Caddy (apt-get install caddy)");
+      line(`every request through the deployment's proxy (Caddy) on ${proxy.url}`);
+    }
+    const app: RunningApp = proxy ? { ...direct, url: proxy.url } : direct;
     const runId = Date.now().toString(36);
     // Payers arrive at a server that is already serving, not at one that has just booted: a few
     // go through first, a handful at a time, and are not counted (the cold figures are printed).
@@ -194,6 +225,12 @@ async function loadOn(kind: "pglite" | "postgres"): Promise<boolean> {
       "create checkout",
       payers.map((p) => p.createMs),
     );
+    // The rest of it is spent before the handler: waiting for the server to take the connection
+    // (one new connection per turn of Node's event loop, ADR 19), and in Next.
+    stats(
+      "  of it in our handler",
+      payers.map((p) => p.createHandlerMs),
+    );
     const createP95 = percentile(
       payers.map((p) => p.createMs).sort((a, b) => a - b),
       95,
@@ -223,7 +260,8 @@ async function loadOn(kind: "pglite" | "postgres"): Promise<boolean> {
     failed = errors.length > 0 || duplicates > 0 || lost > 0 || notFinal > 0 || wrong > 0;
     line(failed ? "LOAD FAILED" : "OK");
   } finally {
-    await app.stop();
+    await proxy?.stop();
+    await direct.stop();
     pg?.stop();
   }
   return failed;

@@ -4,7 +4,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * Bench rig only (`npm run bench`, issue 19): with BENCH_COUNT_ROUND_TRIPS set, every statement
  * the app sends to its database inside a request is counted, and lib/http/route.ts answers the
- * count in `X-DB-Round-Trips`. Off, nothing is wrapped and nothing is counted.
+ * count in `X-DB-Round-Trips` (and the handler's time in `Server-Timing`). Off, nothing is wrapped
+ * and nothing is counted.
  */
 export const countingRoundTrips = !!process.env.BENCH_COUNT_ROUND_TRIPS || !!process.env.BENCH_QUERY_LOG;
 

@@ -75,10 +75,15 @@ export function route<
     return res;
   };
 
-  /** Bench rig (lib/db/round-trips.ts): the database trips this request made, in a header. */
+  /**
+   * Bench rig (lib/db/round-trips.ts): the database trips this request made, and the time it spent
+   * in this handler (what a client waited beyond it was spent before: accepting the connection, Next).
+   */
   async function handleCounted(req: Request, ctx: Parameters<typeof handle>[1], requestId: string): Promise<Response> {
+    const started = performance.now();
     const [res, trips] = await withRoundTripCount(() => handle(req, ctx, requestId));
     res.headers.set("X-DB-Round-Trips", String(trips));
+    res.headers.set("Server-Timing", `handler;dur=${(performance.now() - started).toFixed(1)}`);
     return res;
   }
 
