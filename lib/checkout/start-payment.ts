@@ -1,8 +1,17 @@
 import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
+import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
-import { countingHits, enforceAll, sweepNowAndThen, verdictsOf, type Counted, type Hit } from "../http/rate-limit";
+import {
+  countedKeys,
+  countingHits,
+  enforceAll,
+  sweepNowAndThen,
+  verdictsOf,
+  type Counted,
+  type Hit,
+} from "../http/rate-limit";
 import { checkouts, paymentAttempts, type AttemptRow, type CheckoutRow } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, checkoutMove, type SeenAttempt } from "./apply-status";
@@ -221,26 +230,13 @@ async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attem
     return { checkout: row?.checkout, existing: row?.attempt ?? undefined };
   }
   const now = new Date();
-  // A submit repeated under its attempt key starts nothing, so it counts against no limit.
-  const replayed = sql`exists (select 1 from ${paymentAttempts} where ${keyedAttempt(attemptKey, checkoutId)})`;
-  const counted = c.db
-    .$with("counted", { key: sql<string>`key`, hits: sql<number>`hits`, expires_at: sql<string>`expires_at` })
-    .as(
-      countingHits(
-        limits.map((hit) => ({ ...hit, unless: replayed })),
-        now,
-      ),
-    );
-  const [row] = await c.db
-    .with(counted)
-    .select({
-      checkout: checkouts,
-      attempt: paymentAttempts,
-      counted: sql<Counted[]>`coalesce((select json_agg(counted) from counted), '[]')`,
-    })
-    .from(checkouts)
-    .leftJoin(paymentAttempts, keyedAttempt(attemptKey))
-    .where(eq(checkouts.id, checkoutId));
+  const keys = Object.fromEntries(
+    countedKeys(limits, now).flatMap((k, i) => [
+      [`key${i}`, k.key],
+      [`ends${i}`, k.windowEnds],
+    ]),
+  );
+  const [row] = await checkoutAndKeyCounting(limits.length)(c.db).execute({ checkoutId, attemptKey, now, ...keys });
   await sweepNowAndThen(c.db, now);
   // An unknown checkout's hits are counted (the address's among them) and it is answered 404.
   if (row) enforceAll(verdictsOf(limits, row.counted, now));
@@ -262,6 +258,44 @@ const checkoutAndKey = prepared((db) =>
     .where(eq(checkouts.id, sql.placeholder("checkoutId")))
     .prepare("checkout_and_attempt_key"),
 );
+
+/**
+ * checkoutAndKey, counting `n` rate-limit hits in the same statement (placeholders `now`, and
+ * `key0`, `ends0`... for each): prepared once per number of hits, like the statement without them.
+ */
+function checkoutAndKeyCounting(n: number) {
+  let statement = countingStatements.get(n);
+  if (!statement) {
+    statement = prepared((db) => countingStatement(db, n));
+    countingStatements.set(n, statement);
+  }
+  return statement;
+}
+const countingStatements = new Map<number, (db: Db) => ReturnType<typeof countingStatement>>();
+
+function countingStatement(db: Db, n: number) {
+  // A submit repeated under its attempt key starts nothing, so it counts against no limit.
+  const replayed = sql`exists (select 1 from ${paymentAttempts} where ${keyedAttempt(sql.placeholder("attemptKey"), sql.placeholder("checkoutId"))})`;
+  const keys = Array.from({ length: n }, (_, i) => ({
+    key: sql.placeholder(`key${i}`),
+    windowEnds: sql.placeholder(`ends${i}`),
+    unless: replayed,
+  }));
+  const counted = db
+    .$with("counted", { key: sql<string>`key`, hits: sql<number>`hits`, expires_at: sql<string>`expires_at` })
+    .as(countingHits(keys, sql.placeholder("now")));
+  return db
+    .with(counted)
+    .select({
+      checkout: checkouts,
+      attempt: paymentAttempts,
+      counted: sql<Counted[]>`coalesce((select json_agg(counted) from counted), '[]')`,
+    })
+    .from(checkouts)
+    .leftJoin(paymentAttempts, keyedAttempt(sql.placeholder("attemptKey")))
+    .where(eq(checkouts.id, sql.placeholder("checkoutId")))
+    .prepare(`checkout_and_attempt_key_counting_${n}`);
+}
 
 /** A saved account that can no longer pay becomes a refusal the page explains (link again). */
 function savedAccountEnded(err: unknown): never {

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/raw";
 import { env } from "../env";
@@ -46,8 +46,6 @@ export async function hit(db: Db, key: string, rule: Limit, now = new Date()): P
 export interface Hit {
   key: string;
   rule: Limit;
-  /** Not counted when this holds (as the statement sees the database); its verdict is then ok. */
-  unless?: SQL;
 }
 
 /** What the counting statement returns for each key. */
@@ -57,15 +55,27 @@ export interface Counted {
   expires_at: Date | string;
 }
 
+/** A key to count (a value, or a prepared statement's placeholder), and when its window ends if it begins now. */
+export interface CountedKey {
+  key: string | Placeholder;
+  windowEnds: Date | Placeholder;
+  /** Not counted when this holds (as the statement sees the database); its verdict is then ok. */
+  unless?: SQL;
+}
+
+/** The keys of `hits`, counted at `now`. */
+export const countedKeys = (hits: Hit[], now: Date): CountedKey[] =>
+  hits.map(({ key, rule }) => ({ key, windowEnds: new Date(now.getTime() + rule.windowMs) }));
+
 /**
  * The one statement that counts a hit on each key (an upsert returning each key's count): run on
  * its own, or as a CTE of the statement a request makes anyway (payment start), to save a trip.
  */
-export function countingHits(hits: Hit[], now: Date): SQL {
+export function countingHits(keys: CountedKey[], now: Date | Placeholder): SQL {
   const rows = sql.join(
-    hits.map(
-      ({ key, rule, unless }) =>
-        sql`select ${key}::text, ${now}::timestamptz, 1, ${new Date(now.getTime() + rule.windowMs)}::timestamptz${
+    keys.map(
+      ({ key, windowEnds, unless }) =>
+        sql`select ${key}::text, ${now}::timestamptz, 1, ${windowEnds}::timestamptz${
           unless ? sql` where not ${unless}` : sql``
         }`,
     ),
@@ -74,9 +84,9 @@ export function countingHits(hits: Hit[], now: Date): SQL {
   return sql`
     insert into rate_limits (key, window_started_at, hits, expires_at) ${rows}
     on conflict (key) do update set
-      hits = case when rate_limits.expires_at <= ${now} then 1 else rate_limits.hits + 1 end,
-      window_started_at = case when rate_limits.expires_at <= ${now} then ${now} else rate_limits.window_started_at end,
-      expires_at = case when rate_limits.expires_at <= ${now} then excluded.expires_at else rate_limits.expires_at end
+      hits = case when rate_limits.expires_at <= ${now}::timestamptz then 1 else rate_limits.hits + 1 end,
+      window_started_at = case when rate_limits.expires_at <= ${now}::timestamptz then ${now}::timestamptz else rate_limits.window_started_at end,
+      expires_at = case when rate_limits.expires_at <= ${now}::timestamptz then excluded.expires_at else rate_limits.expires_at end
     returning key, hits, expires_at`;
 }
 
@@ -98,7 +108,7 @@ export function enforceAll(verdicts: Verdict[]): void {
 
 /** Counts one hit on each key, all in one statement, and says for each whether it is within its limit. */
 export async function hitAll(db: Db, hits: Hit[], now = new Date()): Promise<Verdict[]> {
-  const result = await db.execute(countingHits(hits, now));
+  const result = await db.execute(countingHits(countedKeys(hits, now), now));
   await sweepNowAndThen(db, now);
   return verdictsOf(hits, rowsOf<Counted>(result), now);
 }
