@@ -26,6 +26,8 @@ const PORT = Number(process.env.LOAD_PORT || 3300);
 const FINAL_TIMEOUT_MS = 120_000;
 const WARMUP_PAYERS = Number(process.env.LOAD_WARMUP_PAYERS ?? 40);
 const VIA_PROXY = process.env.LOAD_VIA === "proxy";
+/** LOAD_PROVIDER_DELAY_MS: the provider answers every payment initiation this late (an incident). */
+const PROVIDER_DELAY_MS = Number(process.env.LOAD_PROVIDER_DELAY_MS || 0);
 
 type Outcome = "paid" | "failed";
 interface Payer {
@@ -154,6 +156,14 @@ async function loadOn(kind: "pglite" | "postgres"): Promise<boolean> {
       line(`every request through the deployment's proxy (Caddy) on ${proxy.url}`);
     }
     const app: RunningApp = proxy ? { ...direct, url: proxy.url } : direct;
+    if (PROVIDER_DELAY_MS > 0) {
+      const fault = await json(`${app.sandboxUrl}/_sandbox/faults`, {
+        method: "POST",
+        body: { mode: "slow", delayMs: PROVIDER_DELAY_MS, paths: ["/pis/payment"] },
+      });
+      if (fault.status !== 200) throw new Error(`setting the sandbox fault answered ${fault.status}`);
+      line(`the provider answers every payment initiation after ${PROVIDER_DELAY_MS} ms`);
+    }
     const runId = Date.now().toString(36);
     // Payers arrive at a server that is already serving, not at one that has just booted: a few
     // go through first, a handful at a time, and are not counted (the cold figures are printed).

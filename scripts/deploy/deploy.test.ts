@@ -63,18 +63,6 @@ describe("compose.yaml", () => {
   });
 });
 
-describe("Caddyfile", () => {
-  const caddyfile = readFileSync(path.join(root, "scripts/deploy/Caddyfile"), "utf8");
-
-  it("sends each instance at most a fixed number of connections, all kept open (a burst waits in the proxy)", () => {
-    const setting = (name: string) => Number(new RegExp(`^\\s*${name} (\\d+)$`, "m").exec(caddyfile)?.[1]);
-    const most = setting("max_conns_per_host");
-    expect(most).toBeGreaterThan(0);
-    // A connection closed after a burst would be a fresh one at the next: fresh ones wait longest (ADR 19).
-    expect(setting("keepalive_idle_conns_per_host")).toBe(most);
-  });
-});
-
 describe("Dockerfile", () => {
   const dockerfile = readFileSync(path.join(root, "Dockerfile"), "utf8");
 
