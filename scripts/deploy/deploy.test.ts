@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -60,6 +61,18 @@ describe("compose.yaml", () => {
       );
     }
     expect(() => loadEnv(values)).not.toThrow();
+  });
+});
+
+describe("Caddyfile", () => {
+  const caddyfile = readFileSync(path.join(root, "scripts/deploy/Caddyfile"), "utf8");
+
+  it("closes an idle connection to the app before the app does (no request sent on one being closed)", () => {
+    const keepalive = /^\s*keepalive (\d+)s$/m.exec(caddyfile)?.[1];
+    expect(keepalive).toBeDefined();
+    // What the app's server (Next's, on Node's http) keeps an idle connection open for.
+    const appKeepAliveMs = http.createServer().keepAliveTimeout;
+    expect(Number(keepalive) * 1000).toBeLessThan(appKeepAliveMs);
   });
 });
 
