@@ -120,17 +120,30 @@ export async function startApp(o: {
   const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}\n${stderr.trim()}`);
-    const ok = await request(`${url}/api/health`, { timeoutMs: 2000 }).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ok) return app;
+    if (await healthy(url)) return app;
     if (Date.now() > deadline) {
       await app.stop();
       throw new Error(`the app did not become healthy in time\n${stderr.trim()}`);
     }
     await new Promise((r) => setTimeout(r, 300));
   }
+}
+
+/** Whether the app at `url` (directly or through the proxy) answers its liveness check. */
+const healthy = (url: string) =>
+  request(`${url}/api/health`, { timeoutMs: 2000 }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
+
+/**
+ * Makes the sandbox answer every payment initiation `delayMs` late (0: on time again), as a slow
+ * provider does.
+ */
+export async function slowProvider(app: RunningApp, delayMs: number): Promise<void> {
+  const body = delayMs > 0 ? { mode: "slow", delayMs, paths: ["/pis/payment"] } : { mode: "none" };
+  const fault = await json(`${app.sandboxUrl}/_sandbox/faults`, { method: "POST", body });
+  if (fault.status !== 200) throw new Error(`setting the sandbox fault answered ${fault.status}`);
 }
 
 export function stopProcessGroup(child: ChildProcess): Promise<void> {
@@ -248,13 +261,7 @@ export async function startProxy(
     rmSync(dir, { recursive: true, force: true });
   };
   for (const deadline = Date.now() + 20_000; ;) {
-    if (
-      await request(`${url}/api/health`, { timeoutMs: 2000 }).then(
-        (r) => r.status === 200,
-        () => false,
-      )
-    )
-      return { url, stop };
+    if (await healthy(url)) return { url, stop };
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error("the proxy did not start");

@@ -24,6 +24,7 @@ import {
   percentile,
   pool,
   request,
+  slowProvider,
   startApp,
   startPostgres,
   type RunningApp,
@@ -79,11 +80,7 @@ async function timed<T>(
 
 async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line: Line, figures: Figures) {
   const runId = Date.now().toString(36);
-  const fault = await json(`${app.sandboxUrl}/_sandbox/faults`, {
-    method: "POST",
-    body: { mode: "slow", delayMs: PROVIDER_DELAY_MS, paths: ["/pis/payment"] },
-  });
-  if (fault.status !== 200) throw new Error(`setting the sandbox fault answered ${fault.status}`);
+  await slowProvider(app, PROVIDER_DELAY_MS);
   try {
     const ids = await pool(
       Array.from({ length: PAYMENT_RUNS }, (_, i) => i),
@@ -136,7 +133,7 @@ async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line:
       `  our overhead ${ms(overhead)} (goal ≤ ${GOALS.paymentOverheadMs} ms) ${verdict(overhead <= GOALS.paymentOverheadMs)}`,
     );
   } finally {
-    await json(`${app.sandboxUrl}/_sandbox/faults`, { method: "POST", body: { mode: "none" } });
+    await slowProvider(app, 0);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   json,
   percentile,
   pool,
+  slowProvider,
   startApp,
   startPostgres,
   startProxy,
@@ -157,11 +158,7 @@ async function loadOn(kind: "pglite" | "postgres"): Promise<boolean> {
     }
     const app: RunningApp = proxy ? { ...direct, url: proxy.url } : direct;
     if (PROVIDER_DELAY_MS > 0) {
-      const fault = await json(`${app.sandboxUrl}/_sandbox/faults`, {
-        method: "POST",
-        body: { mode: "slow", delayMs: PROVIDER_DELAY_MS, paths: ["/pis/payment"] },
-      });
-      if (fault.status !== 200) throw new Error(`setting the sandbox fault answered ${fault.status}`);
+      await slowProvider(app, PROVIDER_DELAY_MS);
       line(`the provider answers every payment initiation after ${PROVIDER_DELAY_MS} ms`);
     }
     const runId = Date.now().toString(36);

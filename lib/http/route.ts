@@ -56,7 +56,9 @@ export function route<
   ): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
-    const res = countingRoundTrips ? await handleCounted(req, ctx, requestId) : await handle(req, ctx, requestId);
+    const res = countingRoundTrips
+      ? await handleCounted(req, ctx, requestId, started)
+      : await handle(req, ctx, requestId);
     apiHeaders ??= apiSecurityHeaders(env().appUrl);
     for (const [k, v] of Object.entries(apiHeaders)) res.headers.set(k, v);
     res.headers.set("X-Request-Id", requestId);
@@ -79,8 +81,12 @@ export function route<
    * Bench rig (lib/db/round-trips.ts): the database trips this request made, and the time it spent
    * in this handler (what a client waited beyond it was spent before: accepting the connection, Next).
    */
-  async function handleCounted(req: Request, ctx: Parameters<typeof handle>[1], requestId: string): Promise<Response> {
-    const started = performance.now();
+  async function handleCounted(
+    req: Request,
+    ctx: Parameters<typeof handle>[1],
+    requestId: string,
+    started: number,
+  ): Promise<Response> {
     const [res, trips] = await withRoundTripCount(() => handle(req, ctx, requestId));
     res.headers.set("X-DB-Round-Trips", String(trips));
     res.headers.set("Server-Timing", `handler;dur=${(performance.now() - started).toFixed(1)}`);
