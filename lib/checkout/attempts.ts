@@ -78,8 +78,12 @@ export async function replay(ctx: CheckoutContext, attempt: AttemptRow): Promise
         Math.max(0, aliveForMs),
       )
     : attempt;
-  if (row && running(row) && (await closeUnknownInitiation(ctx, row.id)))
+  if (row && running(row)) {
+    // Read again whoever closed it: this request, or another instance's reconciler, or the start
+    // itself answering at the last moment (each decides under the locks).
+    await closeUnknownInitiation(ctx, row.id);
     row = await findByKey(ctx, row.checkoutId, row.attemptKey);
+  }
   if (row?.confirmLink && row.statusGroup !== "failed" && row.abandonedAt === null)
     return { attemptId: row.id, confirmLink: row.confirmLink };
   if (row?.statusGroup === "failed" || row?.abandonedAt) {

@@ -151,6 +151,31 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     expect((await startPayment(checkout.id, bankPay("key-killed-again"), ctx)).confirmLink).toBeTruthy();
   });
 
+  it("the same submit that gives up on a dead start just as another instance's reconciler closes it: Try again, not 'still being started'", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startAndDieAfterProvider(checkout.id, "key-killed-raced");
+    const afterTimeout = later(initiationTimeoutMs(ctx) + 1000);
+    // The reconciler on another instance closes the attempt the moment after this request last
+    // saw it running, before this request's own close takes the locks (CI's chaos run, seed 520213).
+    const reconcilerFirst: CheckoutContext = {
+      ...afterTimeout,
+      db: new Proxy(ctx.db, {
+        get(target, prop, receiver) {
+          if (prop !== "transaction") return Reflect.get(target, prop, receiver) as unknown;
+          return async (...args: Parameters<typeof target.transaction>) => {
+            expect(await closeStuckInitiations(afterTimeout)).toBe(1);
+            return target.transaction(...args);
+          };
+        },
+      }),
+    };
+    await expect(startPayment(checkout.id, bankPay("key-killed-raced"), reconcilerFirst)).rejects.toMatchObject({
+      status: 409,
+      code: "attempt_failed",
+    });
+    expect(await statusOf(checkout.id)).toBe("open");
+  });
+
   it("the same submit after a start the provider left unknown is told at once to try again, not held", async () => {
     const checkout = await createCheckout(order(), ctx);
     const down = {
