@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { clientIp } from "../http/client-address";
 import { checkoutWithLatestAttempt, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
-import { findBank, projectInfo, providerCountries } from "./project";
+import { findBank, projectInfoOrBankOnly, providerCountries } from "./project";
 import type { AttemptView, CheckoutView, SavedAccountView } from "./contract";
 import { savedAccountView } from "./saved-accounts/paying";
 import { LOCALES, type Locale } from "./types";
@@ -118,7 +118,7 @@ export async function getCheckoutPageData(
   const { checkout: found, attempt } = await checkoutWithLatestAttempt(c, checkoutId);
   if (!found) return null;
   const checkout = await expireIfDue(c, found);
-  const [project, countries] = await Promise.all([projectInfo(c), providerCountries(c)]);
+  const [project, countries] = await Promise.all([projectInfoOrBankOnly(c), providerCountries(c)]);
   const bank = attempt?.bankId ? await findBank(c, attempt.bankId).catch(() => null) : null;
   const payable = checkout.status === "open" || checkout.status === "failed";
   const savedAccount =

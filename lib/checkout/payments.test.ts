@@ -6,7 +6,7 @@ import { createPisClient } from "../pis";
 import type { CheckoutContext } from "./context";
 import { RateLimitedError } from "../http/rate-limit";
 import { CheckoutError } from "./errors";
-import { signedWebhook, testContext } from "./test-context";
+import { projectUnknown, signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
@@ -93,6 +93,18 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     expect(refused).toBeInstanceOf(RateLimitedError);
     expect((refused as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
     expect(await attempts(checkout.id)).toHaveLength(1);
+  });
+
+  it("a card payment asked while the provider cannot say which methods the shop has is answered 'try again', not 'not available'", async () => {
+    const checkout = await createCheckout(order, ctx);
+    const card = { method: "card" as const, termsAccepted: false, attemptKey: "key-card-outage" };
+    expect(await refusal(startPayment(checkout.id, card, projectUnknown(ctx)))).toMatchObject({
+      status: 502,
+      code: "provider_error",
+    });
+    expect(await attempts(checkout.id)).toHaveLength(0);
+    // A bank payment is not held up by it: the provider's answer to the payment itself decides.
+    expect((await startPayment(checkout.id, bankPay("key-bank-outage"), projectUnknown(ctx))).confirmLink).toBeTruthy();
   });
 
   it("refuses a second payment with another key while one is at the bank", async () => {

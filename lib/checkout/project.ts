@@ -1,6 +1,7 @@
 import { PisError, type Bank } from "../pis";
 import { cachedPerClient } from "./cache";
 import type { CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
 
 const TEN_MINUTES = 10 * 60 * 1000;
 
@@ -33,8 +34,25 @@ const loadProject = cachedPerClient(TEN_MINUTES, async (ctx, _: "project"): Prom
   };
 });
 
-/** What the provider project allows; a provider outage degrades to bank payments only. */
+/**
+ * What the provider project allows, for a decision that must not be guessed (a refund, saving an
+ * account, a card payment): while the provider cannot be asked, the answer is "try again", never
+ * a permanent "not enabled for this shop".
+ */
 export async function projectInfo(ctx: CheckoutContext): Promise<ProjectInfo> {
+  try {
+    return await loadProject(ctx, "project");
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
+  }
+}
+
+/**
+ * For the payer's page and a bank payment: a provider outage degrades to bank payments only, and
+ * the payment call itself then reports the outage.
+ */
+export async function projectInfoOrBankOnly(ctx: CheckoutContext): Promise<ProjectInfo> {
   try {
     return await loadProject(ctx, "project");
   } catch (err) {

@@ -6,7 +6,7 @@ import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { PisError } from "../pis";
 import { createRefund, listRefunds } from "./refunds";
-import { forceProviderStatus, signedWebhook, testContext } from "./test-context";
+import { forceProviderStatus, projectUnknown, signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
@@ -148,6 +148,17 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
       createRefund(checkout.id, { amount: "1.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-big" }),
     ]);
     expect(b.id).toBe(a.id);
+    expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
+  });
+
+  it("a refund asked while the provider cannot say whether refunds are allowed is answered 'try again', not 'not enabled'", async () => {
+    const { checkout, paymentId } = await paidCheckout("20.00");
+    const refund = (c: CheckoutContext) =>
+      createRefund(checkout.id, { amount: "5.00" }, "merchant-api", c, { idempotencyKey: "refund-outage-1" });
+    expect(await refusal(refund(projectUnknown(ctx)))).toMatchObject({ status: 502, code: "provider_error" });
+    expect(await listRefunds(checkout.id, ctx)).toHaveLength(0);
+    // The merchant's retry, once the provider answers, refunds once.
+    expect((await refund(ctx)).amount).toBe("5.00");
     expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
   });
 

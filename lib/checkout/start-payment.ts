@@ -20,7 +20,7 @@ import { writeIfUnchanged } from "./guarded-write";
 import { isProviderLink, returnUrl, webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError, termsRequired, unknownBank, checkoutNotFound } from "./errors";
 import { bankIdInput, isCheckoutId, newAttemptId } from "./ids";
-import { findBank, projectInfo, redirectPreferredFor } from "./project";
+import { findBank, projectInfo, projectInfoOrBankOnly, redirectPreferredFor } from "./project";
 import { LOCALES } from "./types";
 import type { StartPaymentResponse } from "./contract";
 import { markLinkUsed, markLinkRevoked, SavedAccountEndedError } from "./saved-accounts/links";
@@ -76,7 +76,8 @@ export async function startPayment(
 
   if (existing) return replay(c, existing);
 
-  const project = await projectInfo(c);
+  // A bank payment goes ahead while the project cannot be read (its own call reports an outage).
+  const project = input.method === "bank" ? await projectInfoOrBankOnly(c) : await projectInfo(c);
   if (!project.methods[input.method]) {
     throw new CheckoutError("method_unavailable", {
       detail: "This payment method is not available for this shop.",

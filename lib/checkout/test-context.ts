@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import { openDb } from "../db/client";
 import { openTestDb, type DbKind } from "../db/testing";
-import { createPisClient, webhookSignature } from "../pis";
+import { createPisClient, PisError, webhookSignature } from "../pis";
 import type { CheckoutContext } from "./context";
 
 export const TEST_APP_URL = "http://shop.test";
@@ -45,6 +45,15 @@ export async function testContext(kind: DbKind, over: Partial<CheckoutContext> =
     return { ctx: { ...ctx, db: other.db }, close: other.close };
   };
   return { ctx, close: handle.close, sibling };
+}
+
+/**
+ * The context with the provider's project endpoints down (an outage) and nothing of them cached
+ * yet, as on an instance just restarted: payments and the rest still reach the sandbox.
+ */
+export function projectUnknown(ctx: CheckoutContext): CheckoutContext {
+  const down = () => Promise.reject(new PisError({ kind: "network", operation: "getProjectSettings" }));
+  return { ...ctx, pis: { ...ctx.pis, project: { ...ctx.pis.project, settings: down, paymentMethods: down } } };
 }
 
 /** A webhook exactly as the provider signs it, for our endpoint. */

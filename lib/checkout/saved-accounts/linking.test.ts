@@ -11,6 +11,7 @@ import { startLinking } from "./linking";
 import { LINK_PERIOD_MS } from "./links";
 import { newPayerHandle } from "./payer-handle";
 import { savedAccountView } from "./paying";
+import { projectUnknown } from "../test-context";
 
 describe.each(testDbKinds())("saving a bank account while paying (%s)", (kind) => {
   const s = savedAccountsContext(kind);
@@ -108,6 +109,16 @@ describe.each(testDbKinds())("saving a bank account while paying (%s)", (kind) =
     expect(await savedAccountView(s.ctx, await s.loadRow(checkout.id), started.handle, PSU)).toMatchObject({
       state: "active",
     });
+  });
+
+  it("linking asked while the provider cannot say whether the shop may link accounts is answered 'try again'", async () => {
+    const checkout = await createCheckout(order("cust-outage"), s.ctx);
+    const start = { bankId: "SWEDBANK_LT_SAND", termsAccepted: true };
+    expect(await refusal(startLinking(checkout.id, start, undefined, projectUnknown(s.ctx)))).toMatchObject({
+      status: 502,
+      code: "provider_error",
+    });
+    expect((await startLinking(checkout.id, start, undefined, s.ctx)).handle).toBeTruthy();
   });
 
   it("refuses linking without the Terms, without a named customer, and reports a declined consent", async () => {
