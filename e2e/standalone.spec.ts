@@ -63,7 +63,9 @@ test.beforeAll(async () => {
   await admin.query(`create database ${database}`);
   await admin.end();
 
-  sandbox = run([path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], root, {
+  // tsx as a loader in this very process, not its CLI (which runs the server in a child that a
+  // kill of the CLI would leave behind, holding the port).
+  sandbox = run(["--import", "tsx", "lib/sandbox/server.ts"], root, {
     SANDBOX_PORT: String(SANDBOX_PORT),
     SANDBOX_DATA_DIR: "",
   });
