@@ -48,11 +48,15 @@ test("a double click on Pay makes exactly one provider payment", async ({ page, 
   const reference = `dbl-${Date.now()}`;
   const checkoutId = await createCheckout(request, { reference });
   await page.goto(`/checkout/${checkoutId}`);
-  // Slow the first answer down so the second click lands while the first is in flight.
+  // Hold the start until the checks below are done, so the second click lands while the first is
+  // in flight and the page cannot leave for the bank during them (a fixed delay raced axe on a
+  // busy machine).
   let posts = 0;
+  let release = () => {};
+  const released = new Promise<void>((r) => (release = r));
   await page.route(/\/api\/checkouts\/[^/]+\/payments$/, async (route) => {
     posts += 1;
-    await new Promise((r) => setTimeout(r, 2000));
+    await released;
     await route.continue();
   });
   await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
@@ -64,6 +68,7 @@ test("a double click on Pay makes exactly one provider payment", async ({ page, 
   const leaving = page.getByRole("button", { name: "Taking you to your bank…" });
   await expect(leaving).toBeDisabled();
   await expectNoAxeViolations(page);
+  release();
 
   await page.waitForURL(/localhost:3101\/login\//);
   expect(posts).toBe(1);
