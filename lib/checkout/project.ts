@@ -34,38 +34,41 @@ const loadProject = cachedPerClient(TEN_MINUTES, async (ctx, _: "project"): Prom
   };
 });
 
+/** The project's settings, or null while the provider cannot be asked (an outage, nothing cached). */
+async function knownProject(ctx: CheckoutContext): Promise<ProjectInfo | null> {
+  return loadProject(ctx, "project").catch((err: unknown) => {
+    if (err instanceof PisError) return null;
+    throw err;
+  });
+}
+
 /**
  * What the provider project allows, for a decision that must not be guessed (a refund, saving an
  * account, a card payment): while the provider cannot be asked, the answer is "try again", never
  * a permanent "not enabled for this shop".
  */
 export async function projectInfo(ctx: CheckoutContext): Promise<ProjectInfo> {
-  try {
-    return await loadProject(ctx, "project");
-  } catch (err) {
-    if (!(err instanceof PisError)) throw err;
-    throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
-  }
+  const project = await knownProject(ctx);
+  if (!project) throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
+  return project;
 }
+
+/** Bank payments only, and nothing else the settings allow. */
+const BANK_ONLY: ProjectInfo = {
+  methods: { bank: true, card: false, hybrid: false },
+  isSandbox: false,
+  redirectPreferred: false,
+  forceRedirectToBankMode: null,
+  refunds: { allowedFor: [], bankDayLimit: null, cardDayLimit: null },
+  scopes: [],
+};
 
 /**
  * For the payer's page and a bank payment: a provider outage degrades to bank payments only, and
  * the payment call itself then reports the outage.
  */
 export async function projectInfoOrBankOnly(ctx: CheckoutContext): Promise<ProjectInfo> {
-  try {
-    return await loadProject(ctx, "project");
-  } catch (err) {
-    if (!(err instanceof PisError)) throw err;
-    return {
-      methods: { bank: true, card: false, hybrid: false },
-      isSandbox: false,
-      redirectPreferred: false,
-      forceRedirectToBankMode: null,
-      refunds: { allowedFor: [], bankDayLimit: null, cardDayLimit: null },
-      scopes: [],
-    };
-  }
+  return (await knownProject(ctx)) ?? BANK_ONLY;
 }
 
 /** One bank by id, or null when the provider does not know it. */
