@@ -203,7 +203,9 @@ export type Reply =
   | { status?: number; text: string }
   | { status: number }
   | { hang: true }
-  | { reset: true };
+  | { reset: true }
+  /** The head and half the body of `json`, then the connection is held open or dropped. */
+  | { partial: "hang" | "reset"; json: unknown };
 
 export interface RecordedProvider {
   /** The base URL to give createPisClient. */
@@ -235,6 +237,13 @@ export async function startRecordedProvider(): Promise<RecordedProvider> {
       const reply = replies[Math.min(requests.length - 1, replies.length - 1)] ?? { status: 500 };
       if ("hang" in reply) return;
       if ("reset" in reply) return req.socket.destroy();
+      if ("partial" in reply) {
+        const bytes = Buffer.from(JSON.stringify(reply.json));
+        res.writeHead(200, { "Content-Type": "application/json", "Content-Length": bytes.length });
+        res.write(bytes.subarray(0, bytes.length >> 1));
+        if (reply.partial === "reset") setTimeout(() => req.socket.destroy(), 20);
+        return;
+      }
       const status = "status" in reply && reply.status !== undefined ? reply.status : 200;
       if ("json" in reply) {
         const text = JSON.stringify(reply.json);

@@ -47,6 +47,21 @@ describe("every request", () => {
     expect(provider.only().headers["plugin-version"]).toBeUndefined();
   });
 
+  it("sends a body with letters beyond ASCII whole, byte for byte", async () => {
+    provider.reply({ json: { id: PAYMENT_ID, bankStatus: "STRD", statusGroup: "started" } });
+    await provider.client().payments.initiate({
+      ...PAYMENT_INPUT,
+      creditorName: "Ūkininkų žąsys, UAB",
+      description: "Užsakymas №42 – ačiū",
+    });
+    const req = provider.only();
+    expect(Number(req.headers["content-length"])).toBe(Buffer.byteLength(req.body));
+    expect(JSON.parse(req.body)).toMatchObject({
+      description: "Užsakymas №42 – ačiū",
+      bankPaymentMethod: { creditorName: "Ūkininkų žąsys, UAB" },
+    });
+  });
+
   it("takes a base URL with or without a trailing slash", async () => {
     provider.reply({ json: { data: ["LT"] } });
     await provider.client("v0.3", { baseUrl: `${provider.baseUrl}/` }).general.countries();
@@ -188,6 +203,20 @@ describe("a provider in trouble", () => {
       provider.client("v0.3", { timeoutMs: 100, retry: { attempts: 1 } }).payments.status(PAYMENT_ID),
     );
     expect(slow.kind).toBe("timeout");
+  });
+
+  it("gives up on an answer that starts and then stalls, as a timeout", async () => {
+    provider.reply({ partial: "hang", json: STATUS_CANCELLED });
+    const err = await rejection(
+      provider.client("v0.3", { timeoutMs: 150, retry: { attempts: 1 } }).payments.status(PAYMENT_ID),
+    );
+    expect(err).toMatchObject({ kind: "timeout", outcomeUnknown: true });
+  });
+
+  it("never takes an answer cut off in the middle for a whole one", async () => {
+    provider.reply({ partial: "reset", json: STATUS_CANCELLED });
+    const err = await rejection(provider.client("v0.3", { retry: { attempts: 1 } }).payments.status(PAYMENT_ID));
+    expect(err).toMatchObject({ kind: "network", outcomeUnknown: true });
   });
 
   it("retries a GET after a dropped connection", async () => {

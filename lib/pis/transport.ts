@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { PisError } from "./errors";
 import { errorEnvelope } from "./schemas";
+import { httpSend, type Send } from "./send";
 import type { ApiVersion } from "./versions";
 
 export interface RetryPolicy {
@@ -27,7 +28,8 @@ export interface PisConfig {
   retry?: Partial<RetryPolicy>;
   /** Sent as Plugin-* headers so the provider can tell integrations apart. */
   plugin?: { version: string; platform: string; platformVersion: string };
-  fetch?: typeof fetch;
+  /** How one HTTP exchange is made; default node:http(s) (send.ts). */
+  send?: Send;
 }
 
 export type QueryValue = string | boolean | readonly string[] | undefined;
@@ -88,7 +90,7 @@ export function createTransport(config: PisConfig): Transport {
   const base = `${config.baseUrl.replace(/\/+$/, "")}/${version}`;
   const timeoutMs = config.timeoutMs ?? 15_000;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...config.retry };
-  const doFetch = config.fetch ?? fetch;
+  const send = config.send ?? httpSend;
 
   async function once<T extends z.ZodType>(spec: RequestSpec<T>, attempt: number): Promise<z.infer<T>> {
     const url = new URL(base + spec.path);
@@ -110,17 +112,15 @@ export function createTransport(config: PisConfig): Transport {
     for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k] = v;
     if (spec.body !== undefined) headers["Content-Type"] = "application/json";
 
-    let res: Response;
+    let status: number;
     let text: string;
     try {
-      res = await doFetch(url, {
+      ({ status, text } = await send(url, {
         method: spec.method,
         headers,
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: "manual",
-      });
-      text = await res.text();
+        timeoutMs,
+      }));
     } catch (cause) {
       const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
       throw new PisError({
@@ -133,7 +133,7 @@ export function createTransport(config: PisConfig): Transport {
 
     // The provider answers every success with exactly 200 (provider-api.md 1); anything else,
     // redirects included, is not a success.
-    if (res.status !== 200) throw httpError(spec.operation, res.status, text, attempt);
+    if (status !== 200) throw httpError(spec.operation, status, text, attempt);
 
     let json: unknown;
     try {

@@ -1,0 +1,61 @@
+import http from "node:http";
+import https from "node:https";
+
+export interface Sent {
+  status: number;
+  text: string;
+}
+
+export interface SendInit {
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+  /** For the whole exchange: connecting, sending and reading the answer. */
+  timeoutMs: number;
+}
+
+/** One HTTP exchange: the status and the body as UTF-8 text. Rejects on a timeout or a network error. */
+export type Send = (url: URL, init: SendInit) => Promise<Sent>;
+
+/** Thrown by `httpSend` when the deadline passes; named like the error `AbortSignal.timeout` gives. */
+export class SendTimeout extends Error {
+  override name = "TimeoutError";
+  constructor(timeoutMs: number) {
+    super(`no complete answer within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * One request over node:http(s). Not `fetch`: a server's outgoing fetch goes through Next's patched
+ * fetch and undici's web streams, which cost a payment start about 0.8 ms of CPU more than this for
+ * the same exchange (ADR 19). Redirects are not followed (the provider answers success with 200,
+ * anything else is a failure), and nothing is decompressed: no Accept-Encoding is sent, and the
+ * provider never compresses (provider-api.md 0.5).
+ */
+export const httpSend: Send = (url, init) =>
+  new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : Buffer.from(init.body, "utf8");
+    const headers = body ? { ...init.headers, "Content-Length": String(body.length) } : init.headers;
+    const client = url.protocol === "https:" ? https : http;
+    let timedOut = false;
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      reject(timedOut ? new SendTimeout(init.timeoutMs) : err);
+    };
+    const req = client.request(url, { method: init.method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("error", fail);
+      res.on("close", () => {
+        if (!res.complete) return fail(new Error("the connection closed before the answer was complete"));
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+      });
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      req.destroy(new SendTimeout(init.timeoutMs));
+    }, init.timeoutMs);
+    req.on("error", fail);
+    req.end(body);
+  });
