@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { PisError } from "./errors";
 import { errorEnvelope } from "./schemas";
-import { httpSend, type Send } from "./send";
+import { httpSend, SendTimeout } from "./send";
 import type { ApiVersion } from "./versions";
 
 export interface RetryPolicy {
@@ -28,8 +28,6 @@ export interface PisConfig {
   retry?: Partial<RetryPolicy>;
   /** Sent as Plugin-* headers so the provider can tell integrations apart. */
   plugin?: { version: string; platform: string; platformVersion: string };
-  /** How one HTTP exchange is made; default node:http(s) (send.ts). */
-  send?: Send;
 }
 
 export type QueryValue = string | boolean | readonly string[] | undefined;
@@ -90,7 +88,6 @@ export function createTransport(config: PisConfig): Transport {
   const base = `${config.baseUrl.replace(/\/+$/, "")}/${version}`;
   const timeoutMs = config.timeoutMs ?? 15_000;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...config.retry };
-  const send = config.send ?? httpSend;
 
   async function once<T extends z.ZodType>(spec: RequestSpec<T>, attempt: number): Promise<z.infer<T>> {
     const url = new URL(base + spec.path);
@@ -115,16 +112,15 @@ export function createTransport(config: PisConfig): Transport {
     let status: number;
     let text: string;
     try {
-      ({ status, text } = await send(url, {
+      ({ status, text } = await httpSend(url, {
         method: spec.method,
         headers,
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         timeoutMs,
       }));
     } catch (cause) {
-      const timedOut = cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
       throw new PisError({
-        kind: timedOut ? "timeout" : "network",
+        kind: cause instanceof SendTimeout ? "timeout" : "network",
         operation: spec.operation,
         attempts: attempt,
         cause,
