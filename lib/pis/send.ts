@@ -9,6 +9,12 @@ interface SendInit {
   timeoutMs: number;
 }
 
+/**
+ * The largest answer read: the biggest the provider sends is a country's bank list (tens of KB).
+ * A broken or hostile answer beyond it is cut off instead of being held in memory.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
 /** Thrown by `httpSend` when the deadline passes. */
 export class SendTimeout extends Error {
   constructor(timeoutMs: number) {
@@ -36,9 +42,18 @@ export const httpSend = (url: URL, init: SendInit) =>
     };
     const req = client.request(url, { method: init.method, headers }, (res) => {
       const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      // Set when the answer is cut off for its size: even if its last byte had arrived, it is not taken.
+      let tooLarge: Error | undefined;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_ANSWER_BYTES) return chunks.push(chunk);
+        tooLarge ??= new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`);
+        req.destroy(tooLarge);
+      });
       res.on("error", fail);
       res.on("close", () => {
+        if (tooLarge) return fail(tooLarge);
         if (!res.complete) return fail(new Error("the connection closed before the answer was complete"));
         clearTimeout(timer);
         resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });

@@ -9,6 +9,7 @@ import {
 } from "./test-fixtures";
 import { PAYMENT_INPUT, rejection, startRecordedProvider, type RecordedProvider } from "./test-helpers";
 import { backoffDelay, bearer, createTransport, quoteNumericAmounts } from "./transport";
+import { MAX_ANSWER_BYTES } from "./send";
 import { API_VERSIONS } from "./versions";
 
 let provider: RecordedProvider;
@@ -217,6 +218,13 @@ describe("a provider in trouble", () => {
     provider.reply({ partial: "reset", json: STATUS_CANCELLED });
     const err = await rejection(provider.client("v0.3", { retry: { attempts: 1 } }).payments.status(PAYMENT_ID));
     expect(err).toMatchObject({ kind: "network", outcomeUnknown: true });
+  });
+
+  it("cuts off an answer larger than any the provider sends, instead of holding it", async () => {
+    provider.reply({ text: `{"data":["${"x".repeat(MAX_ANSWER_BYTES)}"]}` });
+    const err = await rejection(provider.client("v0.3", { retry: { attempts: 1 } }).general.countries());
+    expect(err).toMatchObject({ kind: "network" });
+    expect(String((err.cause as Error).message)).toMatch(/larger than/);
   });
 
   it("retries a GET after a dropped connection", async () => {
