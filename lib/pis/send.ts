@@ -35,34 +35,33 @@ export const httpSend = (url: URL, init: SendInit) =>
     const body = init.body === undefined ? undefined : Buffer.from(init.body, "utf8");
     const headers = body ? { ...init.headers, "Content-Length": String(body.length) } : init.headers;
     const client = url.protocol === "https:" ? https : http;
-    let timedOut = false;
+    // Why we stopped the exchange ourselves (the deadline, the size), whatever error the
+    // connection reports next: a cut-off answer is never taken, even if its last byte arrived.
+    let cutOff: Error | undefined;
+    const stop = (reason: Error) => {
+      cutOff ??= reason;
+      req.destroy(reason);
+    };
     const fail = (err: Error) => {
       clearTimeout(timer);
-      reject(timedOut ? new SendTimeout(init.timeoutMs) : err);
+      reject(cutOff ?? err);
     };
     const req = client.request(url, { method: init.method, headers }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      // Set when the answer is cut off for its size: even if its last byte had arrived, it is not taken.
-      let tooLarge: Error | undefined;
       res.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= MAX_ANSWER_BYTES) return chunks.push(chunk);
-        tooLarge ??= new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`);
-        req.destroy(tooLarge);
+        if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+        else stop(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
       });
       res.on("error", fail);
       res.on("close", () => {
-        if (tooLarge) return fail(tooLarge);
-        if (!res.complete) return fail(new Error("the connection closed before the answer was complete"));
+        if (cutOff || !res.complete) return fail(new Error("the connection closed before the answer was complete"));
         clearTimeout(timer);
         resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
       });
     });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      req.destroy(new SendTimeout(init.timeoutMs));
-    }, init.timeoutMs);
+    const timer = setTimeout(() => stop(new SendTimeout(init.timeoutMs)), init.timeoutMs);
     req.on("error", fail);
     req.end(body);
   });
