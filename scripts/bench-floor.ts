@@ -1,11 +1,12 @@
 /**
  * The framework's floor for `npm run bench` (issue 19): scripts/bench-fixture is a bare Next app
- * with one route handler answering a small JSON. It is built by the same Next as the app (again
- * when the Next version changes) and started with `next start` beside it, so every server figure
+ * with one route handler answering a small JSON, and no start-up work. It is built by the same Next
+ * as the app (again when the Next version or the fixture changes) and started with `next start` beside it, so every server figure
  * can be printed as a ratio to what the framework alone does on this machine.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { portFree, request, root, stopProcessGroup } from "./bench-app";
@@ -24,10 +25,21 @@ function nextVersion(): string {
   ).version;
 }
 
-/** Builds the fixture unless a build by this Next version is there. */
+/** This Next version and the fixture's own files: a build made from anything else is rebuilt. */
+function fixtureStamp(): string {
+  const hash = createHash("sha256").update(nextVersion());
+  for (const entry of readdirSync(fixture, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (!entry.isFile() || path.relative(fixture, file).startsWith(".next")) continue;
+    hash.update(path.relative(fixture, file)).update(readFileSync(file));
+  }
+  return hash.digest("hex");
+}
+
+/** Builds the fixture unless a build of these sources by this Next version is there. */
 function buildFixture() {
-  const stamp = path.join(fixture, ".next", "bench-next-version");
-  const version = nextVersion();
+  const stamp = path.join(fixture, ".next", "bench-stamp");
+  const version = fixtureStamp();
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === version) return;
   const built = spawnSync(process.execPath, [nextBin, "build", fixture], {
     cwd: root,

@@ -1,0 +1,44 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { request } from "./bench-app";
+import { startFloor, type Floor } from "./bench-floor";
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+
+describe("the bench's bare route (the framework's floor)", () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), "bench-floor-"));
+  const dataDir = path.join(scratch, "pglite");
+  let floor: Floor | undefined;
+  afterAll(async () => {
+    await floor?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  // The fixture lives inside the app's tree, and the build took the app's instrumentation.ts for
+  // it: the "bare" route ran the app's start-up (its database, background work) and held the
+  // developer's embedded database, so `npm run bench` failed beside a running `npm start`.
+  it("answers without starting any of the app's own work", async () => {
+    const previous = process.env.PGLITE_DIR;
+    process.env.PGLITE_DIR = dataDir;
+    try {
+      floor = await startFloor(await freePort());
+    } finally {
+      process.env.PGLITE_DIR = previous;
+    }
+    const answer = await request(floor.url);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body.toString())).toMatchObject({ ok: true });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(existsSync(dataDir)).toBe(false);
+  }, 240_000);
+});
