@@ -7,8 +7,9 @@ const nextConfig = {
   // A self-contained server in .next/standalone (node server.js) for the container image
   // (Dockerfile); `npm start` still runs `next start` on the same build.
   output: "standalone",
-  // Read at run time from the working directory, so traced into the standalone server by hand.
-  outputFileTracingIncludes: { "/*": ["./lib/db/migrations/**/*"] },
+  // Read at run time from the working directory, so traced into the standalone server by hand: the
+  // migrations, and the embedded database's thread (lib/db/pglite-backend.ts).
+  outputFileTracingIncludes: { "/*": ["./lib/db/migrations/**/*", "./lib/db/pglite-worker.mjs"] },
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,

@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { PGlite } from "@electric-sql/pglite";
 import type { ClientConfig, Pool as PgPool } from "pg";
+import { startPgliteBackend, type PgliteBackend } from "./pglite-backend";
 import { lockPgliteDir } from "./pglite-lock";
-import { countingRoundTrips, countTrips } from "./round-trips";
+import { countPoolTrips, countingRoundTrips } from "./round-trips";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -33,27 +33,24 @@ export async function openDb(opts: {
     const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     return { db: await overPool(pool, { migrationLock: true }), kind: "postgres", close: () => pool.end() };
   }
-  const { PGlite: PGliteClass } = await import("@electric-sql/pglite");
   const dir = opts.pgliteDir ?? ".data/pglite";
-  let client: PGlite;
   let unlock = () => {};
-  if (dir === "memory://") {
-    client = new PGliteClass();
-  } else {
+  if (dir !== "memory://") {
     // Before anything touches the directory: a second process on it would destroy it.
     unlock = await lockPgliteDir(dir, { port: opts.port });
     mkdirSync(dir, { recursive: true });
-    client = new PGliteClass(dir);
   }
+  let backend: PgliteBackend | undefined;
   let pool: PgPool | undefined;
   const close = async () => {
-    // The adapter's connection never reports its end to node-postgres, so pool.end() would wait
-    // for ever: the pool is dropped and PGlite itself closed.
+    // Not waited for: a connection still checked out (a background job's, at shutdown) would hold
+    // the close up; the database closes under it.
     void pool?.end().catch(() => {});
-    await client.close().finally(unlock);
+    await (backend?.close() ?? Promise.resolve()).finally(unlock);
   };
   try {
-    pool = await pglitePool(client);
+    backend = await startPgliteBackend(dir);
+    pool = await pglitePool(backend);
     return { db: await overPool(pool, { migrationLock: false }), kind: "pglite", close };
   } catch (err) {
     await close().catch(() => {});
@@ -62,39 +59,29 @@ export async function openDb(opts: {
 }
 
 /**
- * PGlite spoken to as a Postgres server over node-postgres (PGlite's own adapter, one connection):
+ * PGlite spoken to as a Postgres server over node-postgres, one connection (it is one backend):
  * named statements are parsed and planned once, where PGlite's own query() plans every statement
  * again (1.2 ms against 0.35 ms for the status read; issue 19), and both databases share one
  * driver, with the same types and the same transactions.
  */
-async function pglitePool(pglite: PGlite): Promise<PgPool> {
+async function pglitePool(backend: PgliteBackend): Promise<PgPool> {
   const { Pool, Client } = await import("pg");
-  const { PglitePgConnection } = await import("@electric-sql/pglite/node-postgres");
-  // PGlite reads its array types with a query of its own on first use: done here, before the
-  // adapter's messages could land between it and its answer.
-  await pglite.query("select 1");
   // Named statements live in the one PGlite backend, not in a connection: every connection
   // shares what has been parsed there, or a new one would parse a name the backend already has.
   const parsedStatements = {};
   const submitted = {};
-  // A connection object per node-postgres client: the pool drops a client after any failed
-  // statement (a unique violation, say) and makes a new one; an ended connection is not reused.
+  // The pool drops a client after any failed statement (a unique violation, say) and makes a new
+  // one, which connects to the same backend.
   class PgliteClient extends Client {
     constructor(config: ClientConfig = {}) {
-      const connection = new PglitePgConnection({ pglite });
+      super({ ...config, stream: () => backend.socket() } as ClientConfig);
+      const connection = (this as unknown as { connection: Record<string, object> }).connection;
       connection.parsedStatements = parsedStatements;
       connection.submittedNamedStatements = submitted;
-      // node-postgres hands a statement's `types` (drizzle's result parsers, an object) to Parse,
-      // whose own serializer reads only an array of parameter types there; PGlite's expects an
-      // array or nothing.
-      const parse = connection.parse.bind(connection);
-      connection.parse = (query: { types?: unknown }) =>
-        parse(Array.isArray(query.types) ? query : { ...query, types: undefined });
-      super({ ...config, connection } as ClientConfig);
     }
   }
-  // One connection, kept: PGlite is one backend.
-  return new Pool({ max: 1, idleTimeoutMillis: 0, Client: PgliteClient });
+  // One connection, kept: PGlite is one backend, with one role and one database.
+  return new Pool({ max: 1, idleTimeoutMillis: 0, Client: PgliteClient, user: "postgres", database: "postgres" });
 }
 
 /** drizzle over a node-postgres pool, with the schema brought up to date. */
@@ -104,8 +91,7 @@ async function overPool(pool: PgPool, opts: { migrationLock: boolean }): Promise
   // An idle connection dropped by the server (a restart, a failover) must not crash the process;
   // the pool replaces it on the next query.
   pool.on("error", (err) => console.error("database connection lost:", err.message));
-  // Every statement, a transaction's BEGIN and COMMIT included, goes through a client's query.
-  if (countingRoundTrips) pool.on("connect", (c) => countTrips(c, ["query"]));
+  if (countingRoundTrips) countPoolTrips(pool);
   const db = drizzle(pool, { schema });
   // Several app processes may start at once against one server: migrate under a lock, held on a
   // connection of its own while the migration runs on another. PGlite has one process (its

@@ -31,4 +31,19 @@ describe("database round trips (bench rig)", () => {
     const [, none] = await withRoundTripCount(async () => undefined);
     expect(none).toBe(0);
   });
+
+  // The embedded database has one connection: under load most statements wait for it, and the
+  // pool sent a waiting statement from the callback of whichever request freed the connection.
+  it("counts a statement that waited for the connection against the request that made it", async () => {
+    const { db } = handle;
+    const counted = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        withRoundTripCount(async () => {
+          await db.execute(sql`select ${i}::int`);
+          await db.execute(sql`select ${i}::int + 1`);
+        }),
+      ),
+    );
+    expect(counted.map(([, trips]) => trips)).toEqual([2, 2, 2, 2, 2, 2]);
+  });
 });

@@ -1,5 +1,6 @@
 import { appendFileSync } from "node:fs";
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
+import type { Pool } from "pg";
 
 /**
  * Bench rig only (`npm run bench`, issue 19): with BENCH_COUNT_ROUND_TRIPS set, every statement
@@ -63,4 +64,16 @@ export function countTrips<T extends object>(target: T, methods: (keyof T)[]): T
     } as T[keyof T];
   }
   return target;
+}
+
+/** Counts every statement sent through a node-postgres pool against the request that sent it. */
+export function countPoolTrips(pool: Pool): void {
+  // Every statement, a transaction's BEGIN and COMMIT included, goes through a client's query.
+  pool.on("connect", (client) => countTrips(client, ["query"]));
+  // A statement that waits for a free connection is sent from a callback the pool calls when a
+  // connection is released, in the context of the request that released it: bound here to the
+  // request that asked. (A promise's continuation already runs in the context of its awaiter.)
+  const connect = pool.connect.bind(pool) as (callback?: (...args: unknown[]) => void) => unknown;
+  pool.connect = ((callback?: (...args: unknown[]) => void) =>
+    callback ? connect(AsyncResource.bind(callback)) : connect()) as Pool["connect"];
 }

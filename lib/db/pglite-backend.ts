@@ -1,0 +1,134 @@
+import path from "node:path";
+import { Duplex } from "node:stream";
+import { Worker } from "node:worker_threads";
+
+/**
+ * Embedded PGlite on a thread of its own (lib/db/pglite-worker.mjs), spoken to over the Postgres
+ * wire protocol like a server: node-postgres gets a socket whose bytes go to that thread. On the
+ * app's thread, every statement's run in the WASM Postgres blocked the event loop (issue 19).
+ */
+export interface PgliteBackend {
+  /** A new connection's socket, for node-postgres's `stream` option. */
+  socket(): Duplex;
+  close(): Promise<void>;
+}
+
+type Answer = { id: number; bytes?: Uint8Array; failed?: string; closed?: true };
+
+const workerFile = () => path.join(process.cwd(), "lib/db/pglite-worker.mjs");
+
+export async function startPgliteBackend(dataDir: string): Promise<PgliteBackend> {
+  // Nothing of the app's own flags (a loader, --input-type of a script given with -e) applies to
+  // the worker's one plain file.
+  const worker = new Worker(workerFile(), { workerData: { dataDir }, execArgv: [] });
+  const waiting = new Map<number, (answer: Answer) => void>();
+  let nextId = 1;
+  let gone: Error | undefined;
+  const fail = (err: Error) => {
+    gone ??= err;
+    for (const answered of waiting.values()) answered({ id: 0, failed: err.message });
+    waiting.clear();
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    const started = (m: { ready?: true; failed?: string }) => {
+      worker.off("error", reject);
+      if (m.ready) resolve();
+      else reject(new Error(`the embedded database did not open: ${m.failed}`));
+    };
+    worker.once("message", started);
+    worker.once("error", reject);
+  });
+  worker.on("message", (answer: Answer) => {
+    const answered = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    answered?.(answer);
+  });
+  // Should the thread ever die, every statement from then on fails at once with this reason (and
+  // /api/health/ready answers 503), instead of waiting for an answer that will not come.
+  let closing = false;
+  worker.on("error", (err) => fail(err));
+  worker.on("exit", (code) => {
+    if (!closing) console.error(`the embedded database's thread stopped (exit code ${code})`);
+    fail(new Error(`the embedded database's thread stopped (exit code ${code})`));
+  });
+
+  const exchange = (message: { bytes?: Uint8Array; close?: true }) =>
+    new Promise<Answer>((resolve) => {
+      if (gone) return resolve({ id: 0, failed: gone.message });
+      const id = nextId++;
+      waiting.set(id, resolve);
+      worker.postMessage({ id, ...message });
+    });
+
+  return {
+    socket: () => new BackendSocket(exchange),
+    async close() {
+      if (gone) return;
+      closing = true;
+      await exchange({ close: true });
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * What node-postgres takes for a TCP socket. The messages it writes in one go (Parse, Bind,
+ * Describe, Execute, Sync) travel to the database together, and its answer comes back whole.
+ */
+class BackendSocket extends Duplex {
+  #outgoing: Buffer[] = [];
+  #ended = false;
+  constructor(private readonly exchange: (message: { bytes: Uint8Array }) => Promise<Answer>) {
+    super();
+  }
+
+  connect() {
+    process.nextTick(() => this.emit("connect"));
+    return this;
+  }
+  setNoDelay() {
+    return this;
+  }
+  setKeepAlive() {
+    return this;
+  }
+  ref() {
+    return this;
+  }
+  unref() {
+    return this;
+  }
+
+  override _read() {}
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void) {
+    if (this.#outgoing.length === 0) process.nextTick(() => this.#send());
+    this.#outgoing.push(chunk);
+    done();
+  }
+
+  override _final(done: (err?: Error | null) => void) {
+    this.#ended = true;
+    this.push(null);
+    done();
+  }
+
+  #send() {
+    // A buffer of their own: a small Buffer is a view of a shared 8 KB slab, which posting to the
+    // thread would copy whole.
+    const bytes = new Uint8Array(this.#outgoing.reduce((n, chunk) => n + chunk.length, 0));
+    let at = 0;
+    for (const chunk of this.#outgoing) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    this.#outgoing = [];
+    void this.exchange({ bytes }).then((answer) => {
+      if (this.#ended || this.destroyed) return;
+      if (answer.failed) this.destroy(new Error(answer.failed));
+      else if (answer.bytes?.length)
+        this.push(Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.length));
+    });
+  }
+}

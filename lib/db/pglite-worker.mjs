@@ -1,0 +1,41 @@
+// The embedded database's own thread (lib/db/pglite-backend.ts). PGlite is Postgres compiled to
+// WASM: on the app's thread every statement blocked the event loop for as long as it ran. Here it
+// runs beside it, and the app speaks the Postgres wire protocol to it, as to a server. Plain
+// JavaScript: a worker thread loads its file as it is, with no build step in front of it.
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+
+const { dataDir } = workerData;
+let db;
+try {
+  db = new PGlite(dataDir === "memory://" ? undefined : dataDir);
+  await db.waitReady;
+  parentPort.postMessage({ ready: true });
+} catch (err) {
+  parentPort.postMessage({ failed: String(err?.stack ?? err) });
+  process.exit(1);
+}
+
+// One exchange at a time, in the order they came: PGlite is one backend.
+let queue = Promise.resolve();
+parentPort.on("message", (message) => {
+  queue = queue.then(() => handle(message));
+});
+
+async function handle({ id, bytes, close }) {
+  if (close) {
+    await db.close().catch(() => {});
+    parentPort.postMessage({ id, closed: true });
+    parentPort.close();
+    return;
+  }
+  try {
+    let answer = await db.execProtocolRaw(bytes);
+    // Posting a view copies the whole buffer under it: a connection's start is answered with a
+    // view into PGlite's own.
+    if (answer.byteOffset !== 0 || answer.byteLength !== answer.buffer.byteLength) answer = answer.slice();
+    parentPort.postMessage({ id, bytes: answer });
+  } catch (err) {
+    parentPort.postMessage({ id, failed: String(err?.message ?? err) });
+  }
+}
