@@ -12,7 +12,7 @@ try {
   await db.waitReady;
   parentPort.postMessage({ ready: true });
 } catch (err) {
-  parentPort.postMessage({ failed: String(err?.stack ?? err) });
+  parentPort.postMessage({ failed: String(err?.message ?? err) });
   process.exit(1);
 }
 
