@@ -27,6 +27,8 @@ export async function openDb(opts: {
   port?: number;
   /** Postgres connections of this process (DATABASE_POOL_SIZE). */
   poolSize?: number;
+  /** Called if the embedded database's thread stops without being closed. */
+  onLost?: (err: Error) => void;
 }): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const { Pool } = await import("pg");
@@ -49,7 +51,7 @@ export async function openDb(opts: {
     await (backend?.close() ?? Promise.resolve()).finally(unlock);
   };
   try {
-    backend = await startPgliteBackend(dir);
+    backend = await startPgliteBackend(dir, { onLost: opts.onLost });
     pool = await pglitePool(backend);
     return { db: await overPool(pool, { migrationLock: false }), kind: "pglite", close };
   } catch (err) {

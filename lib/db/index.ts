@@ -14,6 +14,13 @@ export function getDb(): Promise<Db> {
     poolSize: env().databasePoolSize,
     pgliteDir: env().pgliteDir,
     port: env().port,
+    // Everything this instance does needs its database, and an embedded one does not come back:
+    // it stops with one line, as when the database cannot be opened, for its supervisor to start
+    // it again (a Postgres outage is waited out instead; the pool reconnects).
+    onLost: (err) => {
+      console.error(`${err.message}; stopping`);
+      process.exit(1);
+    },
   }).catch((err) => {
     holder.__checkoutDb = undefined;
     throw err;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type DbHandle } from "./client";
+import { startPgliteBackend } from "./pglite-backend";
 import { rowsOf } from "./raw";
 
 describe("the embedded database on a thread of its own", () => {
@@ -42,5 +43,18 @@ describe("the embedded database on a thread of its own", () => {
     await expect(handle.db.execute(sql`select * from no_such_table`)).rejects.toThrow();
     const after = await handle.db.execute(sql`select 'still here' as s`);
     expect(rowsOf(after)).toEqual([{ s: "still here" }]);
+  });
+
+  it("says so once if its thread dies, and fails every statement after at once with the reason", async () => {
+    const lost: string[] = [];
+    const backend = await startPgliteBackend("memory://", { onLost: (err) => lost.push(err.message) });
+    await backend.thread.terminate();
+    expect(lost).toEqual(["the embedded database's thread stopped (exit code 1)"]);
+    const { Client } = await import("pg");
+    const client = new Client({ stream: () => backend.socket(), user: "postgres", database: "postgres" });
+    client.on("error", () => {});
+    await expect(client.connect()).rejects.toThrow("the embedded database's thread stopped");
+    await backend.close();
+    expect(lost).toHaveLength(1);
   });
 });

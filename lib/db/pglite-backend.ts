@@ -11,13 +11,21 @@ export interface PgliteBackend {
   /** A new connection's socket, for node-postgres's `stream` option. */
   socket(): Duplex;
   close(): Promise<void>;
+  /** The database's thread. */
+  readonly thread: Worker;
 }
 
 type Answer = { id: number; bytes?: Uint8Array; failed?: string; closed?: true };
 
 const workerFile = () => path.join(process.cwd(), "lib/db/pglite-worker.mjs");
 
-export async function startPgliteBackend(dataDir: string): Promise<PgliteBackend> {
+export async function startPgliteBackend(
+  dataDir: string,
+  opts: {
+    /** Called once if the thread stops without being closed: nothing the database held is reachable. */
+    onLost?: (err: Error) => void;
+  } = {},
+): Promise<PgliteBackend> {
   // Nothing of the app's own flags (a loader, --input-type of a script given with -e) applies to
   // the worker's one plain file.
   const worker = new Worker(workerFile(), { workerData: { dataDir }, execArgv: [] });
@@ -44,13 +52,14 @@ export async function startPgliteBackend(dataDir: string): Promise<PgliteBackend
     waiting.delete(answer.id);
     answered?.(answer);
   });
-  // Should the thread ever die, every statement from then on fails at once with this reason (and
-  // /api/health/ready answers 503), instead of waiting for an answer that will not come.
+  // Should the thread ever die, every statement from then on fails at once with this reason,
+  // instead of waiting for an answer that will not come.
   let closing = false;
   worker.on("error", (err) => fail(err));
   worker.on("exit", (code) => {
-    if (!closing) console.error(`the embedded database's thread stopped (exit code ${code})`);
-    fail(new Error(`the embedded database's thread stopped (exit code ${code})`));
+    const err = new Error(`the embedded database's thread stopped (exit code ${code})`);
+    fail(err);
+    if (!closing) opts.onLost?.(err);
   });
 
   const exchange = (message: { bytes?: Uint8Array; close?: true }) =>
@@ -62,6 +71,7 @@ export async function startPgliteBackend(dataDir: string): Promise<PgliteBackend
     });
 
   return {
+    thread: worker,
     socket: () => new BackendSocket(exchange),
     async close() {
       if (gone) return;
