@@ -1,12 +1,13 @@
 /**
  * The framework's floor for `npm run bench` (issue 19): scripts/bench-fixture is a bare Next app
  * with one route handler answering a small JSON, and no start-up work. It is built by the same Next
- * as the app (again when the Next version or the fixture changes) and started with `next start` beside it, so every server figure
- * can be printed as a ratio to what the framework alone does on this machine.
+ * as the app (again when the Next version or the fixture changes) and started with `next start`
+ * beside it, so every server figure can be printed as a ratio to what the framework alone does on
+ * this machine.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { portFree, request, root, stopProcessGroup } from "./bench-app";
@@ -28,11 +29,17 @@ function nextVersion(): string {
 /** This Next version and the fixture's own files: a build made from anything else is rebuilt. */
 function fixtureStamp(): string {
   const hash = createHash("sha256").update(nextVersion());
-  for (const entry of readdirSync(fixture, { recursive: true, withFileTypes: true })) {
-    const file = path.join(entry.parentPath, entry.name);
-    if (!entry.isFile() || path.relative(fixture, file).startsWith(".next")) continue;
-    hash.update(path.relative(fixture, file)).update(readFileSync(file));
-  }
+  // Its sources only: the build's own output (.next, thousands of files) is not walked.
+  const sources = readdirSync(fixture)
+    .filter((name) => name !== ".next")
+    .flatMap((name) =>
+      statSync(path.join(fixture, name)).isDirectory()
+        ? readdirSync(path.join(fixture, name), { recursive: true, encoding: "utf8" }).map((f) => path.join(name, f))
+        : [name],
+    )
+    .filter((file) => statSync(path.join(fixture, file)).isFile())
+    .sort();
+  for (const file of sources) hash.update(file).update(readFileSync(path.join(fixture, file)));
   return hash.digest("hex");
 }
 

@@ -15,7 +15,7 @@ export interface PgliteBackend {
   readonly thread: Worker;
 }
 
-type Answer = { id: number; bytes?: Uint8Array; failed?: string; closed?: true };
+type Answer = { id: number; bytes?: Uint8Array; failed?: string };
 
 const workerFile = () => path.join(process.cwd(), "lib/db/pglite-worker.mjs");
 
@@ -125,14 +125,9 @@ class BackendSocket extends Duplex {
   }
 
   #send() {
-    // A buffer of their own: a small Buffer is a view of a shared 8 KB slab, which posting to the
-    // thread would copy whole.
-    const bytes = new Uint8Array(this.#outgoing.reduce((n, chunk) => n + chunk.length, 0));
-    let at = 0;
-    for (const chunk of this.#outgoing) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
+    // Copied into a buffer of their own: a small Buffer is a view of a shared 8 KB slab, which
+    // posting to the thread would copy whole.
+    const bytes = new Uint8Array(Buffer.concat(this.#outgoing));
     this.#outgoing = [];
     void this.exchange({ bytes }).then((answer) => {
       if (this.#ended || this.destroyed) return;

@@ -25,7 +25,7 @@ parentPort.on("message", (message) => {
 async function handle({ id, bytes, close }) {
   if (close) {
     await db.close().catch(() => {});
-    parentPort.postMessage({ id, closed: true });
+    parentPort.postMessage({ id });
     parentPort.close();
     return;
   }
