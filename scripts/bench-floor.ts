@@ -10,13 +10,17 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { portFree, request, root, stopProcessGroup } from "./bench-app";
+import { portFree, request, root, serverCpuMs, stopProcessGroup } from "./bench-app";
 
 const fixture = path.join(root, "scripts", "bench-fixture");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
 export interface Floor {
   url: string;
+  /** A route handler that reads a POST's JSON body and answers a small JSON: a POST's floor. */
+  postUrl: string;
+  /** CPU time its server has used so far, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -80,16 +84,27 @@ export async function startFloor(port: number): Promise<Floor> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, stop: () => stopProcessGroup(child) };
+  return {
+    url,
+    postUrl: `http://localhost:${port}/api/echo`,
+    cpuMs: () => serverCpuMs(child.pid!),
+    stop: () => stopProcessGroup(child),
+  };
 }
 
-/** Requests per second with 10 connections for 4 s (after a 2 s warm-up), and the p50 latency. */
+/**
+ * Requests per second with 10 connections for 4 s (after a 2 s warm-up), the p50 latency and, given
+ * the server's CPU clock, its CPU time per request.
+ */
 export async function throughput(
   url: string,
   init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ rps: number; p50: number; failed: number }> {
+  cpuMs?: () => number,
+): Promise<{ rps: number; p50: number; failed: number; cpu: number }> {
   const run = (duration: number) => autocannon({ url, connections: 10, duration, pipelining: 1, ...init });
   await run(2);
+  const before = cpuMs?.() ?? NaN;
   const r = await run(4);
-  return { rps: r.requests.average, p50: r.latency.p50, failed: r.errors + r.timeouts + r.non2xx };
+  const cpu = ((cpuMs?.() ?? NaN) - before) / r.requests.total;
+  return { rps: r.requests.average, p50: r.latency.p50, failed: r.errors + r.timeouts + r.non2xx, cpu };
 }

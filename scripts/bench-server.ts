@@ -32,6 +32,12 @@ import {
 import { startFloor, throughput } from "./bench-floor";
 
 const PROVIDER_DELAY_MS = 50;
+const WEBHOOK_SIZED = JSON.stringify({
+  id: "P-0123456789abcdef",
+  bankStatus: "ACSC",
+  statusGroup: "completed",
+  type: "PAYMENT",
+});
 const PAYERS_AT_ONCE = 20;
 const PAYMENT_RUNS = 100;
 const WEBHOOKS = 300;
@@ -57,7 +63,7 @@ type Line = (text?: string) => void;
 export type Figures = Record<string, number>;
 
 const verdict = (ok: boolean) => (ok ? "OK" : "MISSED");
-const ms = (n: number) => `${n.toFixed(1)} ms`;
+const ms = (n: number, digits = 1) => `${n.toFixed(digits)} ms`;
 const median = (values: number[]) =>
   percentile(
     [...values].sort((a, b) => a - b),
@@ -142,7 +148,7 @@ async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line:
  * to the bare route (a fresh batch each round), then one batch again (idempotent); afterwards every
  * checkout is checked for having been moved to paid exactly once.
  */
-async function webhookIngest(app: RunningApp, count: number, floorNow: () => Promise<number>) {
+async function webhookIngest(app: RunningApp, count: number, floorNow: () => Promise<Sample>) {
   const runId = Date.now().toString(36);
   const refs = Array.from({ length: count * ROUNDS }, (_, i) => `wh-${runId}-${i}`);
   const started = await pool(refs, 8, async (reference, i) => {
@@ -175,14 +181,15 @@ async function webhookIngest(app: RunningApp, count: number, floorNow: () => Pro
     trips = Number(res.headers["x-db-round-trips"] ?? 0);
   };
   const batch = (round: number) => started.slice(round * count, (round + 1) * count);
-  const perSecond = async (round: number) => {
+  const perSecond = async (round: number): Promise<Sample> => {
     const t = performance.now();
+    const cpu = app.cpuMs();
     await pool(batch(round), 10, send);
-    return (count / (performance.now() - t)) * 1000;
+    return { rps: (count / (performance.now() - t)) * 1000, cpu: (app.cpuMs() - cpu) / count };
   };
   const first = await steadyRatio(floorNow, perSecond);
   const firstTrips = trips;
-  const repeat = await perSecond(ROUNDS - 1);
+  const repeat = (await perSecond(ROUNDS - 1)).rps;
   // What the merchant sees afterwards: every checkout paid (none lost), moved to paid once.
   let lost = 0;
   let appliedTwice = 0;
@@ -234,37 +241,50 @@ async function roundTrips(app: RunningApp): Promise<Record<string, number>> {
  * the median of the other pairs' ratios, each pair measured back to back on the same machine.
  */
 const ROUNDS = 4;
+/** One measurement: requests per second, and the server's CPU time per request in ms. */
+interface Sample {
+  rps: number;
+  cpu: number;
+}
 interface Steady {
   ratio: number;
   rps: number;
   floorRps: number;
   /** The ratio of each round after the warm-up. */
   ratios: number[];
+  cpu: number;
+  floorCpu: number;
 }
 async function steadyRatio(
-  floorNow: () => Promise<number>,
-  measure: (round: number) => Promise<number>,
+  floorNow: () => Promise<Sample>,
+  measure: (round: number) => Promise<Sample>,
 ): Promise<Steady> {
-  const pairs: { rps: number; floorRps: number }[] = [];
+  const pairs: { route: Sample; floor: Sample }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const floorRps = await floorNow();
-    pairs.push({ floorRps, rps: await measure(round) });
+    const floor = await floorNow();
+    pairs.push({ floor, route: await measure(round) });
   }
   const counted = pairs.slice(1);
-  const ratios = counted.map((p) => p.rps / p.floorRps);
+  const ratios = counted.map((p) => p.route.rps / p.floor.rps);
   return {
     ratio: median(ratios),
-    rps: median(counted.map((p) => p.rps)),
-    floorRps: median(counted.map((p) => p.floorRps)),
+    rps: median(counted.map((p) => p.route.rps)),
+    floorRps: median(counted.map((p) => p.floor.rps)),
     ratios,
+    cpu: median(counted.map((p) => p.route.cpu)),
+    floorCpu: median(counted.map((p) => p.floor.cpu)),
   };
 }
+
+const cpuLine = (r: Steady) =>
+  `${ms(r.cpu, 2)}, the bare route's ${ms(r.floorCpu, 2)} (${ms(r.cpu - r.floorCpu, 2)} more)`;
 
 function ratioLine(line: Line, label: string, r: Steady, goal: number, extra = "") {
   line(
     `  ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(5)} req/s  ${r.ratio.toFixed(2)} of the bare route's ${r.floorRps.toFixed(0)} (goal ≥ ${goal}) ${verdict(r.ratio >= goal)}${extra}`,
   );
   line(`  ${"".padEnd(34)} each round after the warm-up: ${r.ratios.map((x) => x.toFixed(2)).join(", ")}`);
+  line(`  ${"".padEnd(34)} the server's CPU per request ${cpuLine(r)}`);
   return r.ratio;
 }
 
@@ -272,30 +292,32 @@ function ratioLine(line: Line, label: string, r: Steady, goal: number, extra = "
 async function benchDatabase(
   app: RunningApp,
   db: "pglite" | "postgres",
-  floorNow: () => Promise<number>,
+  floorNow: () => Promise<Sample>,
   line: Line,
   figures: Figures,
 ) {
   const label = db === "pglite" ? "PGlite" : "Postgres";
   line(`${label}:`);
   if (db === "pglite") {
-    const banks = await steadyRatio(floorNow, async () => (await throughput(`${app.url}/api/banks?country=LT`)).rps);
+    const banks = await steadyRatio(floorNow, () => throughput(`${app.url}/api/banks?country=LT`, {}, app.cpuMs));
     figures.banks_rps = banks.rps;
+    figures.banks_cpu_ms = banks.cpu;
     figures.banks_ratio = ratioLine(line, "GET /api/banks?country=LT", banks, GOALS.banks);
   }
   let p50 = 0;
   let failed = 0;
   const create = await steadyRatio(floorNow, async (round) => {
-    const r = await throughput(`${app.url}/api/checkouts`, {
-      method: "POST",
-      headers: MERCHANT_HEADERS,
-      body: checkoutBody(app.url, `tp-${db}-${round}`),
-    });
+    const r = await throughput(
+      `${app.url}/api/checkouts`,
+      { method: "POST", headers: MERCHANT_HEADERS, body: checkoutBody(app.url, `tp-${db}-${round}`) },
+      app.cpuMs,
+    );
     failed += r.failed;
     p50 = r.p50;
-    return r.rps;
+    return r;
   });
   figures[`create_${db}_rps`] = create.rps;
+  figures[`create_${db}_cpu_ms`] = create.cpu;
   figures[`create_${db}_ratio`] = ratioLine(
     line,
     "POST /api/checkouts",
@@ -305,6 +327,7 @@ async function benchDatabase(
   );
   const wh = await webhookIngest(app, WEBHOOKS, floorNow);
   figures[`webhooks_${db}_per_s`] = wh.first.rps;
+  figures[`webhooks_${db}_cpu_ms`] = wh.first.cpu;
   figures[`webhooks_${db}_repeat_per_s`] = wh.repeat;
   figures[`webhooks_${db}_lost`] = wh.lost;
   figures[`webhooks_${db}_applied_twice`] = wh.appliedTwice;
@@ -343,17 +366,33 @@ export async function benchServer(basePort: number, line: Line, figures: Figures
     line(`server figures not measured: ${floor.message}`);
     return;
   }
-  const floorRuns: number[] = [];
+  const floorRuns: Sample[] = [];
   const floorNow = async () => {
-    const bare = await throughput(floor.url);
-    floorRuns.push(bare.rps);
-    return bare.rps;
+    const bare = await throughput(floor.url, {}, floor.cpuMs);
+    floorRuns.push(bare);
+    return bare;
   };
   let app: RunningApp | undefined;
   try {
     const first = await floorNow();
     line(
-      `the framework's floor: a bare Next route handler (scripts/bench-fixture), 10 connections, measured again before each ratio; first ${first.toFixed(0)} req/s`,
+      `the framework's floor: a bare Next route handler (scripts/bench-fixture), 10 connections, measured again before each ratio; first ${first.rps.toFixed(0)} req/s`,
+    );
+    line(
+      "  (the server's CPU per request is its process's: on PGlite that includes the embedded database's thread, on Postgres not the server's own)",
+    );
+    // What the framework alone costs a POST: reading a webhook-sized JSON body before any of our work.
+    const post = await steadyRatio(floorNow, () =>
+      throughput(
+        floor.postUrl,
+        { method: "POST", headers: { "Content-Type": "application/json" }, body: WEBHOOK_SIZED },
+        floor.cpuMs,
+      ),
+    );
+    figures.bare_post_ratio = post.ratio;
+    figures.bare_post_cpu_ms = post.cpu;
+    line(
+      `  a bare POST route reading a webhook-sized JSON body: ${post.rps.toFixed(0)} req/s, ${post.ratio.toFixed(2)} of the bare route; CPU per request ${cpuLine(post)}`,
     );
     try {
       app = await startApp({ port: basePort, dataDir: ".data/bench-server", env: BENCH_ENV });
@@ -386,7 +425,8 @@ export async function benchServer(basePort: number, line: Line, figures: Figures
     }
   } finally {
     await floor.stop();
-    const sorted = [...floorRuns].sort((a, b) => a - b);
+    const sorted = floorRuns.map((r) => r.rps).sort((a, b) => a - b);
+    figures.bare_route_cpu_ms = median(floorRuns.map((r) => r.cpu));
     figures.bare_route_rps = percentile(sorted, 50);
     figures.bare_route_rps_min = sorted[0] ?? 0;
     figures.bare_route_rps_max = sorted.at(-1) ?? 0;
