@@ -38,6 +38,10 @@ describe("the bench's bare route (the framework's floor)", () => {
     const answer = await request(floor.url);
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body.toString())).toMatchObject({ ok: true });
+    // Lighthouse's floor for a page: Next's own, with nothing of ours.
+    const page = await request(new URL("/", floor.url).href);
+    expect(page.status).toBe(200);
+    expect(page.body.toString()).toContain("<h1>A bare Next page</h1>");
     await new Promise((r) => setTimeout(r, 500));
     expect(existsSync(dataDir)).toBe(false);
   }, 240_000);

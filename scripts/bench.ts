@@ -29,6 +29,7 @@ import { EMBED_JS } from "../lib/embed/loader-bundle";
 import { percentile, stopProcessGroup } from "./bench-app";
 import { cpuMultiplierFor } from "./lighthouse-cpu";
 import { benchServer, type Figures } from "./bench-server";
+import { startFloor, type Floor } from "./bench-floor";
 
 const root = path.resolve(import.meta.dirname, "..");
 // 3200/3201 unless BENCH_PORT is set (the sandbox takes the next port).
@@ -328,6 +329,7 @@ async function benchFirstLoad() {
   child.stderr?.on("data", (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-4000);
   });
+  let floor: Floor | undefined;
   try {
     await waitForHealth(child, 240_000);
     const created = await get(`${APP}/api/checkouts`, {
@@ -363,15 +365,18 @@ async function benchFirstLoad() {
       `embedded picker first-load JS: ${embed.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${embed.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${embed.scripts} scripts; inline RSC data ${embed.inlineKib.toFixed(1)} KiB gzip; embed.js ${loaderKib.toFixed(1)} KiB gzip (target ≤ 4 KiB)`,
     );
     figures.embed_js_kib = loaderKib;
-    // The floor: a page with no client code of ours (the accessibility statement loads only Next's
-    // and React's runtime). On a given machine the two payer pages cannot score above it.
+    // Beside the payer pages, two floors: our simplest page (the accessibility statement: our
+    // layout, stylesheet and language, none of the payer's client code), and a bare Next page
+    // (scripts/bench-fixture) that no page built on this framework can score above on this host.
+    floor = await startFloor(PORT + 20);
     const pages = [
-      ["checkout", `/checkout/${id}`],
-      ["landing", `/checkout/${id}/return`],
-      ["floor (accessibility statement, framework only)", "/accessibility"],
+      ["checkout", `${APP}/checkout/${id}?lang=en`],
+      ["landing", `${APP}/checkout/${id}/return?lang=en`],
+      ["simplest page of ours (the accessibility statement)", `${APP}/accessibility?lang=en`],
+      ["framework (a bare Next page, scripts/bench-fixture)", new URL("/", floor.url).href],
     ] as const;
     // A freshly started server compiles its code on the first requests: warm it before measuring.
-    for (let i = 0; i < 5; i++) for (const [, pagePath] of pages) await get(`${APP}${pagePath}?lang=en`);
+    for (let i = 0; i < 5; i++) for (const [, url] of pages) await get(url);
     const medianOf = (runs: LighthouseFigures[]) =>
       runs.slice().sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0))[
         Math.floor(runs.length / 2)
@@ -397,10 +402,9 @@ async function benchFirstLoad() {
         ? `the preset's phone on this host (CPU ${cpuMultiplier.toFixed(2)}x)`
         : "mobile preset (CPU 4x)";
       const all: LighthouseFigures[] = [];
-      for (const [name, pagePath] of pages) {
+      for (const [name, url] of pages) {
         const runs: LighthouseFigures[] = [];
-        for (let i = 0; i < LIGHTHOUSE_RUNS; i++)
-          runs.push(await lighthouse(`${APP}${pagePath}?lang=en`, cpuMultiplier));
+        for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(url, cpuMultiplier));
         report(name, runs, `${name.split(" ")[0]!}${cpuMultiplier ? "_calibrated" : ""}`, how);
         all.push(...runs);
       }
@@ -427,6 +431,7 @@ async function benchFirstLoad() {
     line(`first-load JS not measured: ${err instanceof Error ? err.message : String(err)}`);
     if (stderr.trim()) line(stderr.trim());
   } finally {
+    await floor?.stop();
     await stopProcessGroup(child);
   }
 }
