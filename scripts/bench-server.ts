@@ -379,7 +379,7 @@ export async function benchServer(basePort: number, line: Line, figures: Figures
       `the framework's floor: a bare Next route handler (scripts/bench-fixture), 10 connections, measured again before each ratio; first ${first.rps.toFixed(0)} req/s`,
     );
     line(
-      "  (the server's CPU per request is its process's: on PGlite that includes the embedded database's thread, on Postgres not the server's own)",
+      "  (the server's CPU per request is the Next process's: on PGlite it includes the embedded database's thread; on Postgres the database server's own is not counted)",
     );
     // What the framework alone costs a POST: reading a webhook-sized JSON body before any of our work.
     const post = await steadyRatio(floorNow, () =>
