@@ -39,7 +39,7 @@ describe("the bench's bare route (the framework's floor)", () => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body.toString())).toMatchObject({ ok: true });
     // Lighthouse's floor for a page: Next's own, with nothing of ours.
-    const page = await request(new URL("/", floor.url).href);
+    const page = await request(floor.pageUrl);
     expect(page.status).toBe(200);
     expect(page.body.toString()).toContain("<h1>A bare Next page</h1>");
     await new Promise((r) => setTimeout(r, 500));

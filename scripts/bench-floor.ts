@@ -16,7 +16,10 @@ const fixture = path.join(root, "scripts", "bench-fixture");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
 export interface Floor {
+  /** The bare route handler (GET, a small JSON). */
   url: string;
+  /** The bare page, for Lighthouse. */
+  pageUrl: string;
   /** A route handler that reads a POST's JSON body and answers a small JSON: a POST's floor. */
   postUrl: string;
   /** CPU time its server has used so far, in ms. */
@@ -86,6 +89,7 @@ export async function startFloor(port: number): Promise<Floor> {
   }
   return {
     url,
+    pageUrl: `http://localhost:${port}/`,
     postUrl: `http://localhost:${port}/api/echo`,
     cpuMs: () => serverCpuMs(child.pid!),
     stop: () => stopProcessGroup(child),
@@ -93,18 +97,18 @@ export async function startFloor(port: number): Promise<Floor> {
 }
 
 /**
- * Requests per second with 10 connections for 4 s (after a 2 s warm-up), the p50 latency and, given
- * the server's CPU clock, its CPU time per request.
+ * Requests per second with 10 connections for 4 s (after a 2 s warm-up), the p50 latency, and the
+ * server's CPU time per request (read from its CPU clock, `cpuMs`).
  */
 export async function throughput(
   url: string,
-  init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {},
-  cpuMs?: () => number,
+  init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string },
+  cpuMs: () => number,
 ): Promise<{ rps: number; p50: number; failed: number; cpu: number }> {
   const run = (duration: number) => autocannon({ url, connections: 10, duration, pipelining: 1, ...init });
   await run(2);
-  const before = cpuMs?.() ?? NaN;
+  const before = cpuMs();
   const r = await run(4);
-  const cpu = ((cpuMs?.() ?? NaN) - before) / r.requests.total;
+  const cpu = (cpuMs() - before) / r.requests.total;
   return { rps: r.requests.average, p50: r.latency.p50, failed: r.errors + r.timeouts + r.non2xx, cpu };
 }

@@ -19,19 +19,16 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { filterBanks, type SearchableBank } from "../components/bank-picker/filter";
 import { EMBED_JS } from "../lib/embed/loader-bundle";
-import { percentile, stopProcessGroup } from "./bench-app";
+import { percentile, portFree, request, root, stopProcessGroup } from "./bench-app";
 import { cpuMultiplierFor } from "./lighthouse-cpu";
 import { benchServer, type Figures } from "./bench-server";
 import { startFloor, type Floor } from "./bench-floor";
 
-const root = path.resolve(import.meta.dirname, "..");
 // 3200/3201 unless BENCH_PORT is set (the sandbox takes the next port).
 const PORT = Number(process.env.BENCH_PORT || 3200);
 const SANDBOX_PORT = PORT + 1;
@@ -137,36 +134,12 @@ function benchFilter() {
 // ---------------------------------------------------------------------------------------------
 // 2. First-load JavaScript
 
-interface Fetched {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function get(
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.setTimeout(60_000, () => req.destroy(new Error(`timeout: ${url}`)));
-    if (init.body) req.write(init.body);
-    req.end();
-  });
-}
-
 async function waitForHealth(child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
     try {
-      const res = await get(`${APP}/api/health`);
+      const res = await request(`${APP}/api/health`);
       if (res.status === 200) return;
     } catch {
       // not up yet
@@ -199,13 +172,13 @@ function scriptSources(html: string): string[] {
 }
 
 async function gzipSize(url: string): Promise<number> {
-  const res = await get(url, { headers: { "Accept-Encoding": "gzip" } });
+  const res = await request(url, { headers: { "Accept-Encoding": "gzip" } });
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
   return res.headers["content-encoding"] === "gzip" ? res.body.length : gzipSync(res.body, { level: 9 }).length;
 }
 
 async function firstLoadJs(pagePath: string): Promise<{ kib: number; scripts: number; inlineKib: number }> {
-  const page = await get(`${APP}${pagePath}`, { headers: { "Accept-Language": "en" } });
+  const page = await request(`${APP}${pagePath}`, { headers: { "Accept-Language": "en" } });
   if (page.status !== 200) throw new Error(`${pagePath} answered ${page.status}`);
   const html =
     page.headers["content-encoding"] === "gzip"
@@ -284,15 +257,6 @@ function lighthouseOnce(url: string, cpuMultiplier?: number): LighthouseFigures 
   };
 }
 
-/** True when nothing listens on the port (so the figures cannot come from someone else's server). */
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
-}
-
 async function benchFirstLoad() {
   const env = {
     ...process.env,
@@ -332,7 +296,7 @@ async function benchFirstLoad() {
   let floor: Floor | undefined;
   try {
     await waitForHealth(child, 240_000);
-    const created = await get(`${APP}/api/checkouts`, {
+    const created = await request(`${APP}/api/checkouts`, {
       method: "POST",
       headers: { Authorization: "Bearer dev-merchant-key", "Content-Type": "application/json" },
       body: JSON.stringify({
@@ -373,10 +337,10 @@ async function benchFirstLoad() {
       ["checkout", `${APP}/checkout/${id}?lang=en`],
       ["landing", `${APP}/checkout/${id}/return?lang=en`],
       ["simplest page of ours (the accessibility statement)", `${APP}/accessibility?lang=en`],
-      ["framework (a bare Next page, scripts/bench-fixture)", new URL("/", floor.url).href],
+      ["framework (a bare Next page, scripts/bench-fixture)", floor.pageUrl],
     ] as const;
     // A freshly started server compiles its code on the first requests: warm it before measuring.
-    for (let i = 0; i < 5; i++) for (const [, url] of pages) await get(url);
+    for (let i = 0; i < 5; i++) for (const [, url] of pages) await request(url);
     const medianOf = (runs: LighthouseFigures[]) =>
       runs.slice().sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0))[
         Math.floor(runs.length / 2)
