@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { handleApi } from "./api";
-import { findBank, logoSvg } from "./banks";
+import { findBank, logoPng } from "./banks";
 import { consolePage, handleConsoleAction } from "./console";
 import type { SandboxContext } from "./context";
 import { handleControl } from "./control";
@@ -51,7 +51,7 @@ export interface Sandbox {
 }
 
 const API_PATH = /^\/platform\/(v0\.\d+)(\/.*)?$/;
-const LOGO_PATH = /^\/logos\/([^/]+)\.svg$/;
+const LOGO_PATH = /^\/logos\/([^/]+)\.png$/;
 /** A `timeout` fault holds the socket until the client gives up, but not forever. */
 const MAX_HOLD_MS = 10 * 60 * 1000;
 
@@ -194,7 +194,7 @@ async function handle(ctx: SandboxContext, req: http.IncomingMessage, res: http.
     if (logo && method === "GET") {
       const bank = findBank(decodeURIComponent(logo[1] ?? ""));
       if (!bank) throw new PageError(404, "notFound");
-      return send(res, 200, "image/svg+xml", logoSvg(bank), { headers: { "Cache-Control": "public, max-age=86400" } });
+      return send(res, 200, "image/png", logoPng(bank), { headers: { "Cache-Control": "public, max-age=86400" } });
     }
     const [first, ...rest] = segments();
     if (first === "login") return await handlePaymentPages(ctx, req, res, method, rest, url);

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { escapeHtml } from "./http";
 
 /** A test bank of the sandbox, with what the API shows and what the hosted page needs. */
@@ -185,7 +186,7 @@ export function bankJson(bank: TestBank, publicUrl: string, full = true) {
     officialName: bank.officialName,
     countryCode: bank.countryCode,
     isSandbox: true,
-    imageUri: `${publicUrl}/logos/${bank.id}.svg`,
+    imageUri: `${publicUrl}/logos/${bank.id}.png`,
     bic: bank.bic,
   };
   if (!full) return early;
@@ -221,7 +222,11 @@ function initials(name: string): string {
     .toUpperCase();
 }
 
-/** A generated 96x96 logo: the bank's initials on a rounded square in its colour. */
+/**
+ * A generated 96x96 logo: the bank's initials on a rounded square in its colour. The sandbox
+ * serves it drawn as PNG (lib/sandbox/logos, made by scripts/sandbox-logos.ts), as the provider's
+ * CDN serves its logos.
+ */
 export function logoSvg(bank: TestBank): string {
   const text = initials(bank.name);
   const fontSize = text.length > 2 ? 30 : 40;
@@ -232,4 +237,16 @@ export function logoSvg(bank: TestBank): string {
     `<text x="48" y="48" dy=".35em" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="${fontSize}" font-weight="700" fill="#fff">${escapeHtml(text)}</text>` +
     `</svg>`
   );
+}
+
+const logos = new Map<string, Buffer>();
+
+/** The bank's logo as the sandbox serves it: logoSvg drawn as a PNG, read once. */
+export function logoPng(bank: TestBank): Buffer {
+  let png = logos.get(bank.id);
+  if (!png) {
+    png = readFileSync(new URL(`./logos/${bank.id}.png`, import.meta.url));
+    logos.set(bank.id, png);
+  }
+  return png;
 }

@@ -40,7 +40,7 @@ describe("hosted bank payment", () => {
     expect(choose.html).toContain("12.30 EUR");
     expect(choose.html).toContain("Demo Shop UAB");
     expect(choose.html).toContain('value="SWEDBANK_LT_SAND"');
-    expect(choose.html).toContain('<img src="/logos/SWEDBANK_LT_SAND.svg"');
+    expect(choose.html).toContain('<img src="/logos/SWEDBANK_LT_SAND.png"');
 
     expect(await flow.post("bank", { bankId: "SEB_LT_SAND" })).toEqual({ status: 303, location: `/login/${id}/step` });
     const login = await flow.page();

@@ -12,6 +12,7 @@ import {
   type RunningSandbox,
 } from "./test-helpers";
 import { API_VERSIONS } from "./versions";
+import { listBanks } from "./banks";
 
 let s: RunningSandbox;
 
@@ -51,7 +52,7 @@ describe("countries and banks", () => {
       scaApproaches: { AIS: ["REDIRECT"], PIS: ["REDIRECT"], AUTH: ["REDIRECT"] },
       countryCode: "LT",
       isSandbox: true,
-      imageUri: `${s.baseUrl}/logos/SWEDBANK_LT_SAND.svg`,
+      imageUri: `${s.baseUrl}/logos/SWEDBANK_LT_SAND.png`,
       bic: "HABALT22",
       isBeta: false,
       hasSavingsBanks: false,
@@ -79,7 +80,7 @@ describe("countries and banks", () => {
         officialName: "AB SEB bankas",
         countryCode: "LT",
         isSandbox: true,
-        imageUri: `${s.baseUrl}/logos/SEB_LT_SAND.svg`,
+        imageUri: `${s.baseUrl}/logos/SEB_LT_SAND.png`,
         bic: "CBVILT2X",
       });
     }
@@ -111,14 +112,18 @@ describe("countries and banks", () => {
       expect(await getJson(`${s.v(version)}/auth/banks/NOPE_LT`)).toEqual({ status: 404, json: notFound("Bank") });
   });
 
-  it("serves each bank's imageUri as a cacheable SVG logo", async () => {
-    const bank = ((await getJson(`${s.api}/auth/banks/SEB_LV_SAND`)).json as Bank).imageUri;
-    const response = await fetch(bank);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("image/svg+xml");
-    expect(response.headers.get("cache-control")).toContain("max-age");
-    expect(await response.text()).toMatch(/^<svg [^>]*width="96" height="96"[\s\S]*>SEB<\/text>/);
-    expect((await fetch(`${s.baseUrl}/logos/NOPE.svg`)).status).toBe(404);
+  it("serves every bank's imageUri as a cacheable 96x96 PNG logo", async () => {
+    for (const { id } of listBanks()) {
+      const uri = ((await getJson(`${s.api}/auth/banks/${id}`)).json as Bank).imageUri;
+      const response = await fetch(uri);
+      expect(response.status, id).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/png");
+      expect(response.headers.get("cache-control")).toContain("max-age");
+      const png = Buffer.from(await response.arrayBuffer());
+      expect(png.subarray(0, 8).toString("hex"), id).toBe("89504e470d0a1a0a");
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)], id).toEqual([96, 96]); // IHDR width, height
+    }
+    expect((await fetch(`${s.baseUrl}/logos/NOPE.png`)).status).toBe(404);
   });
 
   it("finds the test bank of a card from its first six digits (v0.3 only)", async () => {
@@ -260,7 +265,7 @@ describe("payment initiation (v0.3)", () => {
       const { json } = await initiate(other.api);
       expect(json.confirmLink).toBe(`https://sandbox.example.test/login/${String(json.id)}`);
       expect(((await getJson(`${other.api}/auth/banks/SEB_LT_SAND`)).json as Bank).imageUri).toBe(
-        "https://sandbox.example.test/logos/SEB_LT_SAND.svg",
+        "https://sandbox.example.test/logos/SEB_LT_SAND.png",
       );
     } finally {
       await other.sandbox.close();
