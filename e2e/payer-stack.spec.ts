@@ -73,6 +73,26 @@ test("the bank list comes with the page, is not fetched again on load, and each 
   expect(banks).toHaveLength(prefetched);
 });
 
+test("the form's rules are fetched when the payer reaches for the form, not while the page comes up", async ({
+  page,
+  request,
+}) => {
+  const checkoutId = await createCheckout(request);
+  const scripts = countRequests(page, /^\/_next\/static\/chunks\/.+\.js$/);
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(1000);
+  const withPage = scripts.length;
+
+  // Evaluating zod is a long task on a phone: it waits for the payer's first move.
+  await page.getByLabel("Search banks").focus();
+  await expect.poll(() => scripts.length).toBeGreaterThan(withPage);
+  await page.getByLabel("Search banks").blur();
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await expect(page.locator("#bank-error")).toHaveText(messages("en")["errors.bank"]);
+});
+
 test("the landing keeps polling after the tab comes back from the background, and stops on a final status", async ({
   page,
   request,

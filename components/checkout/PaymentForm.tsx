@@ -75,6 +75,8 @@ export function PaymentForm(props: PaymentFormProps) {
       className="stack payment-form"
       noValidate
       aria-labelledby="pay-heading"
+      onFocus={f.warmRules}
+      onPointerDown={f.warmRules}
       onSubmit={(event) => void f.submit(event)}
     >
       {notice && (

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useController, useForm, useWatch, type Resolver } from "react-hook-form";
 import type { Locale } from "@/lib/checkout/types";
 import type { BanksResponse } from "@/lib/checkout/contract";
@@ -12,8 +12,13 @@ import { useChangedBeforeLive } from "./early-input";
 import { explain, linkToFollow, type PayErrorKey } from "./pay-request";
 import { missingFields, startRequestOf, type Choice, type PaymentField, type PaymentFormValues } from "./payment-form";
 
-/** zod and its resolver arrive after the page is up, as their own chunk (ADR 12). */
+/**
+ * zod and its resolver are a chunk of their own, fetched when the payer first reaches for the
+ * form (ADR 12): evaluating them is a long task on a phone, which is better spent when the payer
+ * acts than while the page is coming up. A check before they arrive waits for them.
+ */
 const loadRules = () => import("./payment-form-schema");
+const warmRules = () => void loadRules();
 const lazyResolver: Resolver<PaymentFormValues> = async (...args) => (await loadRules()).paymentFormResolver(...args);
 
 export interface PaymentFormOptions {
@@ -65,11 +70,6 @@ function choicesOf(methods: PaymentFormOptions["methods"], bankOnly = false): Ch
  */
 export function usePaymentForm(o: PaymentFormOptions) {
   const choices = choicesOf(o.methods, o.bankOnly);
-  // Fetch the rules while the payer reads the page, so the first check does not wait for them.
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
-    idle(() => void loadRules());
-  }, []);
   const form = useForm<PaymentFormValues>({
     resolver: lazyResolver,
     mode: "onBlur",
@@ -198,6 +198,8 @@ export function usePaymentForm(o: PaymentFormOptions) {
     /** The bank's link, when the window should have left for it by now (embedded only). */
     stuckLink,
     focusField: (field: PaymentField) => form.setFocus(field),
+    /** For the form's first focus or touch: the rules are on their way before the first check. */
+    warmRules,
     submit,
     /** Try again after a refusal: the same values, the same attempt key unless the attempt is over. */
     retry: () => void submit(),
