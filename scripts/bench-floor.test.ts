@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { commonSecurityHeaders } from "@/lib/http/security-headers";
 import { request } from "./bench-app";
 import { startFloor, type Floor } from "./bench-floor";
 
@@ -42,6 +43,16 @@ describe("the bench's bare route (the framework's floor)", () => {
     const page = await request(floor.pageUrl);
     expect(page.status).toBe(200);
     expect(page.body.toString()).toContain("<h1>A bare Next page</h1>");
+    expect(page.headers["cross-origin-opener-policy"]).toBeUndefined();
+    // The same page with the headers every page of ours sends, and no others.
+    const secured = await request(floor.securedPageUrl);
+    expect(secured.body.toString()).toContain("<h1>A bare Next page</h1>");
+    for (const [name, value] of Object.entries(commonSecurityHeaders("http://localhost:3000")))
+      expect(secured.headers[name.toLowerCase()], name).toBe(value);
+    const { PAGE_SECURITY_HEADERS } = (await import(
+      /* @vite-ignore */ new URL("./bench-fixture/next.config.mjs", import.meta.url).href
+    )) as { PAGE_SECURITY_HEADERS: Record<string, string> };
+    expect(PAGE_SECURITY_HEADERS).toEqual(commonSecurityHeaders("http://localhost:3000"));
     await new Promise((r) => setTimeout(r, 500));
     expect(existsSync(dataDir)).toBe(false);
   }, 240_000);

@@ -20,6 +20,8 @@ export interface Floor {
   url: string;
   /** The bare page, for Lighthouse. */
   pageUrl: string;
+  /** The bare page with the security headers every page of ours sends. */
+  securedPageUrl: string;
   /** A route handler that reads a POST's JSON body and answers a small JSON: a POST's floor. */
   postUrl: string;
   /** CPU time its server has used so far, in ms. */
@@ -90,6 +92,7 @@ export async function startFloor(port: number): Promise<Floor> {
   return {
     url,
     pageUrl: `http://localhost:${port}/`,
+    securedPageUrl: `http://localhost:${port}/secured`,
     postUrl: `http://localhost:${port}/api/echo`,
     cpuMs: () => serverCpuMs(child.pid!),
     stop: () => stopProcessGroup(child),

@@ -329,18 +329,20 @@ async function benchFirstLoad() {
       `embedded picker first-load JS: ${embed.kib.toFixed(1)} KiB gzip (target ≤ ${CHECKOUT_TARGET_KIB} KiB) ${embed.kib <= CHECKOUT_TARGET_KIB ? "OK" : "OVER"} — ${embed.scripts} scripts; inline RSC data ${embed.inlineKib.toFixed(1)} KiB gzip; embed.js ${loaderKib.toFixed(1)} KiB gzip (target ≤ 4 KiB)`,
     );
     figures.embed_js_kib = loaderKib;
-    // Beside the payer pages, two floors: our simplest page (the accessibility statement: our
-    // layout, stylesheet and language, none of the payer's client code), and a bare Next page
-    // (scripts/bench-fixture) that no page built on this framework can score above on this host.
+    // Beside the payer pages, three floors: our simplest page (the accessibility statement: our
+    // layout, stylesheet and language, none of the payer's client code); a bare Next page
+    // (scripts/bench-fixture) that no page built on this framework can score above on this host;
+    // and the same bare page with the security headers every page of ours must send (ADR 10).
     floor = await startFloor(PORT + 20);
     const pages = [
-      ["checkout", `${APP}/checkout/${id}?lang=en`],
-      ["landing", `${APP}/checkout/${id}/return?lang=en`],
-      ["simplest page of ours (the accessibility statement)", `${APP}/accessibility?lang=en`],
-      ["framework (a bare Next page, scripts/bench-fixture)", floor.pageUrl],
+      ["checkout", "checkout", `${APP}/checkout/${id}?lang=en`],
+      ["landing", "landing", `${APP}/checkout/${id}/return?lang=en`],
+      ["simplest page of ours (the accessibility statement)", "simplest", `${APP}/accessibility?lang=en`],
+      ["framework (a bare Next page, scripts/bench-fixture)", "framework", floor.pageUrl],
+      ["framework with our pages' security headers (the same bare page)", "framework_headers", floor.securedPageUrl],
     ] as const;
     // A freshly started server compiles its code on the first requests: warm it before measuring.
-    for (let i = 0; i < 5; i++) for (const [, url] of pages) await request(url);
+    for (let i = 0; i < 5; i++) for (const [, , url] of pages) await request(url);
     const medianOf = (runs: LighthouseFigures[]) =>
       runs.slice().sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0))[
         Math.floor(runs.length / 2)
@@ -366,10 +368,10 @@ async function benchFirstLoad() {
         ? `the preset's phone on this host (CPU ${cpuMultiplier.toFixed(2)}x)`
         : "mobile preset (CPU 4x)";
       const all: LighthouseFigures[] = [];
-      for (const [name, url] of pages) {
+      for (const [name, key, url] of pages) {
         const runs: LighthouseFigures[] = [];
         for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(url, cpuMultiplier));
-        report(name, runs, `${name.split(" ")[0]!}${cpuMultiplier ? "_calibrated" : ""}`, how);
+        report(name, runs, `${key}${cpuMultiplier ? "_calibrated" : ""}`, how);
         all.push(...runs);
       }
       return all;
