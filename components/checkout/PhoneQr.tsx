@@ -4,6 +4,8 @@ import { messages, type Locale } from "@/lib/i18n";
 /**
  * A QR code that opens this checkout on the payer's phone, made on the server (no script, no
  * third party) and shown only on wide screens, where a phone is likely the better place to pay.
+ * Inline SVG markup, not an `<img>` of a data URL: an SVG image is a document of its own to the
+ * browser, made even while the panel is hidden on a phone (issue 16).
  */
 export async function PhoneQr({ url, locale }: { url: string; locale: Locale }) {
   const t = messages(locale);
@@ -18,12 +20,11 @@ export async function PhoneQr({ url, locale }: { url: string; locale: Locale }) 
   } catch {
     return null;
   }
-  const src = `data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}`;
   return (
     <aside className="card qr-panel" aria-labelledby="qr-heading">
       <h2 id="qr-heading">{t["qr.heading"]}</h2>
-      {/* eslint-disable-next-line @next/next/no-img-element -- an inline SVG data URL made on the server; nothing to optimise */}
-      <img className="qr-code" src={src} alt={t["qr.alt"]} width={176} height={176} />
+      {/* The library's markup: the code's squares as path data, never the text of the URL. */}
+      <div className="qr-code" role="img" aria-label={t["qr.alt"]} dangerouslySetInnerHTML={{ __html: svg }} />
       <p className="hint">{t["qr.hint"]}</p>
     </aside>
   );
