@@ -14,7 +14,7 @@ import { listBanks, logoSvg } from "../lib/sandbox/banks";
 const SIZE = 96;
 const dir = path.join(import.meta.dirname, "..", "lib", "sandbox", "logos");
 
-const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium" });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium" });
 try {
   const page = await browser.newPage({ viewport: { width: SIZE, height: SIZE } });
   for (const bank of listBanks()) {

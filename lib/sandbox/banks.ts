@@ -186,7 +186,7 @@ export function bankJson(bank: TestBank, publicUrl: string, full = true) {
     officialName: bank.officialName,
     countryCode: bank.countryCode,
     isSandbox: true,
-    imageUri: `${publicUrl}/logos/${bank.id}.png`,
+    imageUri: `${publicUrl}${logoPath(bank)}`,
     bic: bank.bic,
   };
   if (!full) return early;
@@ -237,6 +237,11 @@ export function logoSvg(bank: TestBank): string {
     `<text x="48" y="48" dy=".35em" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="${fontSize}" font-weight="700" fill="#fff">${escapeHtml(text)}</text>` +
     `</svg>`
   );
+}
+
+/** Where the sandbox serves a bank's logo (its `imageUri`, on the sandbox's own origin). */
+export function logoPath(bank: TestBank): string {
+  return `/logos/${encodeURIComponent(bank.id)}.png`;
 }
 
 const logos = new Map<string, Buffer>();

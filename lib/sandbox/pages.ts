@@ -1,4 +1,4 @@
-import { COUNTRIES, type TestBank } from "./banks";
+import { COUNTRIES, logoPath, type TestBank } from "./banks";
 import { groupDigits, TEST_CARDS, TEST_OTP, type CardFormError } from "./cards";
 import { escapeHtml } from "./http";
 import { messages, type ErrorKey, type Messages } from "./i18n";
@@ -59,7 +59,7 @@ export interface LayoutOptions {
 
 export function layout(m: Messages, title: string, body: string, opts: LayoutOptions = {}): string {
   const bankBar = opts.bank
-    ? `<div class="bankbar" style="background:${opts.bank.colour}"><img src="/logos/${escapeHtml(opts.bank.id)}.png" alt="" width="32" height="32"><strong>${escapeHtml(opts.bank.name)}</strong><span>${escapeHtml(m.testBankTag)}</span></div>`
+    ? `<div class="bankbar" style="background:${opts.bank.colour}"><img src="${escapeHtml(logoPath(opts.bank))}" alt="" width="32" height="32"><strong>${escapeHtml(opts.bank.name)}</strong><span>${escapeHtml(m.testBankTag)}</span></div>`
     : "";
   return `<!doctype html>
 <html lang="${m.lang}">
@@ -122,7 +122,7 @@ export function bankChoice(
     .map(
       (bank) =>
         `<li><input type="radio" name="bankId" id="bank-${escapeHtml(bank.id)}" value="${escapeHtml(bank.id)}" required>` +
-        `<label for="bank-${escapeHtml(bank.id)}"><img src="/logos/${escapeHtml(bank.id)}.png" alt="" width="32" height="32">${escapeHtml(bank.name)}</label></li>`,
+        `<label for="bank-${escapeHtml(bank.id)}"><img src="${escapeHtml(logoPath(bank))}" alt="" width="32" height="32">${escapeHtml(bank.name)}</label></li>`,
     )
     .join("\n");
   const list = opts.banks.length > 0 ? `<ul class="banks">\n${banks}\n</ul>` : `<p>${escapeHtml(m.noBanks)}</p>`;
