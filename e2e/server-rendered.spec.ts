@@ -24,3 +24,29 @@ test("every payer page arrives rendered: its content is in the HTML, before any 
     expect(html.replace(/<script[\s\S]*?<\/script>/g, ""), path).toMatch(content);
   }
 });
+
+/**
+ * Content in the HTML is not enough: a page that streams its content behind a loading state keeps
+ * it hidden (`<div hidden>`) until an inline script swaps it in, so with JavaScript off the payer
+ * sees the loading state for ever, and with it on, the swap waits for React's reveal throttle.
+ * What the payer reads must not depend on the page's code having run (blocked, failed to load).
+ */
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("every payer page shows what the payer reads", async ({ page, request }) => {
+    const id = await createCheckout(request);
+    for (const path of [`/checkout/${id}`, `/checkout/${id}/return`, "/", "/accessibility"]) {
+      await page.goto(`${path}?lang=en`);
+      await expect(page.getByRole("heading", { level: 1 }), path).toBeVisible();
+    }
+    // The bank picker a merchant frames has no page heading of its own; its banks are what it shows.
+    await page.goto(`/checkout/${id}/embed?lang=en`);
+    await expect(page.getByRole("radio", { name: "Swedbank" })).toBeVisible();
+    // The landing: how the payment stands, and the order it is for.
+    await page.goto(`/checkout/${id}/return?lang=en`);
+    await expect(page.getByRole("heading", { level: 1, name: /confirming your payment/i })).toBeVisible();
+    await expect(page.getByText("Order from the e2e shop")).toBeVisible();
+    await expect(page.getByText(/24\.90/).first()).toBeVisible();
+  });
+});
