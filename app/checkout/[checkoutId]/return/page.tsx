@@ -24,7 +24,13 @@ async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps) {
 
 export const dynamic = "force-dynamic";
 
-/** How long the page waits for the provider before it shows what is stored and lets the browser poll. */
+/**
+ * How long the page waits for the provider before it shows what is stored and lets the browser
+ * poll. The page has no loading state (no loading.tsx) for that wait: streamed content stays
+ * hidden until a script reveals it, never without JavaScript, and with it only after React's
+ * reveal throttle (300 ms after the loading state's first paint). Whole HTML, at most this late,
+ * shows the outcome in the first paint.
+ */
 const PROVIDER_WAIT_MS = 1500;
 
 /** The status for the first paint: the provider's answer if it comes in time, else what is stored. */
