@@ -1,14 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout } from "./journey";
-
-const SANDBOX = process.env.SANDBOX_URL ?? "http://localhost:3101";
-
-async function sandboxPayments(request: import("@playwright/test").APIRequestContext, reference: string) {
-  const res = await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { data: { bankId: string | null; method: string }[] }).data;
-}
+import { createCheckout, sandboxPayments } from "./journey";
 
 test("'Choose my bank on the next page' needs no Terms here and opens the provider's bank choice in the chosen country", async ({
   page,

@@ -1,14 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { chooseCountry, createCheckout, payWithBank } from "./journey";
-
-const SANDBOX = process.env.SANDBOX_URL ?? "http://localhost:3101";
-
-async function sandboxPayment(request: import("@playwright/test").APIRequestContext, reference: string) {
-  const res = await request.get(`${SANDBOX}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { data: { bankId: string | null; method: string }[] }).data;
-}
+import { chooseCountry, createCheckout, payWithBank, sandboxPayments } from "./journey";
 
 const banks = (page: Page) => page.getByRole("radiogroup", { name: "Your bank" }).getByRole("radio");
 
@@ -28,7 +20,7 @@ test("the payer chooses a bank on our page and lands straight on that bank's log
   await expect(page.getByTestId("consent-from")).toHaveText("Šiaulių bankas");
   await payWithBank(page, "Šiaulių bankas");
   await expect(page.getByRole("heading", { name: "Log in to Šiaulių bankas" })).toBeVisible();
-  expect((await sandboxPayment(request, reference)).map((p) => p.bankId)).toEqual(["SIAULIU_LT_SAND"]);
+  expect((await sandboxPayments(request, reference)).map((p) => p.bankId)).toEqual(["SIAULIU_LT_SAND"]);
 });
 
 test("the bank list is one radio group the keyboard can use", async ({ page, request }) => {
@@ -93,7 +85,7 @@ test("switching the country shows that country's banks, and the payment goes to 
   await expectNoAxeViolations(page);
 
   await payWithBank(page, "Citadele");
-  expect((await sandboxPayment(request, reference)).map((p) => p.bankId)).toEqual(["CITADELE_LV_SAND"]);
+  expect((await sandboxPayments(request, reference)).map((p) => p.bankId)).toEqual(["CITADELE_LV_SAND"]);
 });
 
 test("a country without banks says so and offers the provider's own bank choice", async ({ page, request }) => {
@@ -204,7 +196,19 @@ test("a search and the Terms ticked before the page came alive are kept, and Pay
   await expect(page.getByRole("checkbox", { name: /Terms and Conditions/ })).toBeChecked();
   await page.getByRole("button", { name: /^Pay/ }).click();
   await page.waitForURL(/localhost:\d+\/login\//);
-  expect((await sandboxPayment(request, reference)).map((p) => p.bankId)).toEqual(["LUMINOR_LT_SAND"]);
+  expect((await sandboxPayments(request, reference)).map((p) => p.bankId)).toEqual(["LUMINOR_LT_SAND"]);
+});
+
+test("Pay pressed before the page came alive goes to the bank all the same, once", async ({ page, request }) => {
+  const reference = `early-pay-${Date.now()}`;
+  await holdScripts(page);
+  await page.goto(`/checkout/${await createCheckout(request, { reference })}`, { waitUntil: "commit" });
+  await page.getByRole("radio", { name: "Luminor" }).check();
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  // The browser posts the form itself, twice: the second press must not make a second payment.
+  await page.getByRole("button", { name: /^Pay/ }).dblclick();
+  await page.waitForURL(/localhost:\d+\/login\//);
+  expect((await sandboxPayments(request, reference)).map((p) => p.bankId)).toEqual(["LUMINOR_LT_SAND"]);
 });
 
 test("a bank chosen before the page came alive is the one paid with", async ({ page, request }) => {
@@ -218,5 +222,5 @@ test("a bank chosen before the page came alive is the one paid with", async ({ p
   await expect(page.getByTestId("consent-from")).toHaveText("Šiaulių bankas");
   await page.getByRole("button", { name: /^Pay/ }).click();
   await page.waitForURL(/localhost:\d+\/login\//);
-  expect((await sandboxPayment(request, reference)).map((p) => p.bankId)).toEqual(["SIAULIU_LT_SAND"]);
+  expect((await sandboxPayments(request, reference)).map((p) => p.bankId)).toEqual(["SIAULIU_LT_SAND"]);
 });

@@ -74,6 +74,15 @@ export async function decideAtBank(
   await page.getByRole("button", { name: decision, exact: true }).click();
 }
 
+/** The payments the sandbox provider holds for a checkout (by its reference), through its control API. */
+export async function sandboxPayments(request: APIRequestContext, reference: string) {
+  const res = await request.get(
+    `${process.env.SANDBOX_URL}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`,
+  );
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { data: { bankId: string | null; method: string }[] }).data;
+}
+
 /** Makes the sandbox provider move a payment, through its control API (lib/sandbox/README.md). */
 export async function forceProviderStatus(request: APIRequestContext, paymentId: string, body: Record<string, string>) {
   const res = await request.post(`${process.env.SANDBOX_URL}/_sandbox/payments/${paymentId}/status`, { data: body });

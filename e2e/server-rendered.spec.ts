@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createCheckout } from "./journey";
+import { createCheckout, decideAtBank, payWithBank, sandboxPayments } from "./journey";
 
 /**
  * When a page's server render throws, Next answers 200 with an empty error shell and the browser
@@ -48,5 +48,28 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByRole("heading", { level: 1, name: /confirming your payment/i })).toBeVisible();
     await expect(page.getByText("Order from the e2e shop")).toBeVisible();
     await expect(page.getByText(/24\.90/).first()).toBeVisible();
+  });
+
+  test("the payer pays: the form posts itself, the bank's page opens, and the landing shows it paid", async ({
+    page,
+    request,
+  }) => {
+    const id = await createCheckout(request);
+    await page.goto(`/checkout/${id}?lang=en`);
+    await payWithBank(page);
+    await decideAtBank(page, "Approve");
+    await page.waitForURL(new RegExp(`/checkout/${id}/return`));
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  });
+
+  test("Pay without the Terms comes back to the form saying so, and nothing is paid", async ({ page, request }) => {
+    const reference = `nojs-terms-${Date.now()}`;
+    const id = await createCheckout(request, { reference });
+    await page.goto(`/checkout/${id}?lang=en`);
+    await page.getByRole("radio", { name: "SEB", exact: true }).check();
+    await page.getByRole("button", { name: /^Pay/ }).click();
+    await page.waitForURL(new RegExp(`/checkout/${id}\\?`));
+    await expect(page.getByText("To pay, accept the Terms and Conditions.").first()).toBeVisible();
+    expect(await sandboxPayments(request, reference)).toEqual([]);
   });
 });

@@ -133,6 +133,15 @@ describe("deployment checks with a real provider", () => {
   });
 });
 
+describe("confirm origins", () => {
+  it("are the sandbox's own origin in the sandbox, and the API's and the hosted pages' with a real provider", () => {
+    expect(loadEnv({ SANDBOX_PORT: "4001" }).confirmOrigins).toEqual(["http://localhost:4001"]);
+    const real = loadEnv({ ...REAL_PROVIDER_ENV }).confirmOrigins;
+    expect(real[0]).toBe(new URL(REAL_PROVIDER_ENV.PIS_BASE_URL).origin);
+    expect(real).toContain("https://psd2.kevin.eu");
+  });
+});
+
 describe("embed origins", () => {
   it("lets the demo merchant site frame the picker in the sandbox, and no one by default with a real provider", () => {
     expect(loadEnv({}).embedOrigins).toEqual(["http://localhost:3002"]);

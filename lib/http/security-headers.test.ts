@@ -31,6 +31,17 @@ describe("pageCsp", () => {
     expect(d.get("default-src")).toEqual(["'self'"]);
   });
 
+  it("lets a posted payment form go on to where confirm links lead (the provider's hosted pages), once each", () => {
+    const d = directives(
+      pageCsp({
+        ...base,
+        providerBaseUrl: "https://api.kevin.eu/platform",
+        confirmOrigins: ["https://api.kevin.eu", "https://psd2.kevin.eu"],
+      }),
+    );
+    expect(d.get("form-action")).toEqual(["'self'", "https://api.kevin.eu", "https://psd2.kevin.eu"]);
+  });
+
   it("lets the embedded picker be framed by the configured origins only", () => {
     const origins = ["https://shop.example", "http://localhost:3002"];
     expect(directives(pageCsp({ ...base, frameAncestors: origins })).get("frame-ancestors")).toEqual(origins);
