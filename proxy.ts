@@ -33,6 +33,7 @@ export async function proxy(request: NextRequest) {
     nonce,
     appUrl: settings.appUrl,
     providerBaseUrl: settings.pisBaseUrl,
+    confirmOrigins: settings.confirmOrigins,
     dev: process.env.NODE_ENV === "development",
     frameAncestors,
   });

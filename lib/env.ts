@@ -379,6 +379,11 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     sandbox,
     sandboxPort: raw.SANDBOX_PORT,
     pisBaseUrl: raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}/platform`,
+    /** Where the provider's confirm links may lead: its API's origin, and the real one's hosted pages. */
+    confirmOrigins: [
+      new URL(raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}`).origin,
+      ...(sandbox ? [] : PROVIDER_HOSTED_ORIGINS),
+    ],
     embedDemoPort: raw.EMBED_DEMO_PORT,
     /** Who may frame /checkout/{id}/embed (CSP frame-ancestors); no one when empty. */
     embedOrigins: raw.EMBED_ORIGINS ?? (sandbox ? [`http://localhost:${raw.EMBED_DEMO_PORT}`] : []),
@@ -409,6 +414,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     creditorIban: pick("CREDITOR_IBAN"),
   };
 }
+
+// Hosted-page hosts of the real provider (provider-api.md section 1); its API host differs.
+const PROVIDER_HOSTED_ORIGINS = ["https://psd2.kevin.eu", "https://psd2-sandbox.kevin.eu"];
 
 let cached: Env | undefined;
 

@@ -31,6 +31,8 @@ type CheckoutPaymentProps = Omit<
   attempt: InFlightAttempt | null;
   /** The last attempt failed: say so above the form. */
   failedBefore: boolean;
+  /** What stopped the form the browser posted by itself (app/checkout/[checkoutId]/pay), in words. */
+  refused: string | null;
   statusHref: string;
   messages: CheckoutPaymentMessages;
 };
@@ -44,6 +46,7 @@ export function CheckoutPayment({
   embedded = false,
   attempt,
   failedBefore,
+  refused,
   statusHref,
   savedAccount,
   savedNotice,
@@ -55,6 +58,7 @@ export function CheckoutPayment({
   const [useSaved, setUseSaved] = useState(savedAccount?.state === "active");
   const expired = savedAccount?.state === "expired" ? savedAccount : null;
   const [notice, setNotice] = useState<PaymentFormProps["notice"]>(() => {
+    if (refused) return { text: refused, tone: "warning", focus: true };
     if (failedBefore) return { text: t["checkout.failedNotice"], tone: "warning", focus: false };
     if (savedNotice)
       return {

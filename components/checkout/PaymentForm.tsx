@@ -19,12 +19,18 @@ export interface PaymentFormProps extends PaymentFormOptions {
   privacyUrl: string;
   /** A notice above the form (a failed or stopped attempt), focused when it appears after a change. */
   notice: { text: string; tone: "warning" | "info"; focus: boolean } | null;
+  /**
+   * Where the browser posts the form by itself when Pay is pressed before the page's code has run
+   * (a slow phone) or with none, and the attempt key that post carries. None inside a frame: the
+   * bank's page must not open in the merchant's frame.
+   */
+  post?: { action: string; attemptKey: string };
   messages: FormMessages;
 }
 
 /** The payment form's view; its state and actions are usePaymentForm's. */
 export function PaymentForm(props: PaymentFormProps) {
-  const { amountText, payee, methods, countries, termsUrl, privacyUrl, notice, messages: t } = props;
+  const { amountText, payee, methods, countries, termsUrl, privacyUrl, notice, post, messages: t } = props;
   const { bankRef, ...f } = usePaymentForm(props);
   const { choice, country } = f.values;
   const { errors, isSubmitted } = f.form.formState;
@@ -74,11 +80,19 @@ export function PaymentForm(props: PaymentFormProps) {
     <form
       className="stack payment-form"
       noValidate
+      method={post ? "post" : undefined}
+      action={post?.action}
       aria-labelledby="pay-heading"
       onFocus={f.warmRules}
       onPointerDown={f.warmRules}
       onSubmit={(event) => void f.submit(event)}
     >
+      {post && (
+        <>
+          <input type="hidden" name="attemptKey" value={post.attemptKey} />
+          <input type="hidden" name="lang" value={props.locale} />
+        </>
+      )}
       {notice && (
         <p
           ref={noticeRef}
@@ -100,6 +114,7 @@ export function PaymentForm(props: PaymentFormProps) {
           <label htmlFor="country">{t["pay.country"]}</label>
           <select
             id="country"
+            name="country"
             value={country}
             onChange={(e) => f.chooseCountry(e.target.value)}
             onFocus={f.prefetchCountries}

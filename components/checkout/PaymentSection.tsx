@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { CheckoutPayment, type SavedNotice } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { shopLink } from "@/components/checkout/links";
@@ -6,7 +7,8 @@ import { appContext } from "@/lib/checkout/app-context";
 import { listBanks } from "@/lib/checkout/banks";
 import type { BanksResponse } from "@/lib/checkout/contract";
 import type { CheckoutPageData } from "@/lib/checkout/page-data";
-import { countryName, messages, pickMessages } from "@/lib/i18n";
+import { errorMessageId, isErrorCode } from "@/lib/errors";
+import { countryName, messages, pickMessages, type Messages } from "@/lib/i18n";
 
 // The provider's documents the payer agrees to when choosing the bank on our page.
 const TERMS_URL = "https://kevin.eu/terms-conditions";
@@ -40,10 +42,20 @@ async function banksFor(country: string): Promise<BanksResponse | null> {
 
 const SAVED_NOTICES: readonly SavedNotice[] = ["declined", "failed", "elsewhere", "linked"];
 
+/** `?refused=`: what stopped the form the browser posted by itself (app/checkout/[checkoutId]/pay). */
+function refusedText(refused: unknown, t: Messages): string | null {
+  if (refused === "bank") return t["pay.missing.bank"];
+  if (refused === "terms") return t["pay.missing.terms"];
+  if (refused === "both") return t["pay.missing.both"];
+  return isErrorCode(refused) ? t[errorMessageId(refused)] : null;
+}
+
 interface PaymentSectionProps {
   data: CheckoutPageData;
   /** `?saved=`: how the payer's return from saving a bank account went. */
   saved: unknown;
+  /** `?refused=`: why the payment form the browser posted by itself did not go to the bank. */
+  refused?: unknown;
   /** Inside the merchant's own page (embed.js): the bank picker only, and no way back to the shop. */
   embedded?: boolean;
 }
@@ -52,7 +64,7 @@ interface PaymentSectionProps {
  * The checkout's payment card, the same on our page and in the merchant's (embedded): how the
  * checkout ended, the attempt in flight, or the form with the payer's saved account first.
  */
-export async function PaymentSection({ data, saved, embedded = false }: PaymentSectionProps) {
+export async function PaymentSection({ data, saved, refused, embedded = false }: PaymentSectionProps) {
   const { checkout, locale, attempt } = data;
   const t = messages(locale);
   const state = stateOf(data);
@@ -106,6 +118,8 @@ export async function PaymentSection({ data, saved, embedded = false }: PaymentS
         initialBanks={initialBanks}
         startNewAttempt={lastOver}
         failedBefore={checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)}
+        refused={embedded ? null : refusedText(refused, t)}
+        post={embedded ? undefined : { action: `/checkout/${id}/pay`, attemptKey: randomUUID() }}
         attempt={inFlight}
         statusHref={`/checkout/${id}/return`}
         termsUrl={TERMS_URL}

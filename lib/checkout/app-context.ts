@@ -5,9 +5,6 @@ import type { CheckoutContext } from "./context";
 import { startOutbox } from "./notifications";
 import { startWorker } from "./reconcile";
 
-// Hosted-page hosts of the real provider (provider-api.md section 1); its API host differs.
-const PROVIDER_HOSTED_ORIGINS = ["https://psd2.kevin.eu", "https://psd2-sandbox.kevin.eu"];
-
 let cached: Promise<CheckoutContext> | undefined;
 let stopBackground: (() => Promise<void>) | undefined;
 
@@ -32,7 +29,7 @@ export function appContext(): Promise<CheckoutContext> {
         webhookSecret: e.pisWebhookSecret,
         notifySecret: e.merchantNotifySecret,
         allowPrivateUrls: e.allowPrivateUrls,
-        confirmOrigins: [new URL(e.pisBaseUrl).origin, ...(e.sandbox ? [] : PROVIDER_HOSTED_ORIGINS)],
+        confirmOrigins: e.confirmOrigins,
         checkoutTtlMs: e.checkoutTtlMs,
         pisTimeoutMs: e.pisTimeoutMs,
         tokenKeys: e.tokenKeys,

@@ -12,6 +12,8 @@ export interface SecurityHeaderOptions {
   appUrl: string;
   /** The provider's (or sandbox's) base URL: bank logos are images on its origin. */
   providerBaseUrl: string;
+  /** Where the provider's confirm links lead (env confirmOrigins): a posted payment form is sent on there. */
+  confirmOrigins?: readonly string[];
   /** `next dev` needs eval for its fast refresh. */
   dev?: boolean;
   /** Origins that may frame this page (the embedded bank picker, ADR 20); no one when absent. */
@@ -67,8 +69,9 @@ export function pageCsp(o: SecurityHeaderOptions): string {
     ["connect-src", "'self'", ...(o.dev ? ["ws:"] : [])],
     ["object-src", "'none'"],
     ["base-uri", "'none'"],
-    // A no-JavaScript form post may be answered with a redirect to the provider's confirmLink.
-    ["form-action", "'self'", ...(provider ? [provider] : [])],
+    // The payment form, posted by the browser itself (before the page's code ran, or with none),
+    // is answered with a redirect to the provider's confirmLink (app/checkout/[checkoutId]/pay).
+    ["form-action", "'self'", ...new Set([...(provider ? [provider] : []), ...(o.confirmOrigins ?? [])])],
     ["frame-ancestors", ...(o.frameAncestors?.length ? o.frameAncestors : ["'none'"])],
     ["frame-src", "'none'"],
     ["worker-src", "'self'", "blob:"],
