@@ -36,6 +36,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     ready: typeof import("@/app/api/health/ready/route");
     savedAccount: typeof import("@/app/api/checkouts/[checkoutId]/saved-account/route");
     linkReturn: typeof import("@/app/checkout/[checkoutId]/saved-account/route");
+    payPost: typeof import("@/app/checkout/[checkoutId]/pay/route");
   };
   let drop = async () => {};
 
@@ -59,6 +60,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       ready: await import("@/app/api/health/ready/route"),
       savedAccount: await import("@/app/api/checkouts/[checkoutId]/saved-account/route"),
       linkReturn: await import("@/app/checkout/[checkoutId]/saved-account/route"),
+      payPost: await import("@/app/checkout/[checkoutId]/pay/route"),
     };
     // Opening and migrating the database is start-up work, not part of any one request.
     await (await import("@/lib/checkout/app-context")).appContext();
@@ -144,6 +146,37 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect((await res.json()).confirmLink).toMatch(/\/login\//);
     const status = await (await routes.status.GET(req(`/api/checkouts/${id}/status`), withId(id))).json();
     expect(status).toMatchObject({ status: "processing", amount: "12.50", final: false });
+  });
+
+  it("takes the payment form the browser posts by itself: on to the bank, or back to the form saying what is missing", async () => {
+    const { id } = await (await create()).json();
+    const post = (fields: Record<string, string>) =>
+      routes.payPost.POST(
+        req(`/checkout/${id}/pay`, {
+          method: "POST",
+          body: new URLSearchParams(fields).toString(),
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+        withId(id),
+      );
+    const form = { choice: "here", country: "LT", attemptKey: "form-key-0001", lang: "lt" };
+
+    const missing = await post({ ...form, bankId: "SEB_LT_SAND" });
+    expect(missing.status).toBe(303);
+    expect(missing.headers.get("location")).toBe(`/checkout/${id}?lang=lt&refused=terms`);
+    // A form our page did not make is refused as the API refuses it, naming the field.
+    const forged = await post({ ...form, bankId: "SEB_LT_SAND", terms: "on", attemptKey: "x" });
+    expect(forged.status).toBe(400);
+    expect((await forged.json()).errors).toEqual([expect.objectContaining({ path: "attemptKey" })]);
+
+    const paid = await post({ ...form, bankId: "SEB_LT_SAND", terms: "on" });
+    expect(paid.status).toBe(303);
+    const link = paid.headers.get("location");
+    expect(link).toMatch(/\/login\//);
+    // Pressed twice, the same attempt: the same bank page, one payment.
+    expect((await post({ ...form, bankId: "SEB_LT_SAND", terms: "on" })).headers.get("location")).toBe(link);
+    const status = await (await routes.status.GET(req(`/api/checkouts/${id}/status`), withId(id))).json();
+    expect(status).toMatchObject({ status: "processing", amount: "12.50" });
   });
 
   it("starts saving a bank account with an HttpOnly browser handle, and only for a named customer", async () => {

@@ -118,13 +118,25 @@ const paymentBody = fc.record(
   },
   { requiredKeys: [] },
 );
+// The payment form as a browser posts it by itself (app/checkout/[checkoutId]/pay), form-encoded.
+const payForm = fc.record(
+  {
+    choice: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom("here", "hosted", "card", "hybrid")),
+    country: fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom("LT", "EE")),
+    bankId: fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom("SEB_LT_SAND", "NOPE_BANK")),
+    terms: fc.oneof(fc.string({ maxLength: 5 }), fc.constant("on")),
+    attemptKey: fc.oneof(fc.string({ maxLength: 80 }), fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/)),
+    lang: fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom("en", "lt")),
+  },
+  { requiredKeys: [] },
+);
 const refundBody = fc.record(
   { amount: fc.oneof(anyScalar, fc.constantFrom("1.00", "0.00", "1000000")), reason: anyScalar },
   { requiredKeys: [] },
 );
-const rawBody = (shaped: fc.Arbitrary<unknown>) =>
+const rawBody = (shaped: fc.Arbitrary<unknown>, encode: (v: unknown) => string = (v) => JSON.stringify(v)) =>
   fc.oneof(
-    { weight: 3, arbitrary: shaped.map((v) => JSON.stringify(v)) },
+    { weight: 3, arbitrary: shaped.map(encode) },
     { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
     {
@@ -163,6 +175,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const ready = await import("@/app/api/health/ready/route");
     const savedAccount = await import("@/app/api/checkouts/[checkoutId]/saved-account/route");
     const linkReturn = await import("@/app/checkout/[checkoutId]/saved-account/route");
+    const payPost = await import("@/app/checkout/[checkoutId]/pay/route");
     const staffList = await import("@/app/api/backoffice/checkouts/route");
     const staffDetail = await import("@/app/api/backoffice/checkouts/[checkoutId]/route");
     handlers = {
@@ -180,6 +193,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "POST /api/checkouts/{id}/saved-account": savedAccount.POST,
       "DELETE /api/checkouts/{id}/saved-account": savedAccount.DELETE,
       "GET /checkout/{id}/saved-account": linkReturn.GET,
+      "POST /checkout/{id}/pay": payPost.POST,
       "GET /api/backoffice/checkouts": staffList.GET,
       "GET /api/backoffice/checkouts/{id}": staffDetail.GET,
     } as Record<string, Handler>;
@@ -229,7 +243,8 @@ describe("route fuzzing: no input makes a 5xx", () => {
     expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
   }
 
-  const cases: [string, string, fc.Arbitrary<unknown> | undefined, boolean][] = [
+  const formEncoded = (v: unknown) => new URLSearchParams(v as Record<string, string>).toString();
+  const cases: [string, string, fc.Arbitrary<unknown> | undefined, boolean, ((v: unknown) => string)?][] = [
     ["POST /api/checkouts", "POST", checkoutBody, false],
     ["GET /api/checkouts/{id}", "GET", undefined, true],
     ["POST /api/checkouts/{id}/payments", "POST", paymentBody, true],
@@ -243,15 +258,16 @@ describe("route fuzzing: no input makes a 5xx", () => {
     ["POST /api/checkouts/{id}/saved-account", "POST", paymentBody, true],
     ["DELETE /api/checkouts/{id}/saved-account", "DELETE", undefined, true],
     ["GET /checkout/{id}/saved-account", "GET", undefined, true],
+    ["POST /checkout/{id}/pay", "POST", payForm, true, formEncoded],
     ["GET /api/backoffice/checkouts", "GET", undefined, false],
     ["GET /api/backoffice/checkouts/{id}", "GET", undefined, true],
   ];
 
-  for (const [name, method, body, withId] of cases) {
+  for (const [name, method, body, withId, encode] of cases) {
     it(`${name}: body, query, headers and id`, { timeout: 60_000 }, async () => {
       await fc.assert(
         fc.asyncProperty(
-          body ? rawBody(body) : fc.constant(undefined),
+          body ? rawBody(body, encode) : fc.constant(undefined),
           query,
           headers,
           withId ? checkoutId() : fc.constant(""),

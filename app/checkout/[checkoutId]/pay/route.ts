@@ -28,7 +28,7 @@ const postedForm = z.object({
  */
 export const POST = route({ params, rawBody: true }, async ({ params, rawBody, req, ctx }) => {
   const parsed = postedForm.safeParse(Object.fromEntries(new URLSearchParams(rawBody)));
-  if (!parsed.success) throw new CheckoutError("invalid_request", { detail: "The payment form is not valid." });
+  if (!parsed.success) throw invalidForm(parsed.error);
   const form = parsed.data;
   const back = (refused: string) =>
     seeOther(`/checkout/${encodeURIComponent(params.checkoutId)}?lang=${form.lang}&refused=${refused}`);
@@ -38,7 +38,7 @@ export const POST = route({ params, rawBody: true }, async ({ params, rawBody, r
   if (missing.length > 0) return back(missing.length === 2 ? "both" : missing[0] === "bankId" ? "bank" : "terms");
 
   const input = startPaymentInput.safeParse(startRequestOf(values, form.attemptKey, form.lang));
-  if (!input.success) throw new CheckoutError("invalid_request", { detail: "The payment form is not valid." });
+  if (!input.success) throw invalidForm(input.error);
   try {
     const { confirmLink } = await startPayment(
       params.checkoutId,
@@ -54,6 +54,14 @@ export const POST = route({ params, rawBody: true }, async ({ params, rawBody, r
     throw err;
   }
 });
+
+/** Only a form not made by our page gets here: answered as the API answers, naming the fields. */
+function invalidForm(error: z.ZodError): CheckoutError {
+  return new CheckoutError("invalid_request", {
+    detail: "The payment form is not valid.",
+    errors: error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+  });
+}
 
 function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
