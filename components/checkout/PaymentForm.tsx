@@ -38,6 +38,7 @@ export function PaymentForm(props: PaymentFormProps) {
   const noticeRef = useRef<HTMLParagraphElement>(null);
 
   const here = choice === "here";
+  const countrySwitch = (here || choice === "hosted" || choice === "hybrid") && countries.length > 1;
   const countryName = countries.find((c) => c.code === country)?.name ?? country;
   const bankError = errors.bankId?.message as FieldErrorKey | undefined;
   const termsError = errors.terms?.message as FieldErrorKey | undefined;
@@ -91,6 +92,8 @@ export function PaymentForm(props: PaymentFormProps) {
         <>
           <input type="hidden" name="attemptKey" value={post.attemptKey} />
           <input type="hidden" name="lang" value={props.locale} />
+          {/* What the page's own Pay sends when there is no switch to post it. */}
+          {!countrySwitch && <input type="hidden" name="country" value={country} />}
         </>
       )}
       {notice && (
@@ -109,7 +112,7 @@ export function PaymentForm(props: PaymentFormProps) {
 
       {f.choices.length > 1 && <MethodChoice choices={f.choices} field={f.fields.choice} messages={t} />}
 
-      {(choice === "here" || choice === "hosted" || choice === "hybrid") && countries.length > 1 && (
+      {countrySwitch && (
         <div className="field country-field">
           <label htmlFor="country">{t["pay.country"]}</label>
           <select

@@ -1,0 +1,66 @@
+// @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { pickMessages } from "@/lib/i18n";
+import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
+
+const props = (over: Partial<PaymentFormProps> = {}): PaymentFormProps => ({
+  checkoutId: "co_test",
+  locale: "en",
+  methods: { bank: true, card: false, hybrid: false },
+  countries: [{ code: "LT", name: "Lithuania" }],
+  defaultCountry: "LT",
+  initialBanks: { country: "LT", banks: [] },
+  startNewAttempt: false,
+  offerSave: false,
+  amountText: "€12.50",
+  payee: "Demo Shop UAB",
+  termsUrl: "https://example.test/terms",
+  privacyUrl: "https://example.test/privacy",
+  notice: null,
+  post: { action: "/checkout/co_test/pay", attemptKey: "form-key-0001" },
+  messages: pickMessages("en", ["pay.", "errors.", "payError.", "apiError.", "picker.", "common.", "saved."]),
+  ...over,
+});
+
+function formOf(over: Partial<PaymentFormProps> = {}) {
+  const client = new QueryClient();
+  const { container } = render(
+    <QueryClientProvider client={client}>
+      <PaymentForm {...props(over)} />
+    </QueryClientProvider>,
+  );
+  return container.querySelector("form")!;
+}
+
+afterEach(cleanup);
+
+describe("PaymentForm as the browser posts it by itself (app/checkout/[checkoutId]/pay)", () => {
+  it("carries the country whether or not the payer can switch it, as the page's own Pay sends it", () => {
+    const one = new FormData(formOf());
+    expect(one.getAll("country")).toEqual(["LT"]);
+    cleanup();
+    const two = new FormData(
+      formOf({
+        countries: [
+          { code: "LT", name: "Lithuania" },
+          { code: "LV", name: "Latvia" },
+        ],
+      }),
+    );
+    expect(two.getAll("country")).toEqual(["LT"]);
+  });
+
+  it("posts to the pay route with the attempt key and language; in a frame, not at all", () => {
+    const form = formOf();
+    expect(form.getAttribute("method")).toBe("post");
+    expect(form.getAttribute("action")).toBe("/checkout/co_test/pay");
+    expect(new FormData(form).get("attemptKey")).toBe("form-key-0001");
+    expect(new FormData(form).get("lang")).toBe("en");
+    cleanup();
+    const framed = formOf({ post: undefined });
+    expect(framed.getAttribute("action")).toBeNull();
+    expect(new FormData(framed).get("attemptKey")).toBeNull();
+  });
+});
