@@ -369,6 +369,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     if (problems.length > 0) throw new EnvError(problems);
   }
   const pick = (k: (typeof REQUIRED_WITH_REAL_PROVIDER)[number]) => raw[k] ?? SANDBOX_DEFAULTS[k];
+  const pisBaseUrl = raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}/platform`;
   return {
     nodeEnv: raw.NODE_ENV,
     port: raw.PORT,
@@ -378,12 +379,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     pgliteDir: raw.PGLITE_DIR ?? ".data/pglite",
     sandbox,
     sandboxPort: raw.SANDBOX_PORT,
-    pisBaseUrl: raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}/platform`,
+    pisBaseUrl,
     /** Where the provider's confirm links may lead: its API's origin, and the real one's hosted pages. */
-    confirmOrigins: [
-      new URL(raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}`).origin,
-      ...(sandbox ? [] : PROVIDER_HOSTED_ORIGINS),
-    ],
+    confirmOrigins: [new URL(pisBaseUrl).origin, ...(sandbox ? [] : PROVIDER_HOSTED_ORIGINS)],
     embedDemoPort: raw.EMBED_DEMO_PORT,
     /** Who may frame /checkout/{id}/embed (CSP frame-ancestors); no one when empty. */
     embedOrigins: raw.EMBED_ORIGINS ?? (sandbox ? [`http://localhost:${raw.EMBED_DEMO_PORT}`] : []),

@@ -118,7 +118,7 @@ export async function PaymentSection({ data, saved, refused, embedded = false }:
         initialBanks={initialBanks}
         startNewAttempt={lastOver}
         failedBefore={checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)}
-        refused={embedded ? null : refusedText(refused, t)}
+        refused={refusedText(refused, t)}
         post={embedded ? undefined : { action: `/checkout/${id}/pay`, attemptKey: randomUUID() }}
         attempt={inFlight}
         statusHref={`/checkout/${id}/return`}
