@@ -22,7 +22,8 @@ test.beforeAll(async ({ browser }, info) => {
 });
 test.afterAll(() => context.close());
 
-async function logInAndAllow() {
+async function logInAndAllow(on: Page = page) {
+  const page = on;
   await page.waitForURL(/localhost:\d+\/auth\//);
   await expect(page.getByRole("heading", { name: "Log in to Swedbank" })).toBeVisible();
   await page.getByLabel("Username").fill(BANK_LOGIN.username);
@@ -33,14 +34,20 @@ async function logInAndAllow() {
 }
 
 /** At the provider's confirmation of a payment from the linked account: no login, no account choice. */
-async function approveLinkedPayment(checkoutId: string) {
+async function approveLinkedPayment(checkoutId: string, on: Page = page) {
+  const page = on;
   await expect(page.getByRole("heading", { name: "Confirm payment" })).toBeVisible();
   await expect(page.getByText(/You pay from your linked Swedbank account LT/)).toBeVisible();
   await expect(page.getByLabel("Username")).toHaveCount(0);
   const paymentId = new URL(page.url()).pathname.split("/")[2]!;
   await page.getByRole("button", { name: "Approve", exact: true }).click();
   await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
-  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  // Without JavaScript the landing shows what it knew when rendered; its "Check again" asks again.
+  await expect(async () => {
+    const again = page.getByRole("link", { name: "Check again" });
+    if ((await again.count()) > 0) await again.click();
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   return paymentId;
 }
 
@@ -145,4 +152,55 @@ test("the payer forgets the saved account", async ({ request }) => {
   await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
   await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
   await expect(page.getByText(/can no longer be used/)).toHaveCount(0);
+});
+
+test("without JavaScript the payer saves the account while paying, pays in one click, and forgets it", async ({
+  browser,
+  request,
+}, info) => {
+  // The same payer's browser (its cookies), its scripts blocked or not yet run.
+  const scriptless = await browser.newContext({
+    baseURL: info.project.use.baseURL,
+    javaScriptEnabled: false,
+    storageState: await context.storageState(),
+  });
+  const p = await scriptless.newPage();
+
+  const first = await createCheckout(request, { customerId: CUSTOMER });
+  await p.goto(`/checkout/${first}?lang=en`);
+  await p.getByRole("radio", { name: "Swedbank", exact: true }).check();
+  const remember = p.getByRole("checkbox", { name: "Remember this bank account for faster payments" });
+  await remember.check();
+  // Pay without the Terms: back to the form saying so, the bank and "Remember" still chosen.
+  await p.getByRole("button", { name: /^Pay/ }).click();
+  await expect(p.getByText("To pay, accept the Terms and Conditions.").first()).toBeVisible();
+  await expect(p.getByRole("radio", { name: "Swedbank", exact: true })).toBeChecked();
+  await expect(remember).toBeChecked();
+  await p.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  await p.getByRole("button", { name: /^Pay/ }).click();
+  await logInAndAllow(p);
+  const firstPayment = await approveLinkedPayment(first, p);
+  expect(await linkingIdOf(firstPayment)).toBeTruthy();
+
+  const second = await createCheckout(request, { customerId: CUSTOMER, amount: "7.10" });
+  await p.goto(`/checkout/${second}?lang=en`);
+  const saved = p.getByRole("region", { name: SAVED });
+  await saved.getByRole("button", { name: "Pay €7.10 from this account" }).click();
+  const secondPayment = await approveLinkedPayment(second, p);
+  expect(await linkingIdOf(secondPayment)).toBe(await linkingIdOf(firstPayment));
+  expect((await merchantView(request, second)).status).toBe("paid");
+
+  const third = await createCheckout(request, { customerId: CUSTOMER });
+  await p.goto(`/checkout/${third}?lang=en`);
+  await saved.getByRole("button", { name: "Pay another way" }).click();
+  await expect(p.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await expect(saved).toHaveCount(0);
+  await p.goBack();
+  await saved.getByRole("button", { name: "Forget this account" }).click();
+  await expect(p.getByText("We forgot your saved bank account. Choose your bank below to pay.")).toBeVisible();
+  await expect(saved).toHaveCount(0);
+  await p.goto(`/checkout/${third}?lang=en`);
+  await expect(p.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await expect(saved).toHaveCount(0);
+  await scriptless.close();
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createCheckout, decideAtBank, payWithBank, sandboxPayments } from "./journey";
+import { createCheckout, decideAtBank, forceProviderStatus, payWithBank, sandboxPayments } from "./journey";
 
 /**
  * When a page's server render throws, Next answers 200 with an empty error shell and the browser
@@ -57,17 +57,21 @@ test.describe("with JavaScript off", () => {
     const id = await createCheckout(request);
     await page.goto(`/checkout/${id}?lang=en`);
     await payWithBank(page);
-    await decideAtBank(page, "Approve");
+    const paymentId = new URL(page.url()).pathname.split("/")[2]!;
+    await decideAtBank(page, "Leave pending");
     await page.waitForURL(new RegExp(`/checkout/${id}/return`));
-    // The page shows what it knew when rendered: on a busy machine the provider may not have
-    // answered within the page's wait, and without JavaScript nothing asks again but a reload.
-    await expect(async () => {
-      await page.reload();
-      await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
+    // Nothing asks again by itself: the page offers to, as a link to itself.
+    await expect(page.getByRole("heading", { level: 1, name: "Your bank is processing the payment" })).toBeVisible();
+    await forceProviderStatus(request, paymentId, { bankStatus: "ACSC" });
+    await page.getByRole("link", { name: "Check again" }).click();
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Check again" })).toHaveCount(0);
   });
 
-  test("Pay without the Terms comes back to the form saying so, and nothing is paid", async ({ page, request }) => {
+  test("Pay without the Terms comes back to the form saying so, the bank still chosen; nothing is paid until the Terms are accepted", async ({
+    page,
+    request,
+  }) => {
     const reference = `nojs-terms-${Date.now()}`;
     const id = await createCheckout(request, { reference });
     await page.goto(`/checkout/${id}?lang=en`);
@@ -76,5 +80,32 @@ test.describe("with JavaScript off", () => {
     await page.waitForURL(new RegExp(`/checkout/${id}\\?`));
     await expect(page.getByText("To pay, accept the Terms and Conditions.").first()).toBeVisible();
     expect(await sandboxPayments(request, reference)).toEqual([]);
+    // The payer only ticks what was missing.
+    await expect(page.getByRole("radio", { name: "SEB", exact: true })).toBeChecked();
+    await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+    await page.getByRole("button", { name: /^Pay/ }).click();
+    await page.waitForURL(/localhost:\d+\/login\//);
+    expect(await sandboxPayments(request, reference)).toEqual([expect.objectContaining({ bankId: "SEB_LT_SAND" })]);
+  });
+
+  test("the payer switches the country: the page shows that country's banks, and pays one of them", async ({
+    page,
+    request,
+  }) => {
+    const reference = `nojs-country-${Date.now()}`;
+    const id = await createCheckout(request, { reference });
+    await page.goto(`/checkout/${id}?lang=en`);
+    const lithuanianOnly = page.getByRole("radio", { name: "Šiaulių bankas", exact: true });
+    await expect(lithuanianOnly).toBeVisible();
+    await page.getByLabel("Country of your bank").selectOption({ label: "Latvia" });
+    await page.getByRole("button", { name: "Show this country's banks" }).click();
+    await expect(lithuanianOnly).toHaveCount(0);
+    await page.getByRole("radio", { name: "Citadele", exact: true }).check();
+    await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+    await page.getByRole("button", { name: /^Pay/ }).click();
+    await page.waitForURL(/localhost:\d+\/login\//);
+    expect(await sandboxPayments(request, reference)).toEqual([
+      expect.objectContaining({ bankId: "CITADELE_LV_SAND" }),
+    ]);
   });
 });

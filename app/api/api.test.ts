@@ -37,6 +37,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     savedAccount: typeof import("@/app/api/checkouts/[checkoutId]/saved-account/route");
     linkReturn: typeof import("@/app/checkout/[checkoutId]/saved-account/route");
     payPost: typeof import("@/app/checkout/[checkoutId]/pay/route");
+    forgetPost: typeof import("@/app/checkout/[checkoutId]/saved-account/forget/route");
   };
   let drop = async () => {};
 
@@ -61,6 +62,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       savedAccount: await import("@/app/api/checkouts/[checkoutId]/saved-account/route"),
       linkReturn: await import("@/app/checkout/[checkoutId]/saved-account/route"),
       payPost: await import("@/app/checkout/[checkoutId]/pay/route"),
+      forgetPost: await import("@/app/checkout/[checkoutId]/saved-account/forget/route"),
     };
     // Opening and migrating the database is start-up work, not part of any one request.
     await (await import("@/lib/checkout/app-context")).appContext();
@@ -148,22 +150,29 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect(status).toMatchObject({ status: "processing", amount: "12.50", final: false });
   });
 
-  it("takes the payment form the browser posts by itself: on to the bank, or back to the form saying what is missing", async () => {
-    const { id } = await (await create()).json();
-    const post = (fields: Record<string, string>) =>
-      routes.payPost.POST(
-        req(`/checkout/${id}/pay`, {
+  const postForm =
+    (route: { POST: (r: Request, c: never) => Promise<Response> }, path: string, id: string) =>
+    (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      route.POST(
+        req(path, {
           method: "POST",
           body: new URLSearchParams(fields).toString(),
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
         }),
-        withId(id),
+        withId(id) as never,
       );
+
+  it("takes the payment form the browser posts by itself: on to the bank, or back to the form saying what is missing", async () => {
+    const { id } = await (await create()).json();
+    const post = postForm(routes.payPost, `/checkout/${id}/pay`, id);
     const form = { choice: "here", country: "LT", attemptKey: "form-key-0001", lang: "lt" };
 
+    // Back to the form saying what is missing, with the payer's choices to start from again.
     const missing = await post({ ...form, bankId: "SEB_LT_SAND" });
     expect(missing.status).toBe(303);
-    expect(missing.headers.get("location")).toBe(`/checkout/${id}?lang=lt&refused=terms`);
+    expect(missing.headers.get("location")).toBe(
+      `/checkout/${id}?lang=lt&refused=terms&choice=here&country=LT&bank=SEB_LT_SAND`,
+    );
     // A form our page did not make is refused as the API refuses it, naming the field.
     const forged = await post({ ...form, bankId: "SEB_LT_SAND", terms: "on", attemptKey: "x" });
     expect(forged.status).toBe(400);
@@ -177,6 +186,51 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect((await post({ ...form, bankId: "SEB_LT_SAND", terms: "on" })).headers.get("location")).toBe(link);
     const status = await (await routes.status.GET(req(`/api/checkouts/${id}/status`), withId(id))).json();
     expect(status).toMatchObject({ status: "processing", amount: "12.50" });
+  });
+
+  it("takes the saved account's buttons and 'Remember' as the browser posts them by itself", async () => {
+    const form = { country: "LT", attemptKey: "form-key-0002", lang: "en" };
+    // A shop customer nobody has saved an account for: one-click Pay has nothing to pay from.
+    const named = (await (await create({ ...order, customerId: "customer-posted" })).json()) as { id: string };
+    const post = postForm(routes.payPost, `/checkout/${named.id}/pay`, named.id);
+    const noAccount = await post({ ...form, choice: "saved" });
+    expect(noAccount.headers.get("location")).toBe(`/checkout/${named.id}?lang=en&refused=no_saved_account`);
+
+    // "Remember" where saving is not offered (no customer): back without it, the bank kept.
+    const anonymous = (await (await create()).json()) as { id: string };
+    const refused = await postForm(
+      routes.payPost,
+      `/checkout/${anonymous.id}/pay`,
+      anonymous.id,
+    )({
+      ...form,
+      choice: "here",
+      bankId: "SWEDBANK_LT_SAND",
+      terms: "on",
+      remember: "on",
+    });
+    expect(refused.headers.get("location")).toBe(
+      `/checkout/${anonymous.id}?lang=en&refused=saving_unavailable&choice=here&country=LT&bank=SWEDBANK_LT_SAND`,
+    );
+
+    // "Remember" for a named customer: on to the provider's linking, with the browser's handle.
+    const saving = await post({ ...form, choice: "here", bankId: "SWEDBANK_LT_SAND", terms: "on", remember: "on" });
+    expect(saving.status).toBe(303);
+    expect(new URL(saving.headers.get("location")!).origin).toBe(new URL(inject("sandboxUrl")).origin);
+    const cookie = saving.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^payer_handle=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
+
+    // "Forget this account": back to the form saying so.
+    const forget = await postForm(
+      routes.forgetPost,
+      `/checkout/${named.id}/saved-account/forget`,
+      named.id,
+    )({ lang: "lv" }, { Cookie: cookie.split(";")[0]! });
+    expect(forget.status).toBe(303);
+    expect(forget.headers.get("location")).toBe(`/checkout/${named.id}?lang=lv&saved=forgotten`);
+    expect((await postForm(routes.forgetPost, "/checkout/co_nope/saved-account/forget", "co_nope")({})).status).toBe(
+      404,
+    );
   });
 
   it("starts saving a bank account with an HttpOnly browser handle, and only for a named customer", async () => {

@@ -121,10 +121,11 @@ const paymentBody = fc.record(
 // The payment form as a browser posts it by itself (app/checkout/[checkoutId]/pay), form-encoded.
 const payForm = fc.record(
   {
-    choice: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom("here", "hosted", "card", "hybrid")),
+    choice: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom("here", "hosted", "card", "hybrid", "saved")),
     country: fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom("LT", "EE")),
     bankId: fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom("SEB_LT_SAND", "NOPE_BANK")),
     terms: fc.oneof(fc.string({ maxLength: 5 }), fc.constant("on")),
+    remember: fc.oneof(fc.string({ maxLength: 5 }), fc.constant("on")),
     attemptKey: fc.oneof(fc.string({ maxLength: 80 }), fc.stringMatching(/^[A-Za-z0-9_-]{8,64}$/)),
     lang: fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom("en", "lt")),
   },
@@ -176,6 +177,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const savedAccount = await import("@/app/api/checkouts/[checkoutId]/saved-account/route");
     const linkReturn = await import("@/app/checkout/[checkoutId]/saved-account/route");
     const payPost = await import("@/app/checkout/[checkoutId]/pay/route");
+    const forgetPost = await import("@/app/checkout/[checkoutId]/saved-account/forget/route");
     const staffList = await import("@/app/api/backoffice/checkouts/route");
     const staffDetail = await import("@/app/api/backoffice/checkouts/[checkoutId]/route");
     handlers = {
@@ -194,6 +196,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "DELETE /api/checkouts/{id}/saved-account": savedAccount.DELETE,
       "GET /checkout/{id}/saved-account": linkReturn.GET,
       "POST /checkout/{id}/pay": payPost.POST,
+      "POST /checkout/{id}/saved-account/forget": forgetPost.POST,
       "GET /api/backoffice/checkouts": staffList.GET,
       "GET /api/backoffice/checkouts/{id}": staffDetail.GET,
     } as Record<string, Handler>;
@@ -259,6 +262,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     ["DELETE /api/checkouts/{id}/saved-account", "DELETE", undefined, true],
     ["GET /checkout/{id}/saved-account", "GET", undefined, true],
     ["POST /checkout/{id}/pay", "POST", payForm, true, formEncoded],
+    ["POST /checkout/{id}/saved-account/forget", "POST", payForm, true, formEncoded],
     ["GET /api/backoffice/checkouts", "GET", undefined, false],
     ["GET /api/backoffice/checkouts/{id}", "GET", undefined, true],
   ];

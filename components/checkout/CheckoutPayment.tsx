@@ -16,17 +16,16 @@ const SavedAccountPanel = lazy(() => import("./SavedAccountPanel").then((m) => (
 export type CheckoutPaymentMessages = PaymentFormProps["messages"] & MessagesFor<"attempt." | "checkout.failedNotice">;
 
 /** How the payer's return from saving a bank account went, when it did not go on to the payment. */
-export type SavedNotice = "declined" | "failed" | "elsewhere" | "linked";
+export type SavedNotice = "declined" | "failed" | "elsewhere" | "linked" | "forgotten";
 
-type CheckoutPaymentProps = Omit<
-  PaymentFormProps,
-  "messages" | "notice" | "initialBankId" | "rememberByDefault" | "bankOnly"
-> & {
+type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "bankOnly"> & {
   /** Inside the merchant's own page (embed.js): the bank picker alone, and links leave the frame. */
   embedded?: boolean;
   /** The customer's saved bank account in this browser: one-click payment, or a call to save it again. */
   savedAccount: SavedAccountView | null;
   savedNotice: SavedNotice | null;
+  /** The payer chose to pay another way than from the saved account (followed without the page's code). */
+  payAnotherWay?: boolean;
   /** The attempt in flight when the page was rendered (the payer came back from the bank). */
   attempt: InFlightAttempt | null;
   /** The last attempt failed: say so above the form. */
@@ -50,19 +49,20 @@ export function CheckoutPayment({
   statusHref,
   savedAccount,
   savedNotice,
+  payAnotherWay = false,
   messages: t,
   ...form
 }: CheckoutPaymentProps) {
   const [inFlight, setInFlight] = useState(attempt !== null);
   const [startNew, setStartNew] = useState(form.startNewAttempt);
-  const [useSaved, setUseSaved] = useState(savedAccount?.state === "active");
+  const [useSaved, setUseSaved] = useState(savedAccount?.state === "active" && !payAnotherWay);
   const expired = savedAccount?.state === "expired" ? savedAccount : null;
   const [notice, setNotice] = useState<PaymentFormProps["notice"]>(() => {
     if (refused) return { text: refused, tone: "warning", focus: true };
     if (failedBefore) return { text: t["checkout.failedNotice"], tone: "warning", focus: false };
     if (savedNotice)
       return {
-        text: t[`saved.notice.${savedNotice}`],
+        text: savedNotice === "forgotten" ? t["saved.forgotten"] : t[`saved.notice.${savedNotice}`],
         tone: savedNotice === "failed" ? "warning" : "info",
         focus: false,
       };
@@ -124,6 +124,7 @@ export function CheckoutPayment({
           startNewAttempt={startNew}
           termsUrl={form.termsUrl}
           privacyUrl={form.privacyUrl}
+          post={form.post}
           messages={t}
           onPayAnotherWay={() => {
             switched.current = true;
@@ -144,8 +145,8 @@ export function CheckoutPayment({
       bankOnly={embedded}
       startNewAttempt={startNew}
       notice={notice}
-      initialBankId={expired?.bankId}
-      rememberByDefault={expired !== null}
+      initialBankId={expired?.bankId ?? form.initialBankId}
+      rememberByDefault={expired !== null || form.rememberByDefault}
       messages={t}
     />
   );

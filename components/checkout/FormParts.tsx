@@ -95,6 +95,8 @@ export function ErrorSummary<F extends string>(p: {
 export function MethodChoice(p: {
   choices: readonly Choice[];
   field: UseFormRegisterReturn<"choice">;
+  /** The choice as rendered: in the HTML too, so the form shows it before its code runs. */
+  checked: Choice;
   messages: MessagesFor<"pay.method">;
 }) {
   const t = p.messages;
@@ -104,7 +106,13 @@ export function MethodChoice(p: {
       <div className="choice-list">
         {p.choices.map((c) => (
           <label key={c} className="choice">
-            <input type="radio" {...p.field} value={c} aria-describedby={`method-hint-${c}`} />
+            <input
+              type="radio"
+              {...p.field}
+              value={c}
+              defaultChecked={c === p.checked}
+              aria-describedby={`method-hint-${c}`}
+            />
             <span className="choice-text">
               <span>{t[`pay.method.${c}`]}</span>
               <span className="hint" id={`method-hint-${c}`}>

@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
+import type { BankView } from "@/lib/checkout/contract";
 import { pickMessages } from "@/lib/i18n";
 import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
 
@@ -62,5 +64,48 @@ describe("PaymentForm as the browser posts it by itself (app/checkout/[checkoutI
     const framed = formOf({ post: undefined });
     expect(framed.getAttribute("action")).toBeNull();
     expect(new FormData(framed).get("attemptKey")).toBeNull();
+  });
+});
+
+/** The form's HTML as the server sends it: what the payer sees before the page's code runs. */
+function serverHtml(over: Partial<PaymentFormProps>): Document {
+  const html = renderToString(
+    <QueryClientProvider client={new QueryClient()}>
+      <PaymentForm {...props(over)} />
+    </QueryClientProvider>,
+  );
+  const doc = document.implementation.createHTMLDocument();
+  doc.body.innerHTML = html;
+  return doc;
+}
+
+describe("PaymentForm's HTML, before its code runs", () => {
+  const bank: BankView = {
+    id: "SEB_LT_SAND",
+    name: "SEB",
+    officialName: null,
+    logoUrl: null,
+    countryCode: "LT",
+    popular: true,
+    linkable: true,
+    searchTerms: [],
+  };
+  it("shows the way to pay, the bank and 'Remember' it starts from (a refused post's choices) as chosen", () => {
+    const hosted = serverHtml({ methods: { bank: true, card: true, hybrid: false }, initialChoice: "hosted" });
+    const checked = [...hosted.querySelectorAll<HTMLInputElement>('input[name="choice"]')].filter((i) =>
+      i.hasAttribute("checked"),
+    );
+    expect(checked.map((i) => i.value)).toEqual(["hosted"]);
+
+    const here = serverHtml({
+      initialBanks: { country: "LT", banks: [bank] },
+      initialBankId: "SEB_LT_SAND",
+      offerSave: true,
+      rememberByDefault: true,
+    });
+    expect(here.querySelector('input[name="choice"][value="here"]')?.hasAttribute("checked")).toBe(true);
+    expect(here.querySelector('input[name="bankId"][value="SEB_LT_SAND"]')?.hasAttribute("checked")).toBe(true);
+    expect(here.querySelector('input[name="remember"]')?.hasAttribute("checked")).toBe(true);
+    expect(here.querySelector('input[name="terms"]')?.hasAttribute("checked")).toBe(false);
   });
 });

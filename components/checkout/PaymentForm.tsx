@@ -110,7 +110,9 @@ export function PaymentForm(props: PaymentFormProps) {
         <ErrorSummary label={t["errors.label"]} title={t["errors.title"]} problems={problems} onFocus={f.focusField} />
       )}
 
-      {f.choices.length > 1 && <MethodChoice choices={f.choices} field={f.fields.choice} messages={t} />}
+      {f.choices.length > 1 && (
+        <MethodChoice choices={f.choices} field={f.fields.choice} checked={choice} messages={t} />
+      )}
 
       {countrySwitch && (
         <div className="field country-field">
@@ -129,6 +131,20 @@ export function PaymentForm(props: PaymentFormProps) {
               </option>
             ))}
           </select>
+          {/* Without the page's code the list follows the country only when the page is asked again. */}
+          {post && here && (
+            <noscript>
+              <button
+                type="submit"
+                className="btn btn-secondary"
+                formMethod="get"
+                formAction={`/checkout/${encodeURIComponent(props.checkoutId)}`}
+                formNoValidate
+              >
+                {t["pay.showBanks"]}
+              </button>
+            </noscript>
+          )}
         </div>
       )}
 
@@ -166,7 +182,13 @@ export function PaymentForm(props: PaymentFormProps) {
           {f.canSave && (
             <div>
               <div className="checkbox-row">
-                <input {...f.fields.remember} id="remember" type="checkbox" aria-describedby="remember-hint" />
+                <input
+                  {...f.fields.remember}
+                  id="remember"
+                  type="checkbox"
+                  defaultChecked={f.values.remember}
+                  aria-describedby="remember-hint"
+                />
                 <label htmlFor="remember">{t["saved.remember"]}</label>
               </div>
               <p className="hint" id="remember-hint">

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { CheckoutPayment, type SavedNotice } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { shopLink } from "@/components/checkout/links";
+import { keptChoices } from "@/components/checkout/posted-form";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
 import { listBanks } from "@/lib/checkout/banks";
@@ -40,7 +41,7 @@ async function banksFor(country: string): Promise<BanksResponse | null> {
   }
 }
 
-const SAVED_NOTICES: readonly SavedNotice[] = ["declined", "failed", "elsewhere", "linked"];
+const SAVED_NOTICES: readonly SavedNotice[] = ["declined", "failed", "elsewhere", "linked", "forgotten"];
 
 /** `?refused=`: what stopped the form the browser posted by itself (app/checkout/[checkoutId]/pay). */
 function refusedText(refused: unknown, t: Messages): string | null {
@@ -52,10 +53,12 @@ function refusedText(refused: unknown, t: Messages): string | null {
 
 interface PaymentSectionProps {
   data: CheckoutPageData;
-  /** `?saved=`: how the payer's return from saving a bank account went. */
-  saved: unknown;
-  /** `?refused=`: why the payment form the browser posted by itself did not go to the bank. */
-  refused?: unknown;
+  /**
+   * The page's query: `?saved=` (how the payer's return from saving a bank account went),
+   * `?refused=` and the choices a refused post came back with (app/checkout/[checkoutId]/pay),
+   * `?another=1` (the saved account's "Pay another way" followed without the page's code).
+   */
+  query: Record<string, unknown>;
   /** Inside the merchant's own page (embed.js): the bank picker only, and no way back to the shop. */
   embedded?: boolean;
 }
@@ -64,7 +67,7 @@ interface PaymentSectionProps {
  * The checkout's payment card, the same on our page and in the merchant's (embedded): how the
  * checkout ended, the attempt in flight, or the form with the payer's saved account first.
  */
-export async function PaymentSection({ data, saved, refused, embedded = false }: PaymentSectionProps) {
+export async function PaymentSection({ data, query, embedded = false }: PaymentSectionProps) {
   const { checkout, locale, attempt } = data;
   const t = messages(locale);
   const state = stateOf(data);
@@ -100,7 +103,11 @@ export async function PaymentSection({ data, saved, refused, embedded = false }:
         }
       : null;
   const lastOver = attempt !== null && (attempt.abandoned || attempt.statusGroup === "failed");
-  const initialBanks = state === "form" && data.methods.bank ? await banksFor(data.defaultCountry) : null;
+  // What the payer chose before a refused post, where this page still offers it.
+  const kept = keptChoices(query);
+  const country = kept.country && data.countries.includes(kept.country) ? kept.country : data.defaultCountry;
+  const initialBanks = state === "form" && data.methods.bank ? await banksFor(country) : null;
+  const keptBank = initialBanks?.banks.some((b) => b.id === kept.bankId) ? kept.bankId : undefined;
   const id = encodeURIComponent(checkout.id);
 
   return (
@@ -114,11 +121,15 @@ export async function PaymentSection({ data, saved, refused, embedded = false }:
         methods={data.methods}
         embedded={embedded}
         countries={data.countries.map((code) => ({ code, name: countryName(code, locale) }))}
-        defaultCountry={data.defaultCountry}
+        defaultCountry={country}
         initialBanks={initialBanks}
+        initialChoice={kept.choice}
+        initialBankId={keptBank}
+        rememberByDefault={kept.remember}
+        payAnotherWay={query.another === "1"}
         startNewAttempt={lastOver}
         failedBefore={checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)}
-        refused={refusedText(refused, t)}
+        refused={refusedText(query.refused, t)}
         post={embedded ? undefined : { action: `/checkout/${id}/pay`, attemptKey: randomUUID() }}
         attempt={inFlight}
         statusHref={`/checkout/${id}/return`}
@@ -126,7 +137,7 @@ export async function PaymentSection({ data, saved, refused, embedded = false }:
         privacyUrl={PRIVACY_URL}
         offerSave={data.canSaveAccount}
         savedAccount={data.savedAccount}
-        savedNotice={SAVED_NOTICES.find((n) => n === saved) ?? null}
+        savedNotice={SAVED_NOTICES.find((n) => n === query.saved) ?? null}
         messages={pickMessages(locale, [
           "pay.",
           "errors.",

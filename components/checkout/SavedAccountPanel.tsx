@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { Locale } from "@/lib/checkout/types";
 import type { SavedAccountView, StartPaymentResponse } from "@/lib/checkout/contract";
 import { format } from "@/lib/i18n/format";
@@ -22,6 +22,8 @@ interface SavedAccountPanelProps {
   startNewAttempt: boolean;
   termsUrl: string;
   privacyUrl: string;
+  /** As the payment form's: where its buttons post before the page's code runs. None in a frame. */
+  post?: { action: string; attemptKey: string };
   messages: FormMessages;
   onPayAnotherWay(): void;
   onForgotten(): void;
@@ -41,6 +43,7 @@ export function SavedAccountPanel({
   startNewAttempt,
   termsUrl,
   privacyUrl,
+  post,
   messages: t,
   onPayAnotherWay,
   onForgotten,
@@ -140,9 +143,15 @@ export function SavedAccountPanel({
       )}
 
       <div>
-        <button type="button" className="btn btn-primary btn-block" disabled={busy !== null} onClick={pay}>
+        <FormButton
+          form={post && { method: "post", action: post.action }}
+          fields={{ choice: "saved", attemptKey: post?.attemptKey ?? "", lang: locale }}
+          className="btn btn-primary btn-block"
+          disabled={busy !== null}
+          onPress={pay}
+        >
           {busy === "pay" ? t["pay.leaving.bank"] : format(t["saved.pay"], { amount: amountText })}
-        </button>
+        </FormButton>
         <p className="visually-hidden" role="status">
           {leavingText}
         </p>
@@ -163,13 +172,67 @@ export function SavedAccountPanel({
         </p>
       </div>
       <div className="saved-account-actions">
-        <button type="button" className="btn btn-secondary" disabled={busy !== null} onClick={onPayAnotherWay}>
+        <FormButton
+          form={post && { method: "get", action: `/checkout/${id}` }}
+          fields={{ lang: locale, another: "1" }}
+          className="btn btn-secondary"
+          disabled={busy !== null}
+          onPress={onPayAnotherWay}
+        >
           {t["saved.another"]}
-        </button>
-        <button type="button" className="link-button" disabled={busy !== null} onClick={forget}>
+        </FormButton>
+        <FormButton
+          form={post && { method: "post", action: `/checkout/${id}/saved-account/forget` }}
+          fields={{ lang: locale }}
+          className="link-button"
+          disabled={busy !== null}
+          onPress={forget}
+        >
           {t["saved.forget"]}
-        </button>
+        </FormButton>
       </div>
     </section>
+  );
+}
+
+/**
+ * A button that works before the page's code has run, or without it (ADR 21): it submits a small
+ * form of its own to our server, and once the page is live it does `onPress` instead. Without a
+ * form (in the merchant's frame) it is a plain button.
+ */
+function FormButton({
+  form,
+  fields,
+  onPress,
+  children,
+  ...button
+}: {
+  form: { method: "get" | "post"; action: string } | undefined;
+  fields: Record<string, string>;
+  onPress(): void;
+  className: string;
+  disabled: boolean;
+  children: ReactNode;
+}) {
+  const press = (
+    <button
+      type={form ? "submit" : "button"}
+      {...button}
+      onClick={(event) => {
+        event.preventDefault();
+        onPress();
+      }}
+    >
+      {children}
+    </button>
+  );
+  if (!form) return press;
+  return (
+    <form className="inline-form" method={form.method} action={form.action}>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {press}
+    </form>
   );
 }

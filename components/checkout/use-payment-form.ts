@@ -35,6 +35,8 @@ export interface PaymentFormOptions {
   startNewAttempt: boolean;
   /** The shop named its customer and the provider allows linking: offer "Remember this bank account". */
   offerSave: boolean;
+  /** The way to pay to start with, when it is offered (the one a refused post chose). */
+  initialChoice?: Choice;
   /** Bank to start with, e.g. the saved account's bank when it must be saved again. */
   initialBankId?: string;
   /** Start with "Remember this bank account" ticked (the payer had one saved). */
@@ -75,7 +77,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
     mode: "onBlur",
     reValidateMode: "onChange",
     defaultValues: {
-      choice: choices[0],
+      choice: o.initialChoice && choices.includes(o.initialChoice) ? o.initialChoice : choices[0],
       country: o.countries.some((c) => c.code === o.defaultCountry)
         ? o.defaultCountry
         : (o.countries[0]?.code ?? o.defaultCountry),

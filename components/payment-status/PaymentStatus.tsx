@@ -85,11 +85,14 @@ function pollDelayMs(n: number): number {
 export function PaymentStatus({
   checkoutId,
   checkoutHref,
+  statusHref,
   initial,
   messages: t,
 }: {
   checkoutId: string;
   checkoutHref: string;
+  /** This page: without JavaScript nothing asks again, so "Check again" is a link to it. */
+  statusHref: string;
   initial: CheckoutStatusView | null;
   messages: StatusMessages;
 }) {
@@ -158,6 +161,13 @@ export function PaymentStatus({
           <button type="button" className="btn btn-primary" onClick={checkAgain}>
             {t["status.checkAgain"]}
           </button>
+        )}
+        {!settled && (
+          <noscript>
+            <a className="btn btn-primary" href={statusHref}>
+              {t["status.checkAgain"]}
+            </a>
+          </noscript>
         )}
         {backToShop && (
           <a className={`btn ${outcome === "paid" ? "btn-primary" : "btn-secondary"}`} href={backToShop}>

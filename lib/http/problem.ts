@@ -58,3 +58,8 @@ export function cacheable(
     headers: { "Content-Type": answer.contentType ?? "application/json", ...headers },
   });
 }
+
+/** On to another page (303: the browser follows with GET), e.g. after a form it posted by itself. */
+export function seeOther(location: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { Location: location, ...NO_STORE, ...headers } });
+}

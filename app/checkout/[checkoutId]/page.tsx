@@ -42,7 +42,7 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
           </header>
           <div className="stack">
             <OrderSummary checkout={checkout} locale={locale} />
-            <PaymentSection data={data} saved={query.saved} refused={query.refused} />
+            <PaymentSection data={data} query={query} />
           </div>
         </div>
         {(state === "form" || state === "attempt") && <PhoneQr url={`${env().appUrl}${path}`} locale={locale} />}

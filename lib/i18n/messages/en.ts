@@ -45,6 +45,7 @@ export const en = {
   "pay.method.hybrid": "Bank or card: choose on the next page",
   "pay.method.hybridHint": "The payment service offers both.",
   "pay.country": "Country of your bank",
+  "pay.showBanks": "Show this country's banks",
   "pay.terms": "I agree to the payment service's {terms} and {privacy}",
   "pay.termsLink": "Terms and Conditions",
   "pay.privacyLink": "Privacy Policy",

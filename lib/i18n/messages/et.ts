@@ -39,6 +39,7 @@ export const et: Messages = {
   "pay.method.hybrid": "Pank või kaart: valin järgmisel lehel",
   "pay.method.hybridHint": "Makseteenuse pakkuja pakub mõlemat.",
   "pay.country": "Teie panga riik",
+  "pay.showBanks": "Näita selle riigi panku",
   "pay.terms": "Nõustun makseteenuse pakkuja {terms} ja {privacy}",
   "pay.termsLink": "kasutustingimustega",
   "pay.privacyLink": "privaatsuspoliitikaga",

@@ -41,6 +41,7 @@ export const lt: Messages = {
   "pay.method.hybrid": "Banku arba kortele: pasirinksiu kitame puslapyje",
   "pay.method.hybridHint": "Mokėjimo paslaugos teikėjas pasiūlys abu būdus.",
   "pay.country": "Jūsų banko šalis",
+  "pay.showBanks": "Rodyti šios šalies bankus",
   "pay.terms": "Sutinku su mokėjimo paslaugos teikėjo {terms} ir {privacy}",
   "pay.termsLink": "taisyklėmis ir sąlygomis",
   "pay.privacyLink": "privatumo politika",

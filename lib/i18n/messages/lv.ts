@@ -40,6 +40,7 @@ export const lv: Messages = {
   "pay.method.hybrid": "Ar banku vai karti: izvēlēšos nākamajā lapā",
   "pay.method.hybridHint": "Maksājumu pakalpojuma sniedzējs piedāvās abus veidus.",
   "pay.country": "Jūsu bankas valsts",
+  "pay.showBanks": "Rādīt šīs valsts bankas",
   "pay.terms": "Piekrītu maksājumu pakalpojuma sniedzēja {terms} un {privacy}",
   "pay.termsLink": "noteikumiem un nosacījumiem",
   "pay.privacyLink": "privātuma politikai",

@@ -37,7 +37,7 @@ export default async function EmbeddedCheckout(props: CheckoutRouteProps) {
             <strong>{t["common.testBannerLabel"]}</strong> · {t["common.testBanner"]}
           </p>
         )}
-        <PaymentSection data={data} saved={query.saved} embedded />
+        <PaymentSection data={data} query={query} embedded />
       </main>
     </div>
   );

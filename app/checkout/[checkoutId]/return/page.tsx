@@ -77,6 +77,7 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
           <PaymentStatus
             checkoutId={checkout.id}
             checkoutHref={`/checkout/${id}`}
+            statusHref={`/checkout/${id}/return`}
             initial={initial}
             messages={pickMessages(locale, ["status.", "common.returnToShop", "common.tryAgain"])}
           />

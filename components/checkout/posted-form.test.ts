@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { keptChoices, postedForm, refusedLocation } from "./posted-form";
+
+const form = postedForm.parse({
+  choice: "here",
+  country: "LV",
+  bankId: "SWEDBANK_LV_SAND",
+  remember: "on",
+  terms: "on",
+  attemptKey: "k-0001",
+  lang: "lv",
+});
+const queryOf = (location: string) => Object.fromEntries(new URL(location, "http://x").searchParams);
+
+describe("a refused post's way back to the form", () => {
+  it("keeps the way to pay, the country, the bank and 'Remember', never the Terms", () => {
+    const location = refusedLocation("co_1", form, "rate_limited");
+    expect(location).toBe(
+      "/checkout/co_1?lang=lv&refused=rate_limited&choice=here&country=LV&bank=SWEDBANK_LV_SAND&remember=on",
+    );
+    expect(keptChoices(queryOf(location))).toEqual({
+      choice: "here",
+      country: "LV",
+      bankId: "SWEDBANK_LV_SAND",
+      remember: true,
+    });
+  });
+
+  it("drops 'Remember' when saving was what was refused, and keeps nothing for the saved account's Pay", () => {
+    expect(queryOf(refusedLocation("co_1", form, "saving_unavailable")).remember).toBeUndefined();
+    expect(refusedLocation("co_1", { ...form, choice: "saved" }, "no_saved_account")).toBe(
+      "/checkout/co_1?lang=lv&refused=no_saved_account",
+    );
+  });
+
+  it("keeps only well-formed choices from the query; the page then keeps only those it offers", () => {
+    expect(keptChoices({ choice: "steal", country: "lv", bank: "<script>", remember: "yes" })).toEqual({
+      choice: undefined,
+      country: undefined,
+      bankId: undefined,
+      remember: false,
+    });
+    expect(keptChoices({ choice: ["here"], country: "LVA" })).toMatchObject({ choice: undefined, country: undefined });
+  });
+});

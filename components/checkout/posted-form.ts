@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { CheckoutError } from "@/lib/checkout/errors";
+import { bankIdInput } from "@/lib/checkout/ids";
+import { LOCALES } from "@/lib/checkout/types";
+import { CHOICES, type Choice } from "./payment-form";
+
+/**
+ * The payment forms as the browser posts them by itself, before the page's code has run or with
+ * none (ADR 21), named as the forms name their fields; and what a refused post hands back to the
+ * form through the checkout's query, so the payer does not choose again.
+ */
+export const postedForm = z.object({
+  /** The payment form's choices, or "saved": the saved account's one-click Pay. */
+  choice: z.enum([...CHOICES, "saved"]).default("here"),
+  country: z.string().max(2).default(""),
+  bankId: z.string().max(64).default(""),
+  terms: z.literal("on").optional(),
+  remember: z.literal("on").optional(),
+  attemptKey: z.string().max(64),
+  lang: z.enum(LOCALES).default("en"),
+});
+export type PostedForm = z.infer<typeof postedForm>;
+
+/**
+ * The checkout again, saying what stopped the post, with the payer's choices (the Terms are not
+ * kept: they are agreed to each time; "Remember" is not kept when saving was what was refused).
+ */
+export function refusedLocation(checkoutId: string, form: PostedForm, refused: string): string {
+  const query = new URLSearchParams({ lang: form.lang, refused });
+  if (form.choice !== "saved") {
+    query.set("choice", form.choice);
+    if (form.country) query.set("country", form.country);
+    if (form.bankId) query.set("bank", form.bankId);
+    if (form.remember && refused !== "saving_unavailable") query.set("remember", "on");
+  }
+  return `/checkout/${encodeURIComponent(checkoutId)}?${query}`;
+}
+
+/** Parsed, or refused as the API refuses a bad body: 400 naming the fields (only a form our page did not make). */
+export function parsePosted<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new CheckoutError("invalid_request", {
+    detail: "The form is not valid.",
+    errors: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+  });
+}
+
+/** The choices a refused post came back with. Only their shape is checked here; the page keeps those it still offers. */
+export interface KeptChoices {
+  choice?: Choice;
+  country?: string;
+  bankId?: string;
+  remember: boolean;
+}
+
+export function keptChoices(query: Record<string, unknown>): KeptChoices {
+  return {
+    choice: CHOICES.find((c) => c === query.choice),
+    country: typeof query.country === "string" && /^[A-Z]{2}$/.test(query.country) ? query.country : undefined,
+    bankId: bankIdInput.safeParse(query.bank).data,
+    remember: query.remember === "on",
+  };
+}
