@@ -24,8 +24,6 @@ type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "bank
   /** The customer's saved bank account in this browser: one-click payment, or a call to save it again. */
   savedAccount: SavedAccountView | null;
   savedNotice: SavedNotice | null;
-  /** The payer chose to pay another way than from the saved account (followed without the page's code). */
-  payAnotherWay?: boolean;
   /** The attempt in flight when the page was rendered (the payer came back from the bank). */
   attempt: InFlightAttempt | null;
   /** The last attempt failed: say so above the form. */
@@ -49,20 +47,19 @@ export function CheckoutPayment({
   statusHref,
   savedAccount,
   savedNotice,
-  payAnotherWay = false,
   messages: t,
   ...form
 }: CheckoutPaymentProps) {
   const [inFlight, setInFlight] = useState(attempt !== null);
   const [startNew, setStartNew] = useState(form.startNewAttempt);
-  const [useSaved, setUseSaved] = useState(savedAccount?.state === "active" && !payAnotherWay);
+  const [useSaved, setUseSaved] = useState(savedAccount?.state === "active");
   const expired = savedAccount?.state === "expired" ? savedAccount : null;
   const [notice, setNotice] = useState<PaymentFormProps["notice"]>(() => {
     if (refused) return { text: refused, tone: "warning", focus: true };
     if (failedBefore) return { text: t["checkout.failedNotice"], tone: "warning", focus: false };
     if (savedNotice)
       return {
-        text: savedNotice === "forgotten" ? t["saved.forgotten"] : t[`saved.notice.${savedNotice}`],
+        text: t[`saved.notice.${savedNotice}`],
         tone: savedNotice === "failed" ? "warning" : "info",
         focus: false,
       };
@@ -131,7 +128,7 @@ export function CheckoutPayment({
             setUseSaved(false);
           }}
           onForgotten={() => {
-            setNotice({ text: t["saved.forgotten"], tone: "info", focus: true });
+            setNotice({ text: t["saved.notice.forgotten"], tone: "info", focus: true });
             setUseSaved(false);
           }}
         />
@@ -139,15 +136,5 @@ export function CheckoutPayment({
     );
   }
 
-  return (
-    <PaymentForm
-      {...form}
-      bankOnly={embedded}
-      startNewAttempt={startNew}
-      notice={notice}
-      initialBankId={expired?.bankId ?? form.initialBankId}
-      rememberByDefault={expired !== null || form.rememberByDefault}
-      messages={t}
-    />
-  );
+  return <PaymentForm {...form} bankOnly={embedded} startNewAttempt={startNew} notice={notice} messages={t} />;
 }

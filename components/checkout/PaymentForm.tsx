@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { BankPicker } from "@/components/bank-picker/BankPicker";
 import { ConsentSummary, ErrorSummary, MethodChoice, TermsField } from "./FormParts";
@@ -24,7 +24,15 @@ export interface PaymentFormProps extends PaymentFormOptions {
    * (a slow phone) or with none, and the attempt key that post carries. None inside a frame: the
    * bank's page must not open in the merchant's frame.
    */
-  post?: { action: string; attemptKey: string };
+  post?: {
+    action: string;
+    attemptKey: string;
+    /**
+     * Without the page's code the bank list follows the country only when the page is asked
+     * again: a `<noscript>` button that does, rendered by the server (no code of ours in the page's scripts).
+     */
+    showBanks?: ReactNode;
+  };
   messages: FormMessages;
 }
 
@@ -131,20 +139,7 @@ export function PaymentForm(props: PaymentFormProps) {
               </option>
             ))}
           </select>
-          {/* Without the page's code the list follows the country only when the page is asked again. */}
-          {post && here && (
-            <noscript>
-              <button
-                type="submit"
-                className="btn btn-secondary"
-                formMethod="get"
-                formAction={`/checkout/${encodeURIComponent(props.checkoutId)}`}
-                formNoValidate
-              >
-                {t["pay.showBanks"]}
-              </button>
-            </noscript>
-          )}
+          {here && post?.showBanks}
         </div>
       )}
 

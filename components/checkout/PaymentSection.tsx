@@ -108,6 +108,10 @@ export async function PaymentSection({ data, query, embedded = false }: PaymentS
   const country = kept.country && data.countries.includes(kept.country) ? kept.country : data.defaultCountry;
   const initialBanks = state === "form" && data.methods.bank ? await banksFor(country) : null;
   const keptBank = initialBanks?.banks.some((b) => b.id === kept.bankId) ? kept.bankId : undefined;
+  // An ended saved account's bank starts the form, "Remember" ticked, to save it again.
+  const expired = data.savedAccount?.state === "expired" ? data.savedAccount : null;
+  // "Pay another way" followed without the page's code (?another=1): the form, not the saved account.
+  const savedAccount = query.another === "1" && data.savedAccount?.state === "active" ? null : data.savedAccount;
   const id = encodeURIComponent(checkout.id);
 
   return (
@@ -124,19 +128,38 @@ export async function PaymentSection({ data, query, embedded = false }: PaymentS
         defaultCountry={country}
         initialBanks={initialBanks}
         initialChoice={kept.choice}
-        initialBankId={keptBank}
-        rememberByDefault={kept.remember}
-        payAnotherWay={query.another === "1"}
+        initialBankId={keptBank ?? expired?.bankId}
+        rememberByDefault={kept.remember || expired !== null}
         startNewAttempt={lastOver}
         failedBefore={checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)}
         refused={refusedText(query.refused, t)}
-        post={embedded ? undefined : { action: `/checkout/${id}/pay`, attemptKey: randomUUID() }}
+        post={
+          embedded
+            ? undefined
+            : {
+                action: `/checkout/${id}/pay`,
+                attemptKey: randomUUID(),
+                showBanks: (
+                  <noscript>
+                    <button
+                      type="submit"
+                      className="btn btn-secondary"
+                      formMethod="get"
+                      formAction={`/checkout/${id}`}
+                      formNoValidate
+                    >
+                      {t["pay.showBanks"]}
+                    </button>
+                  </noscript>
+                ),
+              }
+        }
         attempt={inFlight}
         statusHref={`/checkout/${id}/return`}
         termsUrl={TERMS_URL}
         privacyUrl={PRIVACY_URL}
         offerSave={data.canSaveAccount}
-        savedAccount={data.savedAccount}
+        savedAccount={savedAccount}
         savedNotice={SAVED_NOTICES.find((n) => n === query.saved) ?? null}
         messages={pickMessages(locale, [
           "pay.",

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
@@ -85,14 +85,17 @@ function pollDelayMs(n: number): number {
 export function PaymentStatus({
   checkoutId,
   checkoutHref,
-  statusHref,
+  checkAgainLink,
   initial,
   messages: t,
 }: {
   checkoutId: string;
   checkoutHref: string;
-  /** This page: without JavaScript nothing asks again, so "Check again" is a link to it. */
-  statusHref: string;
+  /**
+   * Without JavaScript nothing asks again: "Check again" as a link to this page, in `<noscript>`,
+   * rendered by the server (no code of ours in the page's scripts), shown while not final.
+   */
+  checkAgainLink: ReactNode;
   initial: CheckoutStatusView | null;
   messages: StatusMessages;
 }) {
@@ -162,13 +165,7 @@ export function PaymentStatus({
             {t["status.checkAgain"]}
           </button>
         )}
-        {!settled && (
-          <noscript>
-            <a className="btn btn-primary" href={statusHref}>
-              {t["status.checkAgain"]}
-            </a>
-          </noscript>
-        )}
+        {!settled && checkAgainLink}
         {backToShop && (
           <a className={`btn ${outcome === "paid" ? "btn-primary" : "btn-secondary"}`} href={backToShop}>
             {t["common.returnToShop"]}

@@ -162,7 +162,7 @@ export const en = {
   "saved.another": "Pay another way",
   "saved.forget": "Forget this account",
   "saved.forgetting": "Forgetting the account…",
-  "saved.forgotten": "We forgot your saved bank account. Choose your bank below to pay.",
+  "saved.notice.forgotten": "We forgot your saved bank account. Choose your bank below to pay.",
   "saved.forgetError": "We could not forget the account just now. Please try again.",
   "saved.remember": "Remember this bank account for faster payments",
   "saved.rememberHint": "For 90 days, pay in one click without logging in to your bank. You can forget it at any time.",

@@ -151,7 +151,7 @@ export const et: Messages = {
   "saved.another": "Maksa muul viisil",
   "saved.forget": "Unusta see konto",
   "saved.forgetting": "Konto unustamine…",
-  "saved.forgotten": "Unustasime teie salvestatud pangakonto. Maksmiseks valige allpool oma pank.",
+  "saved.notice.forgotten": "Unustasime teie salvestatud pangakonto. Maksmiseks valige allpool oma pank.",
   "saved.forgetError": "Kontot ei õnnestunud praegu unustada. Palun proovige uuesti.",
   "saved.remember": "Jäta see pangakonto meelde, et kiiremini maksta",
   "saved.rememberHint":

@@ -155,7 +155,7 @@ export const lt: Messages = {
   "saved.another": "Mokėti kitu būdu",
   "saved.forget": "Pamiršti šią sąskaitą",
   "saved.forgetting": "Pamirštame sąskaitą…",
-  "saved.forgotten": "Jūsų išsaugotą banko sąskaitą pamiršome. Norėdami mokėti, pasirinkite banką žemiau.",
+  "saved.notice.forgotten": "Jūsų išsaugotą banko sąskaitą pamiršome. Norėdami mokėti, pasirinkite banką žemiau.",
   "saved.forgetError": "Šiuo metu nepavyko pamiršti sąskaitos. Bandykite dar kartą.",
   "saved.remember": "Įsiminti šią banko sąskaitą greitesniems mokėjimams",
   "saved.rememberHint":

@@ -156,7 +156,7 @@ export const lv: Messages = {
   "saved.another": "Maksāt citā veidā",
   "saved.forget": "Aizmirst šo kontu",
   "saved.forgetting": "Aizmirstam kontu…",
-  "saved.forgotten": "Jūsu saglabātais bankas konts ir aizmirsts. Lai maksātu, izvēlieties banku zemāk.",
+  "saved.notice.forgotten": "Jūsu saglabātais bankas konts ir aizmirsts. Lai maksātu, izvēlieties banku zemāk.",
   "saved.forgetError": "Pašlaik neizdevās aizmirst kontu. Lūdzu, mēģiniet vēlreiz.",
   "saved.remember": "Atcerēties šo bankas kontu ātrākiem maksājumiem",
   "saved.rememberHint":

@@ -64,6 +64,7 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
   const { checkout, locale } = data;
   const id = encodeURIComponent(checkout.id);
   const initial = await initialStatus(checkout.id);
+  const t = messages(locale);
 
   return (
     <PageFrame
@@ -77,7 +78,13 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
           <PaymentStatus
             checkoutId={checkout.id}
             checkoutHref={`/checkout/${id}`}
-            statusHref={`/checkout/${id}/return`}
+            checkAgainLink={
+              <noscript>
+                <a className="btn btn-primary" href={`/checkout/${id}/return`}>
+                  {t["status.checkAgain"]}
+                </a>
+              </noscript>
+            }
             initial={initial}
             messages={pickMessages(locale, ["status.", "common.returnToShop", "common.tryAgain"])}
           />
