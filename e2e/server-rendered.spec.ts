@@ -108,4 +108,21 @@ test.describe("with JavaScript off", () => {
       expect.objectContaining({ bankId: "CITADELE_LV_SAND" }),
     ]);
   });
+
+  test("back from the bank, the payer chooses another bank: the unfinished payment stops and the new one goes through", async ({
+    page,
+    request,
+  }) => {
+    const reference = `nojs-another-${Date.now()}`;
+    const id = await createCheckout(request, { reference });
+    await page.goto(`/checkout/${id}?lang=en`);
+    await payWithBank(page, "SEB");
+    await page.goBack();
+    await expect(page.getByRole("heading", { name: "Your payment is in progress" })).toBeVisible();
+    await page.getByRole("button", { name: "Choose another bank" }).click();
+    await expect(page.getByText("The unfinished payment was stopped. You can now choose another bank.")).toBeVisible();
+    await payWithBank(page, "Luminor");
+    const payments = await sandboxPayments(request, reference);
+    expect(payments.map((p) => p.bankId).sort()).toEqual(["LUMINOR_LT_SAND", "SEB_LT_SAND"]);
+  });
 });

@@ -38,6 +38,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     linkReturn: typeof import("@/app/checkout/[checkoutId]/saved-account/route");
     payPost: typeof import("@/app/checkout/[checkoutId]/pay/route");
     forgetPost: typeof import("@/app/checkout/[checkoutId]/saved-account/forget/route");
+    abandonPost: typeof import("@/app/checkout/[checkoutId]/abandon/route");
   };
   let drop = async () => {};
 
@@ -63,6 +64,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       linkReturn: await import("@/app/checkout/[checkoutId]/saved-account/route"),
       payPost: await import("@/app/checkout/[checkoutId]/pay/route"),
       forgetPost: await import("@/app/checkout/[checkoutId]/saved-account/forget/route"),
+      abandonPost: await import("@/app/checkout/[checkoutId]/abandon/route"),
     };
     // Opening and migrating the database is start-up work, not part of any one request.
     await (await import("@/lib/checkout/app-context")).appContext();
@@ -186,6 +188,40 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect((await post({ ...form, bankId: "SEB_LT_SAND", terms: "on" })).headers.get("location")).toBe(link);
     const status = await (await routes.status.GET(req(`/api/checkouts/${id}/status`), withId(id))).json();
     expect(status).toMatchObject({ status: "processing", amount: "12.50" });
+  });
+
+  it("takes 'Choose another bank' as the browser posts it by itself: the form again, or the status once the bank has it", async () => {
+    const { id } = await (await create()).json();
+    const stop = postForm(routes.abandonPost, `/checkout/${id}/abandon`, id);
+    const start = async (attemptKey: string) => {
+      const res = await routes.payments.POST(
+        req(`/api/checkouts/${id}/payments`, {
+          method: "POST",
+          body: { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey },
+        }),
+        withId(id),
+      );
+      return (await res.json()) as { confirmLink: string };
+    };
+    await start("abandon-key-0001");
+    const stopped = await stop({ lang: "lt" });
+    expect(stopped.status).toBe(303);
+    expect(stopped.headers.get("location")).toBe(`/checkout/${id}?lang=lt&stopped=1`);
+    const status = await (await routes.status.GET(req(`/api/checkouts/${id}/status`), withId(id))).json();
+    expect(status).toMatchObject({ status: "open", attempt: { abandoned: true } });
+
+    // The bank has taken the next one meanwhile: nothing to stop, the payer is shown its status.
+    const { confirmLink } = await start("abandon-key-0002");
+    const paymentId = new URL(confirmLink).pathname.split("/")[2];
+    const moved = await fetch(`${inject("sandboxUrl")}/_sandbox/payments/${paymentId}/status`, {
+      method: "POST",
+      // The unit run's sandbox keeps its control API behind the default secret (lib/sandbox/README.md).
+      headers: { "Content-Type": "application/json", "X-Sandbox-Secret": "sandbox-control-secret" },
+      body: JSON.stringify({ bankStatus: "ACTC" }),
+    });
+    expect(moved.status).toBe(200);
+    expect((await stop({ lang: "lt" })).headers.get("location")).toBe(`/checkout/${id}/return`);
+    expect((await postForm(routes.abandonPost, "/checkout/co_nope/abandon", "co_nope")({})).status).toBe(404);
   });
 
   it("takes the saved account's buttons and 'Remember' as the browser posts them by itself", async () => {

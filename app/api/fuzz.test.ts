@@ -178,6 +178,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const linkReturn = await import("@/app/checkout/[checkoutId]/saved-account/route");
     const payPost = await import("@/app/checkout/[checkoutId]/pay/route");
     const forgetPost = await import("@/app/checkout/[checkoutId]/saved-account/forget/route");
+    const abandonPost = await import("@/app/checkout/[checkoutId]/abandon/route");
     const staffList = await import("@/app/api/backoffice/checkouts/route");
     const staffDetail = await import("@/app/api/backoffice/checkouts/[checkoutId]/route");
     handlers = {
@@ -197,6 +198,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "GET /checkout/{id}/saved-account": linkReturn.GET,
       "POST /checkout/{id}/pay": payPost.POST,
       "POST /checkout/{id}/saved-account/forget": forgetPost.POST,
+      "POST /checkout/{id}/abandon": abandonPost.POST,
       "GET /api/backoffice/checkouts": staffList.GET,
       "GET /api/backoffice/checkouts/{id}": staffDetail.GET,
     } as Record<string, Handler>;
@@ -263,6 +265,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     ["GET /checkout/{id}/saved-account", "GET", undefined, true],
     ["POST /checkout/{id}/pay", "POST", payForm, true, formEncoded],
     ["POST /checkout/{id}/saved-account/forget", "POST", payForm, true, formEncoded],
+    ["POST /checkout/{id}/abandon", "POST", payForm, true, formEncoded],
     ["GET /api/backoffice/checkouts", "GET", undefined, false],
     ["GET /api/backoffice/checkouts/{id}", "GET", undefined, true],
   ];

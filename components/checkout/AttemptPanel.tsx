@@ -2,12 +2,13 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import type { PaymentMethod } from "@/lib/checkout/types";
+import type { Locale, PaymentMethod } from "@/lib/checkout/types";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { errorMessageId, isErrorCode } from "@/lib/errors";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
 import { checkoutStatusQuery } from "@/components/query/queries";
+import { FormButton } from "./FormButton";
 
 export type AttemptMessages = MessagesFor<"attempt." | "payError." | "apiError." | "common.tryAgain">;
 
@@ -24,6 +25,11 @@ interface AttemptPanelProps {
   statusHref: string;
   /** Inside the merchant's page the status page opens in the whole window: it is never framed. */
   statusTarget?: "_top";
+  locale: Locale;
+  /** Where the payment form posts before the page's code runs (none in a frame): "Choose another way" posts too. */
+  post?: object;
+  /** Why "Choose another way", posted before the page's code ran, did not work (in words). */
+  refused: string | null;
   messages: AttemptMessages;
   /** The attempt is over (stopped by the payer, or failed): show the form again. */
   onOver(reason: "abandoned" | "failed"): void;
@@ -64,10 +70,15 @@ export function AttemptPanel({
   attempt,
   statusHref,
   statusTarget,
+  locale,
+  post,
+  refused,
   messages: t,
   onOver,
 }: AttemptPanelProps) {
-  const [note, setNote] = useState<{ text: string; retry: boolean } | null>(null);
+  const [note, setNote] = useState<{ text: string; retry: boolean } | null>(
+    refused ? { text: refused, retry: false } : null,
+  );
   const noteRef = useRef<HTMLDivElement>(null);
   const onOverRef = useRef(onOver);
 
@@ -145,15 +156,16 @@ export function AttemptPanel({
           {t["attempt.check"]}
         </a>
         {canStop && (
-          <button
-            type="button"
+          <FormButton
+            form={post && { method: "post", action: `/checkout/${encodeURIComponent(checkoutId)}/abandon` }}
+            fields={{ lang: locale }}
             className="btn btn-secondary"
-            onClick={() => void chooseAnother()}
+            onPress={chooseAnother}
             disabled={busy}
             aria-describedby="attempt-another-hint"
           >
             {busy ? t["attempt.abandoning"] : t["attempt.another"]}
-          </button>
+          </FormButton>
         )}
       </div>
       {canStop && (

@@ -1,8 +1,8 @@
 "use client";
 
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, useEffect, useRef, useState } from "react";
 import type { SavedAccountView } from "@/lib/checkout/contract";
-import { format, type MessagesFor } from "@/lib/i18n/format";
+import type { MessagesFor } from "@/lib/i18n/format";
 import type { InFlightAttempt } from "./AttemptPanel";
 import { clearAttemptKey } from "./attempt-key";
 import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
@@ -10,25 +10,25 @@ import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
 // Most payers arrive with neither a payment in flight nor a saved account: these two panels load
 // only for those who need them (the server renders them into the page as usual, and the browser
 // fetches their code while it hydrates), which keeps everyone's first load within its budget.
+// No <Suspense> around them: on the server the page's HTML waits for the panel (its module is on
+// disk), where a boundary would send it hidden behind a script that reveals it, so the payer saw
+// an empty card until the code ran, and for ever without it (ADR 21). Only the server renders them
+// first; in the browser they hydrate what it sent.
 const AttemptPanel = lazy(() => import("./AttemptPanel").then((m) => ({ default: m.AttemptPanel })));
 const SavedAccountPanel = lazy(() => import("./SavedAccountPanel").then((m) => ({ default: m.SavedAccountPanel })));
 
 export type CheckoutPaymentMessages = PaymentFormProps["messages"] & MessagesFor<"attempt." | "checkout.failedNotice">;
-
-/** How the payer's return from saving a bank account went, when it did not go on to the payment. */
-export type SavedNotice = "declined" | "failed" | "elsewhere" | "linked" | "forgotten";
 
 type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "bankOnly"> & {
   /** Inside the merchant's own page (embed.js): the bank picker alone, and links leave the frame. */
   embedded?: boolean;
   /** The customer's saved bank account in this browser: one-click payment, or a call to save it again. */
   savedAccount: SavedAccountView | null;
-  savedNotice: SavedNotice | null;
   /** The attempt in flight when the page was rendered (the payer came back from the bank). */
   attempt: InFlightAttempt | null;
-  /** The last attempt failed: say so above the form. */
-  failedBefore: boolean;
-  /** What stopped the form the browser posted by itself (app/checkout/[checkoutId]/pay), in words. */
+  /** What to say above the form first (the server's words: a failed attempt, a saved account, a refusal). */
+  notice: PaymentFormProps["notice"];
+  /** What stopped a form the browser posted by itself (ADR 21), in words: shown by the attempt in flight too. */
   refused: string | null;
   statusHref: string;
   messages: CheckoutPaymentMessages;
@@ -42,30 +42,17 @@ type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "bank
 export function CheckoutPayment({
   embedded = false,
   attempt,
-  failedBefore,
+  notice: firstNotice,
   refused,
   statusHref,
   savedAccount,
-  savedNotice,
   messages: t,
   ...form
 }: CheckoutPaymentProps) {
   const [inFlight, setInFlight] = useState(attempt !== null);
   const [startNew, setStartNew] = useState(form.startNewAttempt);
   const [useSaved, setUseSaved] = useState(savedAccount?.state === "active");
-  const expired = savedAccount?.state === "expired" ? savedAccount : null;
-  const [notice, setNotice] = useState<PaymentFormProps["notice"]>(() => {
-    if (refused) return { text: refused, tone: "warning", focus: true };
-    if (failedBefore) return { text: t["checkout.failedNotice"], tone: "warning", focus: false };
-    if (savedNotice)
-      return {
-        text: t[`saved.notice.${savedNotice}`],
-        tone: savedNotice === "failed" ? "warning" : "info",
-        focus: false,
-      };
-    if (expired) return { text: format(t["saved.expired"], { bank: expired.bankName }), tone: "warning", focus: false };
-    return null;
-  });
+  const [notice, setNotice] = useState(firstNotice);
   const switched = useRef(false);
 
   // After "Pay another way", focus goes to the form that replaced the button.
@@ -86,53 +73,52 @@ export function CheckoutPayment({
 
   if (inFlight && attempt) {
     return (
-      <Suspense>
-        <AttemptPanel
-          checkoutId={form.checkoutId}
-          amountText={form.amountText}
-          attempt={attempt}
-          statusHref={statusHref}
-          statusTarget={embedded ? "_top" : undefined}
-          messages={t}
-          onOver={(reason) => {
-            // That attempt's key must not be replayed: the next Pay is a new attempt.
-            clearAttemptKey(form.checkoutId);
-            setStartNew(true);
-            setNotice({
-              text: reason === "failed" ? t["checkout.failedNotice"] : t["attempt.abandoned"],
-              tone: reason === "failed" ? "warning" : "info",
-              focus: true,
-            });
-            setInFlight(false);
-          }}
-        />
-      </Suspense>
+      <AttemptPanel
+        checkoutId={form.checkoutId}
+        amountText={form.amountText}
+        attempt={attempt}
+        statusHref={statusHref}
+        statusTarget={embedded ? "_top" : undefined}
+        locale={form.locale}
+        post={form.post}
+        refused={refused}
+        messages={t}
+        onOver={(reason) => {
+          // That attempt's key must not be replayed: the next Pay is a new attempt.
+          clearAttemptKey(form.checkoutId);
+          setStartNew(true);
+          setNotice({
+            text: reason === "failed" ? t["checkout.failedNotice"] : t["attempt.abandoned"],
+            tone: reason === "failed" ? "warning" : "info",
+            focus: true,
+          });
+          setInFlight(false);
+        }}
+      />
     );
   }
 
   if (useSaved && savedAccount) {
     return (
-      <Suspense>
-        <SavedAccountPanel
-          checkoutId={form.checkoutId}
-          locale={form.locale}
-          amountText={form.amountText}
-          account={savedAccount}
-          startNewAttempt={startNew}
-          termsUrl={form.termsUrl}
-          privacyUrl={form.privacyUrl}
-          post={form.post}
-          messages={t}
-          onPayAnotherWay={() => {
-            switched.current = true;
-            setUseSaved(false);
-          }}
-          onForgotten={() => {
-            setNotice({ text: t["saved.notice.forgotten"], tone: "info", focus: true });
-            setUseSaved(false);
-          }}
-        />
-      </Suspense>
+      <SavedAccountPanel
+        checkoutId={form.checkoutId}
+        locale={form.locale}
+        amountText={form.amountText}
+        account={savedAccount}
+        startNewAttempt={startNew}
+        termsUrl={form.termsUrl}
+        privacyUrl={form.privacyUrl}
+        post={form.post}
+        messages={t}
+        onPayAnotherWay={() => {
+          switched.current = true;
+          setUseSaved(false);
+        }}
+        onForgotten={() => {
+          setNotice({ text: t["saved.notice.forgotten"], tone: "info", focus: true });
+          setUseSaved(false);
+        }}
+      />
     );
   }
 

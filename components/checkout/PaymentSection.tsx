@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { CheckoutPayment, type SavedNotice } from "@/components/checkout/CheckoutPayment";
+import { CheckoutPayment } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { shopLink } from "@/components/checkout/links";
+import type { PaymentFormProps } from "@/components/checkout/PaymentForm";
 import { keptChoices } from "@/components/checkout/posted-form";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
@@ -9,7 +10,7 @@ import { listBanks } from "@/lib/checkout/banks";
 import type { BanksResponse } from "@/lib/checkout/contract";
 import type { CheckoutPageData } from "@/lib/checkout/page-data";
 import { errorMessageId, isErrorCode } from "@/lib/errors";
-import { countryName, messages, pickMessages, type Messages } from "@/lib/i18n";
+import { countryName, format, messages, pickMessages, type Messages } from "@/lib/i18n";
 
 // The provider's documents the payer agrees to when choosing the bank on our page.
 const TERMS_URL = "https://kevin.eu/terms-conditions";
@@ -41,7 +42,29 @@ async function banksFor(country: string): Promise<BanksResponse | null> {
   }
 }
 
-const SAVED_NOTICES: readonly SavedNotice[] = ["declined", "failed", "elsewhere", "linked", "forgotten"];
+/** `?saved=`: how the payer's return from saving a bank account went, or that it was forgotten. */
+const SAVED_NOTICES = ["declined", "failed", "elsewhere", "linked", "forgotten"] as const;
+
+/**
+ * What the form says first: why a post the browser made by itself came back, that the payer
+ * stopped the attempt, that the last one failed, how saving the bank account went, or that the
+ * saved one has ended.
+ */
+function firstNotice(data: CheckoutPageData, query: Record<string, unknown>, t: Messages): Notice {
+  const refused = refusedText(query.refused, t);
+  if (refused) return { text: refused, tone: "warning", focus: true };
+  if (query.stopped === "1") return { text: t["attempt.abandoned"], tone: "info", focus: true };
+  const { checkout, attempt, savedAccount } = data;
+  if (checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned))
+    return { text: t["checkout.failedNotice"], tone: "warning", focus: false };
+  const saved = SAVED_NOTICES.find((n) => n === query.saved);
+  if (saved) return { text: t[`saved.notice.${saved}`], tone: saved === "failed" ? "warning" : "info", focus: false };
+  if (savedAccount?.state === "expired")
+    return { text: format(t["saved.expired"], { bank: savedAccount.bankName }), tone: "warning", focus: false };
+  return null;
+}
+
+type Notice = PaymentFormProps["notice"];
 
 /** `?refused=`: what stopped the form the browser posted by itself (app/checkout/[checkoutId]/pay). */
 function refusedText(refused: unknown, t: Messages): string | null {
@@ -56,7 +79,8 @@ interface PaymentSectionProps {
   /**
    * The page's query: `?saved=` (how the payer's return from saving a bank account went),
    * `?refused=` and the choices a refused post came back with (app/checkout/[checkoutId]/pay),
-   * `?another=1` (the saved account's "Pay another way" followed without the page's code).
+   * `?another=1` and `?stopped=1` (the saved account's "Pay another way" and the attempt's "Choose
+   * another way", followed without the page's code).
    */
   query: Record<string, unknown>;
   /** Inside the merchant's own page (embed.js): the bank picker only, and no way back to the shop. */
@@ -131,7 +155,7 @@ export async function PaymentSection({ data, query, embedded = false }: PaymentS
         initialBankId={keptBank ?? expired?.bankId}
         rememberByDefault={kept.remember || expired !== null}
         startNewAttempt={lastOver}
-        failedBefore={checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned)}
+        notice={firstNotice(data, query, t)}
         refused={refusedText(query.refused, t)}
         post={
           embedded
@@ -160,7 +184,6 @@ export async function PaymentSection({ data, query, embedded = false }: PaymentS
         privacyUrl={PRIVACY_URL}
         offerSave={data.canSaveAccount}
         savedAccount={savedAccount}
-        savedNotice={SAVED_NOTICES.find((n) => n === query.saved) ?? null}
         messages={pickMessages(locale, [
           "pay.",
           "errors.",

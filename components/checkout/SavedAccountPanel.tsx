@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Locale } from "@/lib/checkout/types";
 import type { SavedAccountView, StartPaymentResponse } from "@/lib/checkout/contract";
 import { format } from "@/lib/i18n/format";
@@ -9,6 +9,7 @@ import { fetchJson } from "@/components/query/fetch-json";
 import { leaveTo } from "@/components/embed/frame-events";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow } from "./pay-request";
+import { FormButton } from "./FormButton";
 import { TermsLabel } from "./FormParts";
 import type { FormMessages } from "./PaymentForm";
 import { StartPaymentInput } from "@/lib/checkout/start-payment";
@@ -192,47 +193,5 @@ export function SavedAccountPanel({
         </FormButton>
       </div>
     </section>
-  );
-}
-
-/**
- * A button that works before the page's code has run, or without it (ADR 21): it submits a small
- * form of its own to our server, and once the page is live it does `onPress` instead. Without a
- * form (in the merchant's frame) it is a plain button.
- */
-function FormButton({
-  form,
-  fields,
-  onPress,
-  children,
-  ...button
-}: {
-  form: { method: "get" | "post"; action: string } | undefined;
-  fields: Record<string, string>;
-  onPress(): void;
-  className: string;
-  disabled: boolean;
-  children: ReactNode;
-}) {
-  const press = (
-    <button
-      type={form ? "submit" : "button"}
-      {...button}
-      onClick={(event) => {
-        event.preventDefault();
-        onPress();
-      }}
-    >
-      {children}
-    </button>
-  );
-  if (!form) return press;
-  return (
-    <form className="inline-form" method={form.method} action={form.action}>
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      {press}
-    </form>
   );
 }

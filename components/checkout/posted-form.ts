@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { CheckoutError } from "@/lib/checkout/errors";
+import type { ErrorCode } from "@/lib/errors";
+import { RateLimitedError } from "@/lib/http/rate-limit";
 import { bankIdInput } from "@/lib/checkout/ids";
 import { LOCALES } from "@/lib/checkout/types";
 import { CHOICES, type Choice } from "./payment-form";
@@ -44,6 +46,17 @@ export function parsePosted<S extends z.ZodType>(schema: S, input: unknown): z.o
     detail: "The form is not valid.",
     errors: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
   });
+}
+
+/**
+ * What a refusal met by a posted form is called in the page's `?refused=` (the page shows its
+ * message): a known refusal's code, or null for what the route answers as the API does (an
+ * unknown checkout is 404; anything else is a fault).
+ */
+export function refusalOf(err: unknown): ErrorCode | null {
+  if (err instanceof RateLimitedError) return "rate_limited";
+  if (err instanceof CheckoutError && err.code !== "checkout_not_found") return err.code;
+  return null;
 }
 
 /** The choices a refused post came back with. Only their shape is checked here; the page keeps those it still offers. */

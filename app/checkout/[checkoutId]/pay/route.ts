@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { missingFields, startRequestOf, type PaymentFormValues } from "@/components/checkout/payment-form";
-import { parsePosted, postedForm, refusedLocation } from "@/components/checkout/posted-form";
-import { CheckoutError } from "@/lib/checkout/errors";
+import { parsePosted, postedForm, refusalOf, refusedLocation } from "@/components/checkout/posted-form";
 import { startLinking, startLinkingInput } from "@/lib/checkout/saved-accounts/linking";
 import { startPayment, startPaymentInput } from "@/lib/checkout/start-payment";
 import { env } from "@/lib/env";
 import { payerHandleCookie, readPayerHandle } from "@/lib/http/payer-handle";
 import { seeOther } from "@/lib/http/problem";
-import { RateLimitedError, limitPaymentStart, paymentStartHits } from "@/lib/http/rate-limit";
+import { limitPaymentStart, paymentStartHits } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -57,8 +56,8 @@ export const POST = route({ params, rawBody: true }, async ({ params, rawBody, r
     const hits = paymentStartHits(checkoutId, req.headers);
     return seeOther((await startPayment(checkoutId, payment, ctx, payerHandle, hits)).confirmLink);
   } catch (err) {
-    if (err instanceof CheckoutError && err.code !== "checkout_not_found") return back(err.code);
-    if (err instanceof RateLimitedError) return back("rate_limited");
+    const refused = refusalOf(err);
+    if (refused) return back(refused);
     throw err;
   }
 });
