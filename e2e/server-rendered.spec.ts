@@ -125,4 +125,24 @@ test.describe("with JavaScript off", () => {
     const payments = await sandboxPayments(request, reference);
     expect(payments.map((p) => p.bankId).sort()).toEqual(["LUMINOR_LT_SAND", "SEB_LT_SAND"]);
   });
+
+  test("the payer leaves the bank or the card to the provider's page", async ({ page, request }) => {
+    const reference = `nojs-hosted-${Date.now()}`;
+    const id = await createCheckout(request, { reference });
+    await page.goto(`/checkout/${id}?lang=en`);
+    await page.getByRole("radio", { name: "Choose my bank on the next page" }).check();
+    await page.getByLabel("Country of your bank").selectOption({ label: "Latvia" });
+    await page.getByRole("button", { name: /^Pay/ }).click();
+    await expect(page.getByRole("heading", { name: "Choose your bank" })).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Country" })).toHaveValue("LV");
+    expect(await sandboxPayments(request, reference)).toEqual([expect.objectContaining({ bankId: null })]);
+
+    const byCard = `nojs-card-${Date.now()}`;
+    const second = await createCheckout(request, { reference: byCard });
+    await page.goto(`/checkout/${second}?lang=en`);
+    await page.getByRole("radio", { name: "Pay by card" }).check();
+    await page.getByRole("button", { name: /^Pay/ }).click();
+    await page.waitForURL(/localhost:\d+\/login\//);
+    expect(await sandboxPayments(request, byCard)).toEqual([expect.objectContaining({ method: "card" })]);
+  });
 });

@@ -26,8 +26,8 @@ interface AttemptPanelProps {
   /** Inside the merchant's page the status page opens in the whole window: it is never framed. */
   statusTarget?: "_top";
   locale: Locale;
-  /** Where the payment form posts before the page's code runs (none in a frame): "Choose another way" posts too. */
-  post?: object;
+  /** "Choose another bank" works before the page's code runs, posting by itself (ADR 21); never in a frame. */
+  postsItself: boolean;
   /** Why "Choose another way", posted before the page's code ran, did not work (in words). */
   refused: string | null;
   messages: AttemptMessages;
@@ -71,7 +71,7 @@ export function AttemptPanel({
   statusHref,
   statusTarget,
   locale,
-  post,
+  postsItself,
   refused,
   messages: t,
   onOver,
@@ -157,7 +157,11 @@ export function AttemptPanel({
         </a>
         {canStop && (
           <FormButton
-            form={post && { method: "post", action: `/checkout/${encodeURIComponent(checkoutId)}/abandon` }}
+            form={
+              postsItself
+                ? { method: "post", action: `/checkout/${encodeURIComponent(checkoutId)}/abandon` }
+                : undefined
+            }
             fields={{ lang: locale }}
             className="btn btn-secondary"
             onPress={chooseAnother}

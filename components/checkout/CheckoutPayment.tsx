@@ -80,7 +80,7 @@ export function CheckoutPayment({
         statusHref={statusHref}
         statusTarget={embedded ? "_top" : undefined}
         locale={form.locale}
-        post={form.post}
+        postsItself={form.post !== undefined}
         refused={refused}
         messages={t}
         onOver={(reason) => {
