@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { SavedAccountView } from "@/lib/checkout/contract";
 import type { MessagesFor } from "@/lib/i18n/format";
 import type { InFlightAttempt } from "./AttemptPanel";
@@ -122,5 +122,12 @@ export function CheckoutPayment({
     );
   }
 
-  return <PaymentForm {...form} bankOnly={embedded} startNewAttempt={startNew} notice={notice} messages={t} />;
+  // A boundary of its own (nothing in it suspends: the server sends it whole) makes React hydrate
+  // the form after the rest of the page, in slices that leave the main thread free between them,
+  // instead of in one long task with the page; a press before then hydrates it at once (ADR 12).
+  return (
+    <Suspense>
+      <PaymentForm {...form} bankOnly={embedded} startNewAttempt={startNew} notice={notice} messages={t} />
+    </Suspense>
+  );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { loadCheckoutPage, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { notFound } from "next/navigation";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
@@ -75,19 +76,22 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
     >
       <main className="page">
         <div className="stack">
-          <PaymentStatus
-            checkoutId={checkout.id}
-            checkoutHref={`/checkout/${id}`}
-            checkAgainLink={
-              <noscript>
-                <a className="btn btn-primary" href={`/checkout/${id}/return`}>
-                  {t["status.checkAgain"]}
-                </a>
-              </noscript>
-            }
-            initial={initial}
-            messages={pickMessages(locale, ["status.", "common.returnToShop", "common.tryAgain"])}
-          />
+          {/* Hydrated after the page, in slices: no long task on a phone (as the checkout's form, ADR 12). */}
+          <Suspense>
+            <PaymentStatus
+              checkoutId={checkout.id}
+              checkoutHref={`/checkout/${id}`}
+              checkAgainLink={
+                <noscript>
+                  <a className="btn btn-primary" href={`/checkout/${id}/return`}>
+                    {t["status.checkAgain"]}
+                  </a>
+                </noscript>
+              }
+              initial={initial}
+              messages={pickMessages(locale, ["status.", "common.returnToShop", "common.tryAgain"])}
+            />
+          </Suspense>
           <OrderSummary checkout={checkout} locale={locale} />
         </div>
       </main>
