@@ -26,14 +26,14 @@ const props = (over: Partial<PaymentFormProps> = {}): PaymentFormProps => ({
   ...over,
 });
 
+const tree = (over: Partial<PaymentFormProps>) => (
+  <QueryClientProvider client={new QueryClient()}>
+    <PaymentForm {...props(over)} />
+  </QueryClientProvider>
+);
+
 function formOf(over: Partial<PaymentFormProps> = {}) {
-  const client = new QueryClient();
-  const { container } = render(
-    <QueryClientProvider client={client}>
-      <PaymentForm {...props(over)} />
-    </QueryClientProvider>,
-  );
-  return container.querySelector("form")!;
+  return render(tree(over)).container.querySelector("form")!;
 }
 
 afterEach(cleanup);
@@ -69,13 +69,8 @@ describe("PaymentForm as the browser posts it by itself (app/checkout/[checkoutI
 
 /** The form's HTML as the server sends it: what the payer sees before the page's code runs. */
 function serverHtml(over: Partial<PaymentFormProps>): Document {
-  const html = renderToString(
-    <QueryClientProvider client={new QueryClient()}>
-      <PaymentForm {...props(over)} />
-    </QueryClientProvider>,
-  );
   const doc = document.implementation.createHTMLDocument();
-  doc.body.innerHTML = html;
+  doc.body.innerHTML = renderToString(tree(over));
   return doc;
 }
 

@@ -50,8 +50,12 @@ const SAVED_NOTICES = ["declined", "failed", "elsewhere", "linked", "forgotten"]
  * stopped the attempt, that the last one failed, how saving the bank account went, or that the
  * saved one has ended.
  */
-function firstNotice(data: CheckoutPageData, query: Record<string, unknown>, t: Messages): Notice {
-  const refused = refusedText(query.refused, t);
+function firstNotice(
+  data: CheckoutPageData,
+  query: Record<string, unknown>,
+  refused: string | null,
+  t: Messages,
+): Notice {
   if (refused) return { text: refused, tone: "warning", focus: true };
   if (query.stopped === "1") return { text: t["attempt.abandoned"], tone: "info", focus: true };
   const { checkout, attempt, savedAccount } = data;
@@ -136,6 +140,7 @@ export async function PaymentSection({ data, query, embedded = false }: PaymentS
   const expired = data.savedAccount?.state === "expired" ? data.savedAccount : null;
   // "Pay another way" followed without the page's code (?another=1): the form, not the saved account.
   const savedAccount = query.another === "1" && data.savedAccount?.state === "active" ? null : data.savedAccount;
+  const refused = refusedText(query.refused, t);
   const id = encodeURIComponent(checkout.id);
 
   return (
@@ -155,8 +160,8 @@ export async function PaymentSection({ data, query, embedded = false }: PaymentS
         initialBankId={keptBank ?? expired?.bankId}
         rememberByDefault={kept.remember || expired !== null}
         startNewAttempt={lastOver}
-        notice={firstNotice(data, query, t)}
-        refused={refusedText(query.refused, t)}
+        notice={firstNotice(data, query, refused, t)}
+        refused={refused}
         post={
           embedded
             ? undefined

@@ -6,12 +6,15 @@ import { bankIdInput } from "@/lib/checkout/ids";
 import { LOCALES } from "@/lib/checkout/types";
 import { CHOICES, type Choice } from "./payment-form";
 
+/** What every form the browser posts by itself carries: the page's language, to come back in. */
+export const postedLang = z.object({ lang: z.enum(LOCALES).default("en") });
+
 /**
  * The payment forms as the browser posts them by itself, before the page's code has run or with
  * none (ADR 21), named as the forms name their fields; and what a refused post hands back to the
  * form through the checkout's query, so the payer does not choose again.
  */
-export const postedForm = z.object({
+export const postedForm = postedLang.extend({
   /** The payment form's choices, or "saved": the saved account's one-click Pay. */
   choice: z.enum([...CHOICES, "saved"]).default("here"),
   country: z.string().max(2).default(""),
@@ -19,7 +22,6 @@ export const postedForm = z.object({
   terms: z.literal("on").optional(),
   remember: z.literal("on").optional(),
   attemptKey: z.string().max(64),
-  lang: z.enum(LOCALES).default("en"),
 });
 export type PostedForm = z.infer<typeof postedForm>;
 
@@ -28,14 +30,24 @@ export type PostedForm = z.infer<typeof postedForm>;
  * kept: they are agreed to each time; "Remember" is not kept when saving was what was refused).
  */
 export function refusedLocation(checkoutId: string, form: PostedForm, refused: string): string {
-  const query = new URLSearchParams({ lang: form.lang, refused });
+  const query: Record<string, string> = { lang: form.lang, refused };
   if (form.choice !== "saved") {
-    query.set("choice", form.choice);
-    if (form.country) query.set("country", form.country);
-    if (form.bankId) query.set("bank", form.bankId);
-    if (form.remember && refused !== "saving_unavailable") query.set("remember", "on");
+    query.choice = form.choice;
+    if (form.country) query.country = form.country;
+    if (form.bankId) query.bank = form.bankId;
+    if (form.remember && refused !== "saving_unavailable") query.remember = "on";
   }
-  return `/checkout/${encodeURIComponent(checkoutId)}?${query}`;
+  return checkoutPage(checkoutId, query);
+}
+
+/** The checkout's page, with a query for it (the language to speak, what to say). */
+export function checkoutPage(checkoutId: string, query: Record<string, string>): string {
+  return `/checkout/${encodeURIComponent(checkoutId)}?${new URLSearchParams(query)}`;
+}
+
+/** A form-encoded body the browser posted, read with `schema` (refused as parsePosted refuses). */
+export function readPosted<S extends z.ZodType>(schema: S, rawBody: string): z.output<S> {
+  return parsePosted(schema, Object.fromEntries(new URLSearchParams(rawBody)));
 }
 
 /** Parsed, or refused as the API refuses a bad body: 400 naming the fields (only a form our page did not make). */

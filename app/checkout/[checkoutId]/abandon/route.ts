@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { parsePosted, refusalOf } from "@/components/checkout/posted-form";
+import { checkoutPage, postedLang, readPosted, refusalOf } from "@/components/checkout/posted-form";
 import { abandonPayment } from "@/lib/checkout/payments";
-import { LOCALES } from "@/lib/checkout/types";
 import { clientIp } from "@/lib/http/client-address";
 import { seeOther } from "@/lib/http/problem";
 import { enforce, limits } from "@/lib/http/rate-limit";
@@ -11,7 +10,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
-const posted = z.object({ lang: z.enum(LOCALES).default("en") });
 
 /**
  * "Choose another way" pressed before the page's code ran, or with none: the browser posts it here
@@ -20,16 +18,16 @@ const posted = z.object({ lang: z.enum(LOCALES).default("en") });
  * (nothing to stop: the payer waits for its result), or the checkout saying what went wrong.
  */
 export const POST = route({ params, rawBody: true }, async ({ params, rawBody, req, ctx }) => {
-  const { lang } = parsePosted(posted, Object.fromEntries(new URLSearchParams(rawBody)));
-  const checkout = `/checkout/${encodeURIComponent(params.checkoutId)}`;
+  const { lang } = readPosted(postedLang, rawBody);
+  const { checkoutId } = params;
   try {
     await enforce(ctx.db, `abandon:ip:${clientIp(req.headers)}`, limits().abandonsPerIp);
-    await abandonPayment(params.checkoutId, ctx);
-    return seeOther(`${checkout}?lang=${lang}&stopped=1`);
+    await abandonPayment(checkoutId, ctx);
+    return seeOther(checkoutPage(checkoutId, { lang, stopped: "1" }));
   } catch (err) {
     const refused = refusalOf(err);
-    if (refused === "payment_authorised") return seeOther(`${checkout}/return`);
-    if (refused) return seeOther(`${checkout}?lang=${lang}&refused=${refused}`);
+    if (refused === "payment_authorised") return seeOther(`/checkout/${encodeURIComponent(checkoutId)}/return`);
+    if (refused) return seeOther(checkoutPage(checkoutId, { lang, refused }));
     throw err;
   }
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { missingFields, startRequestOf, type PaymentFormValues } from "@/components/checkout/payment-form";
-import { parsePosted, postedForm, refusalOf, refusedLocation } from "@/components/checkout/posted-form";
+import { parsePosted, postedForm, readPosted, refusalOf, refusedLocation } from "@/components/checkout/posted-form";
 import { startLinking, startLinkingInput } from "@/lib/checkout/saved-accounts/linking";
 import { startPayment, startPaymentInput } from "@/lib/checkout/start-payment";
 import { env } from "@/lib/env";
@@ -21,7 +21,7 @@ const params = z.object({ checkoutId: z.string().max(64) });
  * is the bank's page (303), or the checkout again with what stopped it and the payer's choices.
  */
 export const POST = route({ params, rawBody: true }, async ({ params, rawBody, req, ctx }) => {
-  const form = parsePosted(postedForm, Object.fromEntries(new URLSearchParams(rawBody)));
+  const form = readPosted(postedForm, rawBody);
   const { checkoutId } = params;
   const back = (refused: string) => seeOther(refusedLocation(checkoutId, form, refused));
   const fromSaved = form.choice === "saved";

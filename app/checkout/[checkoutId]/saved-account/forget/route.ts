@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { parsePosted } from "@/components/checkout/posted-form";
+import { checkoutPage, postedLang, readPosted } from "@/components/checkout/posted-form";
 import { forgetSavedAccount } from "@/lib/checkout/saved-accounts/paying";
-import { LOCALES } from "@/lib/checkout/types";
 import { readPayerHandle } from "@/lib/http/payer-handle";
 import { seeOther } from "@/lib/http/problem";
 import { route } from "@/lib/http/route";
@@ -10,7 +9,6 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
-const posted = z.object({ lang: z.enum(LOCALES).default("en") });
 
 /**
  * "Forget this account" pressed before the page's code ran, or with none: the browser posts it
@@ -18,7 +16,7 @@ const posted = z.object({ lang: z.enum(LOCALES).default("en") });
  * browser is SameSite=Lax, so another site's form posting here forgets nothing.
  */
 export const POST = route({ params, rawBody: true }, async ({ params, rawBody, req, ctx }) => {
-  const { lang } = parsePosted(posted, Object.fromEntries(new URLSearchParams(rawBody)));
+  const { lang } = readPosted(postedLang, rawBody);
   await forgetSavedAccount(params.checkoutId, readPayerHandle(req), ctx);
-  return seeOther(`/checkout/${encodeURIComponent(params.checkoutId)}?lang=${lang}&saved=forgotten`);
+  return seeOther(checkoutPage(params.checkoutId, { lang, saved: "forgotten" }));
 });
