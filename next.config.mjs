@@ -8,13 +8,17 @@ const nextConfig = {
   // (Dockerfile); `npm start` still runs `next start` on the same build.
   output: "standalone",
   // Read at run time from the working directory, so traced into the standalone server by hand: the
-  // migrations, and the embedded database's thread (lib/db/pglite-backend.ts).
-  outputFileTracingIncludes: { "/*": ["./lib/db/migrations/**/*", "./lib/db/pglite-worker.mjs"] },
+  // migrations, the embedded database's thread (lib/db/pglite-backend.ts) and the stylesheet
+  // (app/stylesheet.ts).
+  outputFileTracingIncludes: {
+    "/*": ["./lib/db/migrations/**/*", "./lib/db/pglite-worker.mjs", "./app/globals.css"],
+  },
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
-  // The stylesheet (about 14 KB, 4 KB gzip) goes into each page's HTML instead of a render-blocking
+  // CSS imports (the back office's CSS modules) go into the page's HTML instead of a render-blocking
   // request: on a phone that request alone delayed the first paint by most of a second (issue 16).
+  // The site's own stylesheet is a <style> of the root layout (app/stylesheet.ts).
   experimental: {
     inlineCss: true,
     // No request needs more than the API's 64 KB (lib/http/body.ts). proxy.ts answers a page

@@ -82,5 +82,5 @@ export const config = {
   // Static build assets are immutable files with no secrets and no script context: next.config.mjs
   // gives them nosniff. API routes set their own headers. Everything else (pages, RSC requests,
   // server actions) comes here.
-  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg|embed\\.js).*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg|embed\\.js|stylesheet\\.css).*)"],
 };

@@ -1,6 +1,6 @@
-import "./globals.css";
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { Stylesheet } from "@/components/ui/Stylesheet";
 
 export const metadata: Metadata = {
   title: { default: "Bank checkout", template: "%s · Bank checkout" },
@@ -22,12 +22,17 @@ export const viewport: Viewport = {
  * is parsed, before first paint, plus a `lang` on the page's own wrapper for no-script readers).
  * suppressHydrationWarning: that correction is expected to differ from the server's attribute.
  *
+ * The stylesheet is a `<style>` of our own, not a CSS import: see ./stylesheet.ts.
+ *
  * No global client providers: each page brings only the client code it needs, which keeps the
  * checkout's first-load JavaScript within its budget.
  */
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" data-default-lang="en" suppressHydrationWarning>
+      <head>
+        <Stylesheet />
+      </head>
       <body>{children}</body>
     </html>
   );

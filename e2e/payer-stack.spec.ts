@@ -73,6 +73,34 @@ test("the bank list comes with the page, is not fetched again on load, and each 
   expect(banks).toHaveLength(prefetched);
 });
 
+test("the stylesheet comes once, in the page's HTML, ahead of any CSS module, and stays when the page goes live", async ({
+  page,
+  request,
+}) => {
+  const checkoutId = await createCheckout(request);
+  const html = await (await request.get(`/checkout/${checkoutId}?lang=en`)).text();
+  // Through a CSS import with inlineCss it came three times: in the HTML, and for the root layout
+  // and global-error in the RSC data (ADR 12).
+  expect(html.split(":root{--font:").length - 1).toBe(1);
+  expect(html).not.toContain('rel="stylesheet"');
+
+  // React, live, keeps the server's text: the Pay button is still the primary blue.
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeEnabled();
+  await page.waitForLoadState("networkidle");
+  const pay = page.getByRole("button", { name: /^Pay/ });
+  await expect(pay).toHaveCSS("background-color", "rgb(29, 78, 216)");
+  expect(await page.locator("head style[data-href=site]").evaluate((s) => s.textContent?.length)).toBeGreaterThan(5000);
+
+  // The back office's CSS modules build on it, so it comes first.
+  await page.goto("/backoffice/login");
+  const order = await page
+    .locator("head style")
+    .evaluateAll((styles) => styles.map((s) => s.getAttribute("data-precedence")));
+  expect(order).toEqual(["site", "next"]);
+  await expect(page.getByRole("button", { name: /sign in/i })).toHaveCSS("background-color", "rgb(29, 78, 216)");
+});
+
 test("the form's rules are fetched when the payer reaches for the form, not while the page comes up", async ({
   page,
   request,
