@@ -8,8 +8,9 @@ const ErrorView = lazy(() => import("@/components/errors/ErrorView").then((m) =>
 
 /**
  * The root layout itself failed: this replaces it, so it brings its own html and body, and the
- * stylesheet as a file (the layout's `<style>` goes with the layout; app/stylesheet.ts). A CSS
- * import here would put the stylesheet into every page's RSC data, for this page's sake.
+ * stylesheet as a file. The layout is what puts the stylesheet into a page
+ * (components/ui/Stylesheet.tsx), and a CSS import here would put it into every page's RSC data,
+ * for this page's sake.
  */
 export default function GlobalError() {
   return (

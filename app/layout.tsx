@@ -22,7 +22,7 @@ export const viewport: Viewport = {
  * is parsed, before first paint, plus a `lang` on the page's own wrapper for no-script readers).
  * suppressHydrationWarning: that correction is expected to differ from the server's attribute.
  *
- * The stylesheet is a `<style>` of our own, not a CSS import: see ./stylesheet.ts.
+ * The stylesheet is a `<style>` of our own, not a CSS import: see components/ui/Stylesheet.tsx.
  *
  * No global client providers: each page brings only the client code it needs, which keeps the
  * checkout's first-load JavaScript within its budget.
