@@ -80,7 +80,8 @@ async function bodyRefusal(request: NextRequest): Promise<Response | null> {
 
 export const config = {
   // Static build assets are immutable files with no secrets and no script context: next.config.mjs
-  // gives them nosniff. API routes set their own headers. Everything else (pages, RSC requests,
-  // server actions) comes here.
+  // gives them nosniff. API routes set their own headers, and so do the two files route handlers
+  // serve (embed.js, stylesheet.css). Everything else (pages, RSC requests, server actions) comes
+  // here.
   matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg|embed\\.js|stylesheet\\.css).*)"],
 };

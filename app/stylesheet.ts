@@ -17,9 +17,15 @@ import path from "node:path";
  * production, on every call in development, so that an edit shows on reload.
  */
 const file = path.join(process.cwd(), "app/globals.css");
-let cached: { css: string; etag: string } | undefined;
 
-export function stylesheet(): { css: string; etag: string } {
+/** The minified text, and its content hash as an ETag for /stylesheet.css. */
+export interface SiteStylesheet {
+  css: string;
+  etag: string;
+}
+let cached: SiteStylesheet | undefined;
+
+export function stylesheet(): SiteStylesheet {
   if (cached) return cached;
   const css = minifyCss(readFileSync(file, "utf8"));
   const read = { css, etag: `"${createHash("sha256").update(css).digest("base64url").slice(0, 22)}"` };
