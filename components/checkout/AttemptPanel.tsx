@@ -4,11 +4,11 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Locale, PaymentMethod } from "@/lib/checkout/types";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
-import { errorMessageId, isErrorCode } from "@/lib/errors";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
 import { checkoutStatusQuery } from "@/components/query/queries";
 import { FormButton } from "./FormButton";
+import { apiErrorKey } from "./pay-request";
 
 export type AttemptMessages = MessagesFor<"attempt." | "payError." | "apiError." | "common.tryAgain">;
 
@@ -51,11 +51,12 @@ function nextOf(view: CheckoutStatusView): Shown | "expired" | "abandoned" {
 
 /** Why "Choose another way" did not work, for the payer. */
 function abandonNote(error: unknown, t: AttemptMessages): { text: string; retry: boolean } {
-  const code = error instanceof ApiError ? error.code : null;
+  if (!(error instanceof ApiError)) return { text: t["payError.generic"], retry: true };
+  const { code, problem, status } = error;
   if (code === "payment_authorised") return { text: t["attempt.authorised"], retry: false };
-  if (error instanceof ApiError && error.status === 0) return { text: t["payError.network"], retry: true };
-  if (error instanceof ApiError && error.problem && isErrorCode(code))
-    return { text: t[errorMessageId(code)], retry: error.problem.retry };
+  if (status === 0) return { text: t["payError.network"], retry: true };
+  const key = problem && code !== null ? apiErrorKey(code, t) : null;
+  if (problem && key) return { text: t[key], retry: problem.retry };
   return { text: t["payError.generic"], retry: true };
 }
 

@@ -83,7 +83,7 @@ export function SavedAccountPanel({
       leaveTo(link);
     },
     onError: (err) => {
-      const what = explain(err);
+      const what = explain(err, t);
       if (what.newKey) clearAttemptKey(checkoutId);
       setError({ text: t[what.key], retry: what.retry ? "pay" : null });
       if (what.reload) {

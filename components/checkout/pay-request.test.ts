@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/components/query/fetch-json";
-import { ERRORS, type ErrorCode } from "@/lib/errors";
+import { ERROR_CODES, ERRORS, type ErrorCode } from "@/lib/errors";
 import { httpUrl, shopLink } from "./links";
-import { explain, linkToFollow } from "./pay-request";
+import { LOCALES, messages } from "@/lib/i18n";
+import { explain as explainWith, linkToFollow } from "./pay-request";
+
+const explain = (error: unknown) => explainWith(error, messages("en"));
 
 const refusal = (code: ErrorCode, retry = ERRORS[code].retry) =>
   new ApiError("refused", ERRORS[code].status, code, {
@@ -92,6 +95,18 @@ describe("explain", () => {
     ]) {
       expect(explain(err)).toEqual({ key: "payError.generic", retry: true, reload: false, newKey: false });
     }
+  });
+
+  it("tells every code of the API in its own words, in each language: the browser has no other list of codes", () => {
+    for (const locale of LOCALES)
+      for (const code of ERROR_CODES) expect(explainWith(refusal(code), messages(locale)).key).toBe(`apiError.${code}`);
+  });
+
+  it("a code the page has no words for reads as the generic message", () => {
+    expect(explainWith(refusal("rate_limited"), { "apiError.already_paid": "Paid" })).toMatchObject({
+      key: "payError.generic",
+      reload: false,
+    });
   });
 });
 

@@ -1,5 +1,4 @@
 import { ApiError } from "@/components/query/fetch-json";
-import { errorMessageId, isErrorCode } from "@/lib/errors";
 import { httpUrl } from "./links";
 import type { MessageId } from "@/lib/i18n/format";
 
@@ -39,18 +38,25 @@ const RELOAD = new Set([
 ]);
 const NEW_KEY = new Set(["provider_error", "attempt_failed", "saved_account_ended", "no_saved_account"]);
 
-/** What a failed start means to the payer, and what happens next. */
-export function explain(error: unknown): PayErrorOutcome {
+/**
+ * The message of an API error code, when the page has words for it. The catalogue has them for
+ * every code of lib/errors.ts in each language (lib/errors.test.ts), so the browser asks it and
+ * carries no copy of that table.
+ */
+export function apiErrorKey(code: string, messages: object): PayErrorKey | null {
+  const key = `apiError.${code}`;
+  return Object.hasOwn(messages, key) ? (key as PayErrorKey) : null;
+}
+
+/** What a failed start means to the payer, and what happens next; `messages` is the page's catalogue. */
+export function explain(error: unknown, messages: object): PayErrorOutcome {
   const local = (key: PayErrorKey, newKey = false): PayErrorOutcome => ({ key, retry: true, reload: false, newKey });
   if (!(error instanceof ApiError)) return local("payError.generic");
   if (error.code === "bad_link") return local("payError.badLink", true);
-  if (!error.problem || !isErrorCode(error.code))
+  const { code, problem } = error;
+  const key = problem && code !== null ? apiErrorKey(code, messages) : null;
+  if (!problem || code === null || key === null)
     return local(error.status === 0 ? "payError.network" : "payError.generic");
-  const reload = RELOAD.has(error.code);
-  return {
-    key: errorMessageId(error.code),
-    retry: error.problem.retry && !reload,
-    reload,
-    newKey: NEW_KEY.has(error.code),
-  };
+  const reload = RELOAD.has(code);
+  return { key, retry: problem.retry && !reload, reload, newKey: NEW_KEY.has(code) };
 }

@@ -4,6 +4,7 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BanksResponse } from "@/lib/checkout/contract";
+import { pickMessages } from "@/lib/i18n";
 import { startRequestOf } from "./payment-form";
 import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
@@ -31,6 +32,7 @@ const options = (over: Partial<PaymentFormOptions> = {}): PaymentFormOptions => 
   initialBanks: banks,
   startNewAttempt: false,
   offerSave: false,
+  messages: pickMessages("en", ["apiError."]),
   ...over,
 });
 

@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { useController, useForm, useWatch, type Resolver } from "react-hook-form";
 import type { Locale } from "@/lib/checkout/types";
 import type { BanksResponse } from "@/lib/checkout/contract";
+import type { MessagesFor } from "@/lib/i18n/format";
 import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
 import { useBanksQuery, usePrefetchBanks } from "@/components/bank-picker/use-banks-query";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
@@ -41,6 +42,8 @@ export interface PaymentFormOptions {
   initialBankId?: string;
   /** Start with "Remember this bank account" ticked (the payer had one saved). */
   rememberByDefault?: boolean;
+  /** The page's words: a refusal is told in its code's own only when they have it (pay-request.ts). */
+  messages: MessagesFor<"apiError.">;
 }
 
 /** How long the embedded form waits for the window to leave before it offers the link itself. */
@@ -149,7 +152,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
       }
       // Saving turned out impossible: the next Pay pays without it.
       if (error instanceof ApiError && error.code === "saving_unavailable") form.setValue("remember", false);
-      const what = explain(error);
+      const what = explain(error, o.messages);
       tellParent("error", { code: error instanceof ApiError && error.code ? error.code : "network" });
       if (what.newKey) clearAttemptKey(o.checkoutId);
       setPayError({ key: what.key, retry: what.retry && !what.reload });
