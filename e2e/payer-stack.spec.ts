@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { LOCALES, messages } from "../lib/i18n";
 import { expectNoAxeViolations } from "./axe";
@@ -99,6 +100,31 @@ test("the stylesheet comes once, in the page's HTML, ahead of any CSS module, an
     .evaluateAll((styles) => styles.map((s) => s.getAttribute("data-precedence")));
   expect(order).toEqual(["site", "next"]);
   await expect(page.getByRole("button", { name: /sign in/i })).toHaveCSS("background-color", "rgb(29, 78, 216)");
+});
+
+test("the framework's scripts ask the browser to compile them while they download, and the page's own do not", async ({
+  request,
+}) => {
+  const checkoutId = await createCheckout(request);
+  for (const pagePath of [`/checkout/${checkoutId}`, `/checkout/${checkoutId}/return`]) {
+    const html = await (await request.get(`${pagePath}?lang=en`)).text();
+    const scripts = [...html.matchAll(/<script src="(\/_next\/static\/chunks\/[^"]+\.js)"(?![^>]*noModule)/g)].map(
+      (m) => m[1]!,
+    );
+    const served = await Promise.all(
+      scripts.map(async (src) => ({ src, code: await (await request.get(src)).text() })),
+    );
+    const hinted = served.filter((s) => s.code.startsWith("//# allFunctionsCalledOnLoad\n")).map((s) => s.src);
+
+    // Exactly the chunks every page runs at load (scripts/build.ts), React DOM the largest of them.
+    const manifest = JSON.parse(readFileSync(new URL("../.next/build-manifest.json", import.meta.url), "utf8")) as {
+      rootMainFiles: string[];
+    };
+    expect(hinted.sort()).toEqual(manifest.rootMainFiles.map((f) => `/_next/${f}`).sort());
+    const largest = served.reduce((a, b) => (b.code.length > a.code.length ? b : a));
+    expect(hinted).toContain(largest.src);
+    expect(served.length).toBeGreaterThan(hinted.length);
+  }
 });
 
 test("the form's rules are fetched when the payer reaches for the form, not while the page comes up", async ({

@@ -27,6 +27,7 @@ import { EMBED_JS } from "../lib/embed/loader-bundle";
 import { percentile, portFree, request, root, stopProcessGroup } from "./bench-app";
 import { cpuMultiplierFor } from "./lighthouse-cpu";
 import { benchServer, type Figures } from "./bench-server";
+import { buildApp } from "./build";
 import { startFloor, type Floor } from "./bench-floor";
 
 // 3200/3201 unless BENCH_PORT is set (the sandbox takes the next port).
@@ -269,13 +270,8 @@ async function benchFirstLoad() {
     DATABASE_URL: "",
   };
   if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
-    line("no build found: running next build...");
-    const r = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...env, NODE_ENV: "production" },
-    });
-    if (r.status !== 0) {
+    line("no build found: running npm run build...");
+    if (buildApp(env) !== 0) {
       line("next build failed: first-load JS not measured");
       return;
     }

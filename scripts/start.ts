@@ -3,19 +3,19 @@
  * the build is missing or older than the sources, starts the sandbox provider when no real
  * provider is configured, then serves the app. `--dev` serves with `next dev` instead.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { openDb } from "../lib/db/client";
 import { lockPgliteDir } from "../lib/db/pglite-lock";
 import { EnvError, loadEnv } from "../lib/env";
+import { buildApp } from "./build";
 import { processesFor, type ProcessSpec } from "./start-plan";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const dev = process.argv.includes("--dev");
-const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 
 let settings: ReturnType<typeof loadEnv>;
 try {
@@ -70,7 +70,9 @@ function buildIsStale(): boolean {
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
   const sources = ["app", "components", "lib", "public"].map((d) => newestSourceMtime(path.join(root, d)));
-  const files = ["package.json", "next.config.mjs", "tsconfig.json"].map((f) => statSync(path.join(root, f)).mtimeMs);
+  const files = ["package.json", "next.config.mjs", "tsconfig.json", "scripts/build.ts"].map(
+    (f) => statSync(path.join(root, f)).mtimeMs,
+  );
   return Math.max(...sources, ...files) > built;
 }
 
@@ -90,12 +92,9 @@ async function main() {
   console.log(`database ready (${db.kind === "postgres" ? "Postgres" : `embedded PGlite in ${settings.pgliteDir}`})`);
 
   if (!dev && buildIsStale()) {
-    console.log("building the app (next build)...");
-    const r = spawnSync(process.execPath, [nextBin, "build"], {
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production" },
-    });
-    if (r.status !== 0) process.exit(r.status ?? 1);
+    console.log("building the app (npm run build)...");
+    const status = buildApp();
+    if (status !== 0) process.exit(status);
   }
 
   for (const spec of processesFor(settings, dev)) run(spec);
