@@ -272,7 +272,7 @@ async function benchFirstLoad() {
   if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
     line("no build found: running npm run build...");
     if (buildApp(env) !== 0) {
-      line("next build failed: first-load JS not measured");
+      line("the build failed: first-load JS not measured");
       return;
     }
   }

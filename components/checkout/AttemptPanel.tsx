@@ -55,7 +55,7 @@ function abandonNote(error: unknown, t: AttemptMessages): { text: string; retry:
   const { code, problem, status } = error;
   if (code === "payment_authorised") return { text: t["attempt.authorised"], retry: false };
   if (status === 0) return { text: t["payError.network"], retry: true };
-  const key = problem && code !== null ? apiErrorKey(code, t) : null;
+  const key = apiErrorKey(code, t);
   if (problem && key) return { text: t[key], retry: problem.retry };
   return { text: t["payError.generic"], retry: true };
 }

@@ -43,9 +43,9 @@ const NEW_KEY = new Set(["provider_error", "attempt_failed", "saved_account_ende
  * every code of lib/errors.ts in each language (lib/errors.test.ts), so the browser asks it and
  * carries no copy of that table.
  */
-export function apiErrorKey(code: string, messages: object): PayErrorKey | null {
+export function apiErrorKey(code: string | null, messages: object): PayErrorKey | null {
   const key = `apiError.${code}`;
-  return Object.hasOwn(messages, key) ? (key as PayErrorKey) : null;
+  return code !== null && Object.hasOwn(messages, key) ? (key as PayErrorKey) : null;
 }
 
 /** What a failed start means to the payer, and what happens next; `messages` is the page's catalogue. */
@@ -54,9 +54,8 @@ export function explain(error: unknown, messages: object): PayErrorOutcome {
   if (!(error instanceof ApiError)) return local("payError.generic");
   if (error.code === "bad_link") return local("payError.badLink", true);
   const { code, problem } = error;
-  const key = problem && code !== null ? apiErrorKey(code, messages) : null;
-  if (!problem || code === null || key === null)
-    return local(error.status === 0 ? "payError.network" : "payError.generic");
+  const key = apiErrorKey(code, messages);
+  if (!problem || !code || !key) return local(error.status === 0 ? "payError.network" : "payError.generic");
   const reload = RELOAD.has(code);
   return { key, retry: problem.retry && !reload, reload, newKey: NEW_KEY.has(code) };
 }
