@@ -12,13 +12,15 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const clientUrl = new URL("./client.ts", import.meta.url).href;
 
 // A separate process that opens the directory (as `npm start` or `next start` would), says "open"
-// or "refused <message>", and closes the database on SIGTERM.
+// or "refused <message>", and closes the database on SIGTERM. It listens for SIGTERM before it says
+// "open": the other way round, a busy machine could deliver the test's SIGTERM in between, and the
+// child died without closing (CI, 2026-11-27).
 const childScript = `
 const { openDb } = await import(process.env.CLIENT_URL);
 try {
   const h = await openDb({ pgliteDir: process.env.DIR, port: 4321 });
-  console.log("open");
   process.on("SIGTERM", () => h.close().then(() => process.exit(0)));
+  console.log("open");
   setInterval(() => {}, 60_000);
 } catch (err) {
   console.log("refused " + err.message);
