@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { LOCALES, messages } from "../lib/i18n";
+import { COMPILE_HINT } from "../scripts/build";
 import { expectNoAxeViolations } from "./axe";
 import { createCheckout, decideAtBank, forceProviderStatus, merchantView, payWithBank } from "./journey";
 
@@ -114,7 +115,7 @@ test("the framework's scripts ask the browser to compile them while they downloa
     const served = await Promise.all(
       scripts.map(async (src) => ({ src, code: await (await request.get(src)).text() })),
     );
-    const hinted = served.filter((s) => s.code.startsWith("//# allFunctionsCalledOnLoad\n")).map((s) => s.src);
+    const hinted = served.filter((s) => s.code.startsWith(COMPILE_HINT)).map((s) => s.src);
 
     // Exactly the chunks every page runs at load (scripts/build.ts), React DOM the largest of them.
     const manifest = JSON.parse(readFileSync(new URL("../.next/build-manifest.json", import.meta.url), "utf8")) as {

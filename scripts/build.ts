@@ -1,6 +1,6 @@
 /**
  * `npm run build`: Next's production build, then V8's explicit compile hint on the framework's
- * chunks (ADR 12, "Compile hints"). `npm start`, `npm test`, `npm run bench` and the Dockerfile all
+ * chunks (ADR 12, "The framework's chunks are compiled while they download"). `npm start`, `npm test`, `npm run bench` and the Dockerfile all
  * build through here, so no build serves the chunks without it.
  */
 import { spawnSync } from "node:child_process";
@@ -28,14 +28,18 @@ export function addCompileHints(distDir = path.join(root, ".next")): string[] {
   const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { rootMainFiles?: unknown };
   const files = manifest.rootMainFiles;
   // A Next that stopped listing them would otherwise lose the hint without a word.
-  if (!Array.isArray(files) || files.length === 0 || !files.every((f) => typeof f === "string" && f.endsWith(".js")))
+  if (
+    !Array.isArray(files) ||
+    files.length === 0 ||
+    !files.every((f): f is string => typeof f === "string" && f.endsWith(".js"))
+  )
     throw new Error(`${manifestFile} has no rootMainFiles to mark with the compile hint`);
-  for (const file of files as string[]) {
+  for (const file of files) {
     const chunk = path.join(distDir, file);
     const code = readFileSync(chunk, "utf8");
     if (!code.startsWith(COMPILE_HINT)) writeFileSync(chunk, COMPILE_HINT + code);
   }
-  return files as string[];
+  return files;
 }
 
 /** Next's build, then the hints. Returns the exit status. */
