@@ -45,6 +45,29 @@ test.describe("on a phone (390×844)", () => {
     await decideAtBank(page, "Approve");
     await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
   });
+
+  // Each size and weight on screen is a font the browser sets up before the first paint (ADR 12,
+  // "Few font sizes"): the checkout and the landing keep to 14, 16 and 22 px, regular and 600.
+  test("the checkout and the landing set their text in three sizes and two weights", async ({ page, request }) => {
+    const checkoutId = await createCheckout(request);
+    for (const path of [`/checkout/${checkoutId}`, `/checkout/${checkoutId}/return`]) {
+      await page.goto(`${path}?lang=en`);
+      await expect(page.locator("h1")).toBeVisible();
+      const fonts = await page.evaluate(() => {
+        const seen = new Set<string>();
+        for (const el of document.body.querySelectorAll<HTMLElement>("*")) {
+          const text =
+            [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim()) ||
+            el.matches("input, select, button");
+          if (!text || el.closest("script, style, noscript, template") || !el.getClientRects().length) continue;
+          const style = getComputedStyle(el);
+          seen.add(`${style.fontSize} ${style.fontWeight}`);
+        }
+        return [...seen].sort();
+      });
+      expect(fonts, path).toEqual(["14px 400", "14px 600", "16px 400", "16px 600", "22px 600"]);
+    }
+  });
 });
 
 test("the bank list comes with the page, is not fetched again on load, and each other country once", async ({
