@@ -34,6 +34,35 @@ test("Pay with the Terms unticked says what is missing and focuses the checkbox"
   await expect(pay).not.toHaveAttribute("aria-describedby", /.+/);
 });
 
+test("a link from anywhere but our own pages cannot choose for the payer: no country, bank or 'Remember' from its query", async ({
+  page,
+  request,
+}, info) => {
+  const checkoutId = await createCheckout(request, { customerId: `cust-link-${Date.now()}` });
+  const crafted = `${info.project.use.baseURL}/checkout/${checkoutId}?lang=en&refused=rate_limited&choice=here&country=LV&bank=SWEDBANK_LV_SAND&remember=on`;
+  const nothingChosen = async () => {
+    await expect(page.getByRole("radiogroup", { name: "Your bank" })).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Country of your bank" })).toHaveValue("LT");
+    await expect(page.getByRole("radiogroup", { name: "Your bank" }).getByRole("radio", { checked: true })).toHaveCount(
+      0,
+    );
+    await expect(
+      page.getByRole("checkbox", { name: "Remember this bank account for faster payments" }),
+    ).not.toBeChecked();
+  };
+
+  // Pasted into the address bar, or opened from a mail app: no site sent the payer here.
+  await page.goto(crafted);
+  await nothingChosen();
+
+  // Followed from another site's page.
+  await page.goto("about:blank");
+  await page.setContent(`<a href="${crafted}">Pay for your order</a>`);
+  await page.getByRole("link", { name: "Pay for your order" }).click();
+  await page.waitForURL(/\/checkout\//);
+  await nothingChosen();
+});
+
 test("Pay with nothing chosen focuses the bank list first", async ({ page, request }) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}`);

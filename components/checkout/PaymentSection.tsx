@@ -3,7 +3,7 @@ import { CheckoutPayment } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { shopLink } from "@/components/checkout/links";
 import type { PaymentFormProps } from "@/components/checkout/PaymentForm";
-import { keptChoices } from "@/components/checkout/posted-form";
+import type { KeptChoices } from "@/components/checkout/posted-form";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
 import { listBanks } from "@/lib/checkout/banks";
@@ -82,11 +82,13 @@ interface PaymentSectionProps {
   data: CheckoutPageData;
   /**
    * The page's query: `?saved=` (how the payer's return from saving a bank account went),
-   * `?refused=` and the choices a refused post came back with (app/checkout/[checkoutId]/pay),
+   * `?refused=` (what stopped a post to app/checkout/[checkoutId]/pay),
    * `?another=1` and `?stopped=1` (the saved account's "Pay another way" and the attempt's "Choose
    * another way", followed without the page's code).
    */
   query: Record<string, unknown>;
+  /** The payer's choices the query brought back from our own pages (load-page.ts). */
+  kept: KeptChoices;
   /** Inside the merchant's own page (embed.js): the bank picker only, and no way back to the shop. */
   embedded?: boolean;
 }
@@ -95,7 +97,7 @@ interface PaymentSectionProps {
  * The checkout's payment card, the same on our page and in the merchant's (embedded): how the
  * checkout ended, the attempt in flight, or the form with the payer's saved account first.
  */
-export async function PaymentSection({ data, query, embedded = false }: PaymentSectionProps) {
+export async function PaymentSection({ data, query, kept, embedded = false }: PaymentSectionProps) {
   const { checkout, locale, attempt } = data;
   const t = messages(locale);
   const state = stateOf(data);
@@ -132,7 +134,6 @@ export async function PaymentSection({ data, query, embedded = false }: PaymentS
       : null;
   const lastOver = attempt !== null && (attempt.abandoned || attempt.statusGroup === "failed");
   // What the payer chose before a refused post, where this page still offers it.
-  const kept = keptChoices(query);
   const country = kept.country && data.countries.includes(kept.country) ? kept.country : data.defaultCountry;
   const initialBanks = state === "form" && data.methods.bank ? await banksFor(country) : null;
   const keptBank = initialBanks?.banks.some((b) => b.id === kept.bankId) ? kept.bankId : undefined;

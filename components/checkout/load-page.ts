@@ -5,6 +5,7 @@ import { appContext } from "@/lib/checkout/app-context";
 import { getCheckoutPageData } from "@/lib/checkout/page-data";
 import { LANG_COOKIE, requestedLocale } from "@/lib/i18n";
 import { PAYER_HANDLE_COOKIE } from "@/lib/checkout/saved-accounts/payer-handle";
+import { keptChoices } from "./posted-form";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -20,13 +21,14 @@ const load = cache(async (checkoutId: string, lang: string | undefined, payerHan
 
 /**
  * The checkout page data for this request, in the language the payer asked for (?lang=, then the
- * cookie); with the payer's saved bank account when the page offers paying with one.
+ * cookie); with the payer's saved bank account when the page offers paying with one; and the
+ * choices the query brings back, when our own pages sent it.
  */
 export async function loadCheckoutPage(
   { params, searchParams }: CheckoutRouteProps,
   opts: { savedAccount?: boolean } = {},
 ) {
-  const [{ checkoutId }, query, jar] = await Promise.all([params, searchParams, cookies()]);
+  const [{ checkoutId }, query, jar, sent] = await Promise.all([params, searchParams, cookies(), headers()]);
   return {
     data: await load(
       checkoutId,
@@ -34,5 +36,6 @@ export async function loadCheckoutPage(
       opts.savedAccount ? jar.get(PAYER_HANDLE_COOKIE)?.value : undefined,
     ),
     query,
+    kept: keptChoices(query, sent.get("sec-fetch-site")),
   };
 }

@@ -18,7 +18,7 @@ describe("a refused post's way back to the form", () => {
     expect(location).toBe(
       "/checkout/co_1?lang=lv&refused=rate_limited&choice=here&country=LV&bank=SWEDBANK_LV_SAND&remember=on",
     );
-    expect(keptChoices(queryOf(location))).toEqual({
+    expect(keptChoices(queryOf(location), "same-origin")).toEqual({
       choice: "here",
       country: "LV",
       bankId: "SWEDBANK_LV_SAND",
@@ -34,12 +34,21 @@ describe("a refused post's way back to the form", () => {
   });
 
   it("keeps only well-formed choices from the query; the page then keeps only those it offers", () => {
-    expect(keptChoices({ choice: "steal", country: "lv", bank: "<script>", remember: "yes" })).toEqual({
+    expect(keptChoices({ choice: "steal", country: "lv", bank: "<script>", remember: "yes" }, "same-origin")).toEqual({
       choice: undefined,
       country: undefined,
       bankId: undefined,
       remember: false,
     });
-    expect(keptChoices({ choice: ["here"], country: "LVA" })).toMatchObject({ choice: undefined, country: undefined });
+    expect(keptChoices({ choice: ["here"], country: "LVA" }, "same-origin")).toMatchObject({
+      choice: undefined,
+      country: undefined,
+    });
+  });
+
+  it("keeps nothing when the page was not reached from our own pages: another site, the address bar, or no header", () => {
+    const crafted = queryOf(refusedLocation("co_1", form, "rate_limited"));
+    for (const fetchSite of ["cross-site", "same-site", "none", null])
+      expect(keptChoices(crafted, fetchSite)).toEqual({ remember: false });
   });
 });

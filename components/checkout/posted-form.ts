@@ -79,7 +79,15 @@ export interface KeptChoices {
   remember: boolean;
 }
 
-export function keptChoices(query: Record<string, unknown>): KeptChoices {
+/**
+ * The choices in the checkout's query, when our own pages sent the payer there (`Sec-Fetch-Site`,
+ * which the browser sets and a page cannot): the way back from a refused post, or the form's "Show
+ * banks" without scripts. A link from anywhere else must not choose for the payer, least of all
+ * tick "Remember", the payer's consent to keep the account. A browser that does not send the
+ * header gets the form as it comes.
+ */
+export function keptChoices(query: Record<string, unknown>, fetchSite: string | null): KeptChoices {
+  if (fetchSite !== "same-origin") return { remember: false };
   return {
     choice: CHOICES.find((c) => c === query.choice),
     country: typeof query.country === "string" && /^[A-Z]{2}$/.test(query.country) ? query.country : undefined,

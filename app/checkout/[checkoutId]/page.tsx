@@ -18,7 +18,7 @@ export async function generateMetadata(props: CheckoutRouteProps): Promise<Metad
 }
 
 export default async function CheckoutPage(props: CheckoutRouteProps) {
-  const { data, query } = await loadCheckoutPage(props, { savedAccount: true });
+  const { data, query, kept } = await loadCheckoutPage(props, { savedAccount: true });
   if (!data) notFound();
 
   const { checkout, locale } = data;
@@ -42,7 +42,7 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
           </header>
           <div className="stack">
             <OrderSummary checkout={checkout} locale={locale} />
-            <PaymentSection data={data} query={query} />
+            <PaymentSection data={data} query={query} kept={kept} />
           </div>
         </div>
         {(state === "form" || state === "attempt") && <PhoneQr url={`${env().appUrl}${path}`} locale={locale} />}

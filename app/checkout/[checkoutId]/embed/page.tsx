@@ -20,7 +20,7 @@ export async function generateMetadata(props: CheckoutRouteProps): Promise<Metad
  * the page that says it is one of them.
  */
 export default async function EmbeddedCheckout(props: CheckoutRouteProps) {
-  const { data, query } = await loadCheckoutPage(props, { savedAccount: true });
+  const { data, query, kept } = await loadCheckoutPage(props, { savedAccount: true });
   if (!data) notFound();
   const { locale } = data;
   const t = messages(locale);
@@ -37,7 +37,7 @@ export default async function EmbeddedCheckout(props: CheckoutRouteProps) {
             <strong>{t["common.testBannerLabel"]}</strong> · {t["common.testBanner"]}
           </p>
         )}
-        <PaymentSection data={data} query={query} embedded />
+        <PaymentSection data={data} query={query} kept={kept} embedded />
       </main>
     </div>
   );
