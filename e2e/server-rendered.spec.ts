@@ -109,6 +109,37 @@ test.describe("with JavaScript off", () => {
     ]);
   });
 
+  test("the payer searches the banks: the page shows those that match, and pays one of them", async ({
+    page,
+    request,
+  }) => {
+    const reference = `nojs-search-${Date.now()}`;
+    const id = await createCheckout(request, { reference });
+    await page.goto(`/checkout/${id}?lang=en`);
+    const banks = page.getByRole("radiogroup", { name: "Your bank" });
+    await page.getByRole("searchbox", { name: "Search banks" }).fill("šiaul");
+    await page.getByRole("button", { name: "Search banks" }).click();
+    await expect(banks.getByRole("radio")).toHaveCount(1);
+    await expect(page.getByRole("searchbox", { name: "Search banks" })).toHaveValue("šiaul");
+
+    // A search that finds nothing says so, and an empty one brings the whole list back.
+    await page.getByRole("searchbox", { name: "Search banks" }).fill("no such bank");
+    await page.getByRole("button", { name: "Search banks" }).click();
+    await expect(page.getByText("No bank matches “no such bank”.")).toBeVisible();
+    await page.getByRole("searchbox", { name: "Search banks" }).fill("");
+    await page.getByRole("button", { name: "Search banks" }).click();
+    await expect(banks.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+
+    await page.getByRole("searchbox", { name: "Search banks" }).fill("siauliu");
+    await page.getByRole("searchbox", { name: "Search banks" }).press("Enter");
+    await expect(banks.getByRole("radio")).toHaveCount(1);
+    await banks.getByRole("radio", { name: "Šiaulių bankas", exact: true }).check();
+    await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+    await page.getByRole("button", { name: /^Pay/ }).click();
+    await page.waitForURL(/localhost:\d+\/login\//);
+    expect(await sandboxPayments(request, reference)).toEqual([expect.objectContaining({ bankId: "SIAULIU_LT_SAND" })]);
+  });
+
   test("back from the bank, the payer chooses another bank: the unfinished payment stops and the new one goes through", async ({
     page,
     request,

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Ref } from "react";
+import type { ReactNode, Ref } from "react";
 import { useChangedBeforeLive } from "@/components/checkout/early-input";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { BankLogo, EmptyState } from "./BankParts";
@@ -21,6 +21,10 @@ interface BankPickerProps {
   errorId?: string;
   /** Switch to "choose my bank on the next page" (offered when nothing can be chosen here). */
   onUseHosted?(): void;
+  /** The search to start with (the page was asked again with it). */
+  initialSearch?: string;
+  /** Beside the search box: the server's `<noscript>` button that searches without the page's code. */
+  searchButton?: ReactNode;
   messages: PickerMessages;
   ref?: Ref<BankPickerHandle>;
 }
@@ -38,11 +42,13 @@ export function BankPicker({
   lastUsedId,
   errorId,
   onUseHosted,
+  initialSearch,
+  searchButton,
   messages: t,
   ref,
 }: BankPickerProps) {
   const { query, searched, matches, shown, hiddenCount, groupRef, searchRef, setQuery, onSearchKeyDown, showAll } =
-    useBankPicker(state.status === "ready" ? state.banks : null, lastUsedId, ref);
+    useBankPicker(state.status === "ready" ? state.banks : null, lastUsedId, ref, initialSearch);
   useChangedBeforeLive("#bank-list input:checked", onChange);
 
   if (state.status === "loading") {
@@ -109,6 +115,7 @@ export function BankPicker({
         <input
           ref={searchRef}
           id="bank-search"
+          name="q"
           type="search"
           autoComplete="off"
           spellCheck={false}
@@ -117,6 +124,7 @@ export function BankPicker({
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={onSearchKeyDown}
         />
+        {searchButton}
         <p id="bank-search-hint" className="hint">
           {t["picker.searchHint"]}
         </p>

@@ -34,8 +34,9 @@ export function useBankPicker(
   banks: readonly BankView[] | null,
   lastUsedId: string | null,
   ref?: Ref<BankPickerHandle>,
+  initialSearch = "",
 ) {
-  const [query, setQueryState] = useState("");
+  const [query, setQueryState] = useState(initialSearch);
   const deferredQuery = useDeferredValue(query);
   const [showAll, setShowAll] = useState(false);
   const groupRef = useRef<HTMLDivElement>(null);

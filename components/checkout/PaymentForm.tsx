@@ -32,6 +32,8 @@ export interface PaymentFormProps extends PaymentFormOptions {
      * again: a `<noscript>` button that does, rendered by the server (no code of ours in the page's scripts).
      */
     showBanks?: ReactNode;
+    /** The same for the bank search: a `<noscript>` button that asks the page again with it. */
+    searchBanks?: ReactNode;
   };
   messages: FormMessages;
 }
@@ -156,6 +158,8 @@ export function PaymentForm(props: PaymentFormProps) {
               lastUsedId={f.lastUsedId}
               errorId={bankError ? "bank-error" : undefined}
               onUseHosted={methods.bank ? f.chooseHosted : undefined}
+              initialSearch={country === props.defaultCountry ? props.initialSearch : undefined}
+              searchButton={post?.searchBanks}
               messages={t}
             />
             {bankError && (

@@ -159,6 +159,7 @@ export async function PaymentSection({ data, query, kept, embedded = false }: Pa
         initialBanks={initialBanks}
         initialChoice={kept.choice}
         initialBankId={keptBank ?? expired?.bankId}
+        initialSearch={kept.search}
         rememberByDefault={kept.remember || expired !== null}
         startNewAttempt={lastOver}
         notice={firstNotice(data, query, refused, t)}
@@ -169,19 +170,8 @@ export async function PaymentSection({ data, query, kept, embedded = false }: Pa
             : {
                 action: `/checkout/${id}/pay`,
                 attemptKey: randomUUID(),
-                showBanks: (
-                  <noscript>
-                    <button
-                      type="submit"
-                      className="btn btn-secondary"
-                      formMethod="get"
-                      formAction={`/checkout/${id}`}
-                      formNoValidate
-                    >
-                      {t["pay.showBanks"]}
-                    </button>
-                  </noscript>
-                ),
+                showBanks: <AskAgain path={`/checkout/${id}`} label={t["pay.showBanks"]} />,
+                searchBanks: <AskAgain path={`/checkout/${id}`} label={t["picker.search"]} />,
               }
         }
         attempt={inFlight}
@@ -203,5 +193,19 @@ export async function PaymentSection({ data, query, kept, embedded = false }: Pa
         ])}
       />
     </section>
+  );
+}
+
+/**
+ * Without the page's code, the form's choices that change the page (the country, the bank search)
+ * take effect only when the page is asked again: a button that does, with the form as it stands.
+ */
+function AskAgain({ path, label }: { path: string; label: string }) {
+  return (
+    <noscript>
+      <button type="submit" className="btn btn-secondary" formMethod="get" formAction={path} formNoValidate>
+        {label}
+      </button>
+    </noscript>
   );
 }

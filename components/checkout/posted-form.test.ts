@@ -33,6 +33,16 @@ describe("a refused post's way back to the form", () => {
     );
   });
 
+  it("keeps the bank search the form sent without scripts, trimmed and at most 64 characters", () => {
+    expect(keptChoices({ country: "LT", q: "  šiaul " }, "same-origin")).toMatchObject({
+      country: "LT",
+      search: "šiaul",
+    });
+    expect(keptChoices({ q: "x".repeat(100) }, "same-origin").search).toHaveLength(64);
+    expect(keptChoices({ q: "   " }, "same-origin").search).toBeUndefined();
+    expect(keptChoices({ q: ["a", "b"] }, "same-origin").search).toBeUndefined();
+  });
+
   it("keeps only well-formed choices from the query; the page then keeps only those it offers", () => {
     expect(keptChoices({ choice: "steal", country: "lv", bank: "<script>", remember: "yes" }, "same-origin")).toEqual({
       choice: undefined,

@@ -76,13 +76,15 @@ export interface KeptChoices {
   choice?: Choice;
   country?: string;
   bankId?: string;
+  /** The bank search, sent by the form without scripts (`q`: its search box). */
+  search?: string;
   remember: boolean;
 }
 
 /**
  * The choices in the checkout's query, when our own pages sent the payer there (`Sec-Fetch-Site`,
  * which the browser sets and a page cannot): the way back from a refused post, or the form's "Show
- * banks" without scripts. A link from anywhere else must not choose for the payer, least of all
+ * banks" and bank search without scripts. A link from anywhere else must not choose for the payer, least of all
  * tick "Remember", the payer's consent to keep the account. A browser that does not send the
  * header gets the form as it comes.
  */
@@ -92,6 +94,7 @@ export function keptChoices(query: Record<string, unknown>, fetchSite: string | 
     choice: CHOICES.find((c) => c === query.choice),
     country: typeof query.country === "string" && /^[A-Z]{2}$/.test(query.country) ? query.country : undefined,
     bankId: bankIdInput.safeParse(query.bank).data,
+    search: typeof query.q === "string" && query.q.trim() ? query.q.trim().slice(0, 64) : undefined,
     remember: query.remember === "on",
   };
 }

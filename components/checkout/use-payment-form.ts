@@ -40,6 +40,8 @@ export interface PaymentFormOptions {
   initialChoice?: Choice;
   /** Bank to start with, e.g. the saved account's bank when it must be saved again. */
   initialBankId?: string;
+  /** The default country's bank search to start with (the form searched without scripts). */
+  initialSearch?: string;
   /** Start with "Remember this bank account" ticked (the payer had one saved). */
   rememberByDefault?: boolean;
   /** The page's words: a refusal is told in its code's own only when they have it (pay-request.ts). */
