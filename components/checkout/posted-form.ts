@@ -84,9 +84,9 @@ export interface KeptChoices {
 /**
  * The choices in the checkout's query, when our own pages sent the payer there (`Sec-Fetch-Site`,
  * which the browser sets and a page cannot): the way back from a refused post, or the form's "Show
- * banks" and bank search without scripts. A link from anywhere else must not choose for the payer, least of all
- * tick "Remember", the payer's consent to keep the account. A browser that does not send the
- * header gets the form as it comes.
+ * banks" and bank search without scripts. A link from anywhere else must not choose for the payer,
+ * least of all tick "Remember", the payer's consent to keep the account. A browser that does not
+ * send the header gets the form as it comes.
  */
 export function keptChoices(query: Record<string, unknown>, fetchSite: string | null): KeptChoices {
   if (fetchSite !== "same-origin") return { remember: false };
