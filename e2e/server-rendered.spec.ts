@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { createCheckout, decideAtBank, forceProviderStatus, payWithBank, sandboxPayments } from "./journey";
+import {
+  createCheckout,
+  decideAtBank,
+  forceProviderStatus,
+  merchantView,
+  payWithBank,
+  sandboxPayments,
+} from "./journey";
 
 /**
  * When a page's server render throws, Next answers 200 with an empty error shell and the browser
@@ -138,6 +145,32 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("button", { name: /^Pay/ }).click();
     await page.waitForURL(/localhost:\d+\/login\//);
     expect(await sandboxPayments(request, reference)).toEqual([expect.objectContaining({ bankId: "SIAULIU_LT_SAND" })]);
+  });
+
+  test("paid on the phone through the QR code, the computer's page offers to show it, and does", async ({
+    page,
+    request,
+    browser,
+  }, info) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const id = await createCheckout(request);
+    await page.goto(`/checkout/${id}?lang=en`);
+    await expect(page.getByRole("img", { name: "Scan to pay on your phone" })).toBeVisible();
+
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      baseURL: info.project.use.baseURL,
+    });
+    const phonePage = await phone.newPage();
+    await phonePage.goto(`/checkout/${id}?lang=en`);
+    await payWithBank(phonePage);
+    await decideAtBank(phonePage, "Approve");
+    await expect.poll(async () => (await merchantView(request, id)).status, { timeout: 15_000 }).toBe("paid");
+    await phone.close();
+
+    await page.getByRole("link", { name: "Paid on your phone? Show it here" }).click();
+    await expect(page.getByRole("heading", { name: "This order is already paid" })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
   });
 
   test("back from the bank, the payer chooses another bank: the unfinished payment stops and the new one goes through", async ({

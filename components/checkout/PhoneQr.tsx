@@ -26,6 +26,12 @@ export async function PhoneQr({ url, locale }: { url: string; locale: Locale }) 
       {/* The library's markup: the code's squares as path data, never the text of the URL. */}
       <div className="qr-code" role="img" aria-label={t["qr.alt"]} dangerouslySetInnerHTML={{ __html: svg }} />
       <p className="hint">{t["qr.hint"]}</p>
+      {/* The page's code notices the payment by itself (QrHandoff); without it, the payer asks. */}
+      <noscript>
+        <p className="hint">
+          <a href={url}>{t["qr.reload"]}</a>
+        </p>
+      </noscript>
     </aside>
   );
 }

@@ -178,6 +178,7 @@ export const en = {
   "qr.heading": "Pay on your phone",
   "qr.alt": "Scan to pay on your phone",
   "qr.hint": "Scan this code with your phone's camera to open this checkout there and pay in your bank's app.",
+  "qr.reload": "Paid on your phone? Show it here",
 
   // Landing page (after the bank)
   "status.title": "Payment status",

@@ -168,6 +168,7 @@ export const et: Messages = {
   "qr.heading": "Makske telefoniga",
   "qr.alt": "Skanni, et maksta telefoniga",
   "qr.hint": "Skannige see kood telefoni kaameraga: makse avaneb telefonis ja saate maksta oma panga rakenduses.",
+  "qr.reload": "Maksite telefoniga? Näita siin",
 
   "status.title": "Makse olek",
   "status.checking.heading": "Kontrollime teie makset…",

@@ -173,6 +173,7 @@ export const lt: Messages = {
   "qr.alt": "Nuskenuokite ir mokėkite telefonu",
   "qr.hint":
     "Nuskenuokite šį kodą telefono kamera: šis apmokėjimas atsidarys telefone ir galėsite mokėti banko programėlėje.",
+  "qr.reload": "Sumokėjote telefonu? Parodyti čia",
 
   "status.title": "Mokėjimo būsena",
   "status.checking.heading": "Tikriname jūsų mokėjimą…",

@@ -173,6 +173,7 @@ export const lv: Messages = {
   "qr.heading": "Maksājiet tālrunī",
   "qr.alt": "Skenējiet, lai maksātu tālrunī",
   "qr.hint": "Noskenējiet šo kodu ar tālruņa kameru: šī apmaksa atvērsies tālrunī, un varēsiet maksāt bankas lietotnē.",
+  "qr.reload": "Samaksājāt tālrunī? Parādīt šeit",
 
   "status.title": "Maksājuma statuss",
   "status.checking.heading": "Pārbaudām jūsu maksājumu…",
