@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 
 /** The documented sandbox defaults (README): the merchant API key and the test bank login. */
 export const MERCHANT_KEY = "dev-merchant-key";
@@ -59,6 +59,24 @@ export async function payWithBank(page: Page, bank = "Swedbank") {
   await page.getByRole("button", { name: /^Pay/ }).click();
   // The sandbox's hosted page, on whichever port this project's sandbox runs.
   await page.waitForURL(/localhost:\d+\/login\//);
+}
+
+/**
+ * The payer's phone, a browser of its own, opens the checkout (as its QR code does) and approves
+ * a payment at the bank. The caller closes the returned context.
+ */
+export async function approveOnPhone(browser: Browser, baseURL: string | undefined, checkoutId: string) {
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    baseURL,
+  });
+  const page = await phone.newPage();
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await payWithBank(page);
+  await decideAtBank(page, "Approve");
+  return { phone, page };
 }
 
 /** At the sandbox bank: log in as a test user and press one of the decision buttons. */

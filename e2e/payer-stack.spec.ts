@@ -3,7 +3,14 @@ import { expect, test, type Page } from "@playwright/test";
 import { LOCALES, messages } from "../lib/i18n";
 import { COMPILE_HINT } from "../scripts/build";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout, decideAtBank, forceProviderStatus, merchantView, payWithBank } from "./journey";
+import {
+  approveOnPhone,
+  createCheckout,
+  decideAtBank,
+  forceProviderStatus,
+  merchantView,
+  payWithBank,
+} from "./journey";
 
 // Issue 16: the payer's pages on react-query and react-hook-form, phone first.
 
@@ -241,16 +248,7 @@ test.describe("on a computer (1280×800)", () => {
     await page.goto(`/checkout/${checkoutId}?lang=en`);
     await expect(page.getByRole("img", { name: "Scan to pay on your phone" })).toBeVisible();
 
-    const phone = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      baseURL: test.info().project.use.baseURL,
-    });
-    const phonePage = await phone.newPage();
-    await phonePage.goto(`/checkout/${checkoutId}?lang=en`);
-    await payWithBank(phonePage);
-    await decideAtBank(phonePage, "Approve");
+    const { phone, page: phonePage } = await approveOnPhone(browser, test.info().project.use.baseURL, checkoutId);
     await expect(phonePage.getByRole("heading", { name: "Payment received" })).toBeVisible();
     await phone.close();
 

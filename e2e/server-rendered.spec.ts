@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import {
+  approveOnPhone,
   createCheckout,
   decideAtBank,
   forceProviderStatus,
@@ -107,10 +108,7 @@ test.describe("with JavaScript off", () => {
     await page.getByLabel("Country of your bank").selectOption({ label: "Latvia" });
     await page.getByRole("button", { name: "Show this country's banks" }).click();
     await expect(lithuanianOnly).toHaveCount(0);
-    await page.getByRole("radio", { name: "Citadele", exact: true }).check();
-    await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
-    await page.getByRole("button", { name: /^Pay/ }).click();
-    await page.waitForURL(/localhost:\d+\/login\//);
+    await payWithBank(page, "Citadele");
     expect(await sandboxPayments(request, reference)).toEqual([
       expect.objectContaining({ bankId: "CITADELE_LV_SAND" }),
     ]);
@@ -124,26 +122,25 @@ test.describe("with JavaScript off", () => {
     const id = await createCheckout(request, { reference });
     await page.goto(`/checkout/${id}?lang=en`);
     const banks = page.getByRole("radiogroup", { name: "Your bank" });
-    await page.getByRole("searchbox", { name: "Search banks" }).fill("šiaul");
-    await page.getByRole("button", { name: "Search banks" }).click();
+    const box = page.getByRole("searchbox", { name: "Search banks" });
+    const search = async (text: string) => {
+      await box.fill(text);
+      await page.getByRole("button", { name: "Search banks" }).click();
+    };
+    await search("šiaul");
     await expect(banks.getByRole("radio")).toHaveCount(1);
-    await expect(page.getByRole("searchbox", { name: "Search banks" })).toHaveValue("šiaul");
+    await expect(box).toHaveValue("šiaul");
 
     // A search that finds nothing says so, and an empty one brings the whole list back.
-    await page.getByRole("searchbox", { name: "Search banks" }).fill("no such bank");
-    await page.getByRole("button", { name: "Search banks" }).click();
+    await search("no such bank");
     await expect(page.getByText("No bank matches “no such bank”.")).toBeVisible();
-    await page.getByRole("searchbox", { name: "Search banks" }).fill("");
-    await page.getByRole("button", { name: "Search banks" }).click();
+    await search("");
     await expect(banks.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
 
-    await page.getByRole("searchbox", { name: "Search banks" }).fill("siauliu");
-    await page.getByRole("searchbox", { name: "Search banks" }).press("Enter");
+    await box.fill("siauliu");
+    await box.press("Enter");
     await expect(banks.getByRole("radio")).toHaveCount(1);
-    await banks.getByRole("radio", { name: "Šiaulių bankas", exact: true }).check();
-    await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
-    await page.getByRole("button", { name: /^Pay/ }).click();
-    await page.waitForURL(/localhost:\d+\/login\//);
+    await payWithBank(page, "Šiaulių bankas");
     expect(await sandboxPayments(request, reference)).toEqual([expect.objectContaining({ bankId: "SIAULIU_LT_SAND" })]);
   });
 
@@ -157,14 +154,7 @@ test.describe("with JavaScript off", () => {
     await page.goto(`/checkout/${id}?lang=en`);
     await expect(page.getByRole("img", { name: "Scan to pay on your phone" })).toBeVisible();
 
-    const phone = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      baseURL: info.project.use.baseURL,
-    });
-    const phonePage = await phone.newPage();
-    await phonePage.goto(`/checkout/${id}?lang=en`);
-    await payWithBank(phonePage);
-    await decideAtBank(phonePage, "Approve");
+    const { phone } = await approveOnPhone(browser, info.project.use.baseURL, id);
     await expect.poll(async () => (await merchantView(request, id)).status, { timeout: 15_000 }).toBe("paid");
     await phone.close();
 

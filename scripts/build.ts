@@ -1,7 +1,8 @@
 /**
  * `npm run build`: Next's production build, then V8's explicit compile hint on the framework's
- * chunks (ADR 12, "The framework's chunks are compiled while they download"). `npm start`, `npm test`, `npm run bench` and the Dockerfile all
- * build through here, so no build serves the chunks without it.
+ * chunks (ADR 12, "The framework's chunks are compiled while they download"). `npm start`,
+ * `npm test`, `npm run bench` and the Dockerfile all build through here, so no build serves the
+ * chunks without it.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
