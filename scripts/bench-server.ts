@@ -4,8 +4,8 @@
  * measured the same way in the same run, so the figures mean the same on any machine.
  *
  * - GET /api/banks and POST /api/checkouts: requests per second, 10 connections (autocannon).
- * - Webhook ingest: signed PAYMENT webhooks, 10 at a time; each marks a checkout paid, then the
- *   same again (idempotent).
+ * - Webhook ingest: signed PAYMENT webhooks, 10 at a time, each round after a warm-up batch; each
+ *   marks a checkout paid, then the same again (idempotent).
  * - Payment start: the sandbox answers POST /pis/payment after 50 ms; 20 payers start at once, and
  *   the same provider calls are made straight to the sandbox, 20 at once: our overhead is the
  *   difference of the medians.
@@ -40,7 +40,14 @@ const WEBHOOK_SIZED = JSON.stringify({
 });
 const PAYERS_AT_ONCE = 20;
 const PAYMENT_RUNS = 100;
-const WEBHOOKS = 300;
+const WEBHOOKS = 2000;
+/**
+ * Applied webhooks sent just before each round's, not counted: the floor and the other routes are
+ * measured after 2 s of the same load (autocannon), and so is this. Measured cold, a round read
+ * the server's CPU per webhook 1.7-2.5 ms after a pause (the floor's turn) where the same server
+ * under steady load used 1.2-1.4 ms (Postgres).
+ */
+const WEBHOOK_WARMUP = 1000;
 /** Goals of issue 19, as ratios to the bare route (throughput) or milliseconds (overhead). */
 const GOALS = {
   banks: 0.9,
@@ -56,6 +63,9 @@ const BENCH_ENV = {
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: "1000000",
   BENCH_COUNT_ROUND_TRIPS: "1",
   LOG_LEVEL: "warn",
+  // The webhook rounds start thousands of payments no payer approves; asking the provider about
+  // them 30 s later is the background worker's (lib/checkout/reconcile.ts), not the measured routes'.
+  WORKER_INTERVAL_MS: "600000",
 };
 
 type Line = (text?: string) => void;
@@ -145,12 +155,13 @@ async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line:
 
 /**
  * Signed PAYMENT webhooks, each marking a fresh checkout paid, 10 at a time: per second as a ratio
- * to the bare route (a fresh batch each round), then one batch again (idempotent); afterwards every
- * checkout is checked for having been moved to paid exactly once.
+ * to the bare route (a fresh batch each round, after a warm-up batch), then one batch again
+ * (idempotent); afterwards every checkout is checked for having been moved to paid exactly once.
  */
 async function webhookIngest(app: RunningApp, count: number, floorNow: () => Promise<Sample>) {
   const runId = Date.now().toString(36);
-  const refs = Array.from({ length: count * ROUNDS }, (_, i) => `wh-${runId}-${i}`);
+  const perRound = WEBHOOK_WARMUP + count;
+  const refs = Array.from({ length: perRound * ROUNDS }, (_, i) => `wh-${runId}-${i}`);
   const started = await pool(refs, 8, async (reference, i) => {
     const id = await createCheckout(app.url, reference);
     const start = await json(`${app.url}/api/checkouts/${id}/payments`, {
@@ -180,16 +191,20 @@ async function webhookIngest(app: RunningApp, count: number, floorNow: () => Pro
     if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.body.toString()}`);
     trips = Number(res.headers["x-db-round-trips"] ?? 0);
   };
-  const batch = (round: number) => started.slice(round * count, (round + 1) * count);
+  const counted = (round: number) => started.slice(round * perRound + WEBHOOK_WARMUP, (round + 1) * perRound);
   const perSecond = async (round: number): Promise<Sample> => {
+    await pool(started.slice(round * perRound, round * perRound + WEBHOOK_WARMUP), 10, send);
     const t = performance.now();
     const cpu = app.cpuMs();
-    await pool(batch(round), 10, send);
+    await pool(counted(round), 10, send);
     return { rps: (count / (performance.now() - t)) * 1000, cpu: (app.cpuMs() - cpu) / count };
   };
   const first = await steadyRatio(floorNow, perSecond);
   const firstTrips = trips;
-  const repeat = (await perSecond(ROUNDS - 1)).rps;
+  const again = counted(ROUNDS - 1);
+  const t = performance.now();
+  await pool(again, 10, send);
+  const repeat = (again.length / (performance.now() - t)) * 1000;
   // What the merchant sees afterwards: every checkout paid (none lost), moved to paid once.
   let lost = 0;
   let appliedTwice = 0;
