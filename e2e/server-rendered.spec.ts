@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import {
   approveOnPhone,
   createCheckout,
@@ -39,6 +39,14 @@ test("every payer page arrives rendered: its content is in the HTML, before any 
  * sees the loading state for ever, and with it on, the swap waits for React's reveal throttle.
  * What the payer reads must not depend on the page's code having run (blocked, failed to load).
  */
+/** A new checkout opened in English; its reference carries the test's name, to find its payments. */
+async function openCheckout(page: Page, request: APIRequestContext, name: string) {
+  const reference = `nojs-${name}-${Date.now()}`;
+  const id = await createCheckout(request, { reference });
+  await page.goto(`/checkout/${id}?lang=en`);
+  return { id, reference };
+}
+
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -62,8 +70,7 @@ test.describe("with JavaScript off", () => {
     page,
     request,
   }) => {
-    const id = await createCheckout(request);
-    await page.goto(`/checkout/${id}?lang=en`);
+    const { id } = await openCheckout(page, request, "pays");
     await payWithBank(page);
     const paymentId = new URL(page.url()).pathname.split("/")[2]!;
     await decideAtBank(page, "Leave pending");
@@ -80,9 +87,7 @@ test.describe("with JavaScript off", () => {
     page,
     request,
   }) => {
-    const reference = `nojs-terms-${Date.now()}`;
-    const id = await createCheckout(request, { reference });
-    await page.goto(`/checkout/${id}?lang=en`);
+    const { id, reference } = await openCheckout(page, request, "terms");
     await page.getByRole("radio", { name: "SEB", exact: true }).check();
     await page.getByRole("button", { name: /^Pay/ }).click();
     await page.waitForURL(new RegExp(`/checkout/${id}\\?`));
@@ -100,9 +105,7 @@ test.describe("with JavaScript off", () => {
     page,
     request,
   }) => {
-    const reference = `nojs-country-${Date.now()}`;
-    const id = await createCheckout(request, { reference });
-    await page.goto(`/checkout/${id}?lang=en`);
+    const { reference } = await openCheckout(page, request, "country");
     const lithuanianOnly = page.getByRole("radio", { name: "Šiaulių bankas", exact: true });
     await expect(lithuanianOnly).toBeVisible();
     await page.getByLabel("Country of your bank").selectOption({ label: "Latvia" });
@@ -118,9 +121,7 @@ test.describe("with JavaScript off", () => {
     page,
     request,
   }) => {
-    const reference = `nojs-search-${Date.now()}`;
-    const id = await createCheckout(request, { reference });
-    await page.goto(`/checkout/${id}?lang=en`);
+    const { reference } = await openCheckout(page, request, "search");
     const banks = page.getByRole("radiogroup", { name: "Your bank" });
     const box = page.getByRole("searchbox", { name: "Search banks" });
     const search = async (text: string) => {
@@ -150,8 +151,7 @@ test.describe("with JavaScript off", () => {
     browser,
   }, info) => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    const id = await createCheckout(request);
-    await page.goto(`/checkout/${id}?lang=en`);
+    const { id } = await openCheckout(page, request, "qr");
     await expect(page.getByRole("img", { name: "Scan to pay on your phone" })).toBeVisible();
 
     const { phone } = await approveOnPhone(browser, info.project.use.baseURL, id);
@@ -167,9 +167,7 @@ test.describe("with JavaScript off", () => {
     page,
     request,
   }) => {
-    const reference = `nojs-another-${Date.now()}`;
-    const id = await createCheckout(request, { reference });
-    await page.goto(`/checkout/${id}?lang=en`);
+    const { reference } = await openCheckout(page, request, "another");
     await payWithBank(page, "SEB");
     await page.goBack();
     await expect(page.getByRole("heading", { name: "Your payment is in progress" })).toBeVisible();
@@ -181,9 +179,7 @@ test.describe("with JavaScript off", () => {
   });
 
   test("the payer leaves the bank or the card to the provider's page", async ({ page, request }) => {
-    const reference = `nojs-hosted-${Date.now()}`;
-    const id = await createCheckout(request, { reference });
-    await page.goto(`/checkout/${id}?lang=en`);
+    const { reference } = await openCheckout(page, request, "hosted");
     await page.getByRole("radio", { name: "Choose my bank on the next page" }).check();
     await page.getByLabel("Country of your bank").selectOption({ label: "Latvia" });
     await page.getByRole("button", { name: /^Pay/ }).click();
