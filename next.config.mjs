@@ -11,7 +11,12 @@ const nextConfig = {
   // migrations, the embedded database's thread (lib/db/pglite-backend.ts) and the stylesheet
   // (app/stylesheet.ts).
   outputFileTracingIncludes: {
-    "/*": ["./lib/db/migrations/**/*", "./lib/db/pglite-worker.mjs", "./app/globals.css"],
+    "/*": [
+      "./lib/db/migrations/**/*",
+      "./lib/db/pglite-worker.mjs",
+      "./lib/db/pglite-sessions.mjs",
+      "./app/globals.css",
+    ],
   },
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite"],

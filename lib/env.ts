@@ -128,7 +128,7 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
   },
   DATABASE_POOL_SIZE: {
     meaning:
-      "connections each instance keeps to Postgres; instances × this must stay under the server's max_connections",
+      "connections each instance keeps to its database; on Postgres, instances × this must stay under the server's max_connections",
     default: "20",
   },
   PGLITE_DIR: { meaning: "where the embedded database lives; one process at a time", default: ".data/pglite" },

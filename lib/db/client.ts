@@ -25,7 +25,7 @@ export async function openDb(opts: {
   databaseUrl?: string;
   pgliteDir?: string;
   port?: number;
-  /** Postgres connections of this process (DATABASE_POOL_SIZE). */
+  /** Database connections of this process (DATABASE_POOL_SIZE). */
   poolSize?: number;
   /** Called if the embedded database's thread stops without being closed. */
   onLost?: (err: Error) => void;
@@ -52,7 +52,7 @@ export async function openDb(opts: {
   };
   try {
     backend = await startPgliteBackend(dir, { onLost: opts.onLost });
-    pool = await pglitePool(backend);
+    pool = await pglitePool(backend, opts.poolSize ?? 10);
     return { db: await overPool(pool, { migrationLock: false }), kind: "pglite", close };
   } catch (err) {
     await close().catch(() => {});
@@ -61,29 +61,22 @@ export async function openDb(opts: {
 }
 
 /**
- * PGlite spoken to as a Postgres server over node-postgres, one connection (it is one backend):
- * named statements are parsed and planned once, where PGlite's own query() plans every statement
- * again (1.2 ms against 0.35 ms for the status read; issue 19), and both databases share one
- * driver, with the same types and the same transactions.
+ * PGlite spoken to as a Postgres server over node-postgres: named statements are parsed and planned
+ * once, where PGlite's own query() plans every statement again (1.2 ms against 0.35 ms for the
+ * status read; issue 19), and both databases share one driver, with the same types and the same
+ * transactions. PGlite is one backend; its thread keeps each connection's transactions and
+ * statement names apart (lib/db/pglite-sessions.mjs), so several requests' statements can wait
+ * there instead of in the pool while the app's thread is busy with something else.
  */
-async function pglitePool(backend: PgliteBackend): Promise<PgPool> {
+async function pglitePool(backend: PgliteBackend, max: number): Promise<PgPool> {
   const { Pool, Client } = await import("pg");
-  // Named statements live in the one PGlite backend, not in a connection: every connection
-  // shares what has been parsed there, or a new one would parse a name the backend already has.
-  const parsedStatements = {};
-  const submitted = {};
-  // The pool drops a client after any failed statement (a unique violation, say) and makes a new
-  // one, which connects to the same backend.
   class PgliteClient extends Client {
     constructor(config: ClientConfig = {}) {
       super({ ...config, stream: () => backend.socket() } as ClientConfig);
-      const connection = (this as unknown as { connection: Record<string, object> }).connection;
-      connection.parsedStatements = parsedStatements;
-      connection.submittedNamedStatements = submitted;
     }
   }
-  // One connection, kept: PGlite is one backend, with one role and one database.
-  return new Pool({ max: 1, idleTimeoutMillis: 0, Client: PgliteClient, user: "postgres", database: "postgres" });
+  // Kept once made: a connection's statements are parsed again on a new one. One role, one database.
+  return new Pool({ max, idleTimeoutMillis: 0, Client: PgliteClient, user: "postgres", database: "postgres" });
 }
 
 /** drizzle over a node-postgres pool, with the schema brought up to date. */
@@ -97,7 +90,7 @@ async function overPool(pool: PgPool, opts: { migrationLock: boolean }): Promise
   const db = drizzle(pool, { schema });
   // Several app processes may start at once against one server: migrate under a lock, held on a
   // connection of its own while the migration runs on another. PGlite has one process (its
-  // directory lock) and one connection.
+  // directory lock).
   if (!opts.migrationLock) {
     await migrate(db, { migrationsFolder: migrationsFolder() });
   } else {

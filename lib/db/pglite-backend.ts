@@ -62,17 +62,26 @@ export async function startPgliteBackend(
     if (!closing) opts.onLost?.(err);
   });
 
-  const exchange = (message: { bytes?: Uint8Array; close?: true }) =>
+  const exchange = (message: { conn?: number; bytes?: Uint8Array; close?: true }) =>
     new Promise<Answer>((resolve) => {
       if (gone) return resolve({ id: 0, failed: gone.message });
       const id = nextId++;
       waiting.set(id, resolve);
       worker.postMessage({ id, ...message });
     });
+  let nextConn = 1;
 
   return {
     thread: worker,
-    socket: () => new BackendSocket(exchange),
+    socket: () => {
+      const conn = nextConn++;
+      return new BackendSocket(
+        (bytes) => exchange({ conn, bytes }),
+        () => {
+          if (!gone) worker.postMessage({ conn, ended: true });
+        },
+      );
+    },
     async close() {
       if (gone) return;
       closing = true;
@@ -89,7 +98,10 @@ export async function startPgliteBackend(
 class BackendSocket extends Duplex {
   #outgoing: Buffer[] = [];
   #ended = false;
-  constructor(private readonly exchange: (message: { bytes: Uint8Array }) => Promise<Answer>) {
+  constructor(
+    private readonly exchange: (bytes: Uint8Array) => Promise<Answer>,
+    private readonly ended: () => void,
+  ) {
     super();
   }
 
@@ -119,9 +131,20 @@ class BackendSocket extends Duplex {
   }
 
   override _final(done: (err?: Error | null) => void) {
-    this.#ended = true;
+    this.#end();
     this.push(null);
     done();
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void) {
+    this.#end();
+    done(err);
+  }
+
+  #end() {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.ended();
   }
 
   #send() {
@@ -129,7 +152,7 @@ class BackendSocket extends Duplex {
     // posting to the thread would copy whole.
     const bytes = new Uint8Array(Buffer.concat(this.#outgoing));
     this.#outgoing = [];
-    void this.exchange({ bytes }).then((answer) => {
+    void this.exchange(bytes).then((answer) => {
       if (this.#ended || this.destroyed) return;
       if (answer.failed) this.destroy(new Error(answer.failed));
       else if (answer.bytes?.length)

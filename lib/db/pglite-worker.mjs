@@ -4,6 +4,7 @@
 // JavaScript: a worker thread loads its file as it is, with no build step in front of it.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import { Sessions } from "./pglite-sessions.mjs";
 
 const { dataDir } = workerData;
 let db;
@@ -16,26 +17,24 @@ try {
   process.exit(1);
 }
 
-// One exchange at a time, in the order they came: PGlite is one backend.
-let queue = Promise.resolve();
-parentPort.on("message", (message) => {
-  queue = queue.then(() => handle(message));
-});
+const sessions = new Sessions((bytes) => db.execProtocolRaw(bytes));
 
-async function handle({ id, bytes, close }) {
-  if (close) {
-    await db.close().catch(() => {});
-    parentPort.postMessage({ id });
-    parentPort.close();
-    return;
+parentPort.on("message", (message) => {
+  if (message.close) {
+    void sessions.drain().then(async () => {
+      await db.close().catch(() => {});
+      parentPort.postMessage({ id: message.id });
+      parentPort.close();
+    });
+  } else if (message.ended) {
+    sessions.end(message.conn);
+  } else {
+    sessions.send(message.conn, message.bytes, (answer, failed) => {
+      // Posting a view copies the whole buffer under it: a connection's start is answered with a
+      // view into PGlite's own.
+      if (answer && (answer.byteOffset !== 0 || answer.byteLength !== answer.buffer.byteLength))
+        answer = answer.slice();
+      parentPort.postMessage(failed ? { id: message.id, failed } : { id: message.id, bytes: answer });
+    });
   }
-  try {
-    let answer = await db.execProtocolRaw(bytes);
-    // Posting a view copies the whole buffer under it: a connection's start is answered with a
-    // view into PGlite's own.
-    if (answer.byteOffset !== 0 || answer.byteLength !== answer.buffer.byteLength) answer = answer.slice();
-    parentPort.postMessage({ id, bytes: answer });
-  } catch (err) {
-    parentPort.postMessage({ id, failed: String(err?.message ?? err) });
-  }
-}
+});
