@@ -87,20 +87,31 @@ export function failureReasonOf(a: Pick<AttemptRow, "errorCodes" | "providerStat
   return reason === "unknown" && a.failureReason ? "provider_error" : reason;
 }
 
+// The merchant's view is what a merchant's backend polls.
+const attemptsOf = prepared((db) =>
+  db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.checkoutId, sql.placeholder("id")))
+    .orderBy(desc(paymentAttempts.createdAt))
+    .prepare("attempts_of_checkout"),
+);
+
+const historyOf = prepared((db) =>
+  db
+    .select()
+    .from(statusEvents)
+    .where(eq(statusEvents.checkoutId, sql.placeholder("id")))
+    .orderBy(asc(statusEvents.id))
+    .prepare("history_of_checkout"),
+);
+
 /** The merchant's view: the checkout with all its attempts, newest first. */
 export async function getCheckoutDetail(id: string, c: CheckoutContext): Promise<CheckoutDetail> {
   const checkout = await loadCheckout(c, id);
   if (!checkout) throw checkoutNotFound();
-  const attempts = await c.db
-    .select()
-    .from(paymentAttempts)
-    .where(eq(paymentAttempts.checkoutId, id))
-    .orderBy(desc(paymentAttempts.createdAt));
-  const history = await c.db
-    .select()
-    .from(statusEvents)
-    .where(eq(statusEvents.checkoutId, id))
-    .orderBy(asc(statusEvents.id));
+  const attempts = await attemptsOf(c.db).execute({ id });
+  const history = await historyOf(c.db).execute({ id });
   return {
     ...toCheckoutView(checkout),
     customerId: checkout.customerId,
