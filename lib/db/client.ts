@@ -4,7 +4,6 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool } from "pg";
 import { startPgliteBackend, type PgliteBackend } from "./pglite-backend";
 import { lockPgliteDir } from "./pglite-lock";
-import { maintainEvery } from "./pglite-maintenance";
 import { countPoolTrips, countingRoundTrips } from "./round-trips";
 import * as schema from "./schema";
 
@@ -45,9 +44,7 @@ export async function openDb(opts: {
   }
   let backend: PgliteBackend | undefined;
   let pool: PgPool | undefined;
-  let upkeep: ReturnType<typeof maintainEvery> | undefined;
   const close = async () => {
-    await upkeep?.stop();
     // Not waited for: a connection still checked out (a background job's, at shutdown) would hold
     // the close up; the database closes under it.
     void pool?.end().catch(() => {});
@@ -56,9 +53,7 @@ export async function openDb(opts: {
   try {
     backend = await startPgliteBackend(dir, { onLost: opts.onLost });
     pool = await pglitePool(backend, opts.poolSize ?? 10);
-    const db = await overPool(pool, { migrationLock: false });
-    upkeep = maintainEvery(pool);
-    return { db, kind: "pglite", close };
+    return { db: await overPool(pool, { migrationLock: false }), kind: "pglite", close };
   } catch (err) {
     await close().catch(() => {});
     throw err;
