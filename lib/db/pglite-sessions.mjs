@@ -7,6 +7,8 @@
 // Plain JavaScript: the database's thread loads it as it is (lib/db/pglite-worker.mjs).
 
 const MAX_NAME = 63; // Postgres cuts longer identifiers, and two cut names could be one.
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export class Sessions {
   #run;
@@ -47,12 +49,7 @@ export class Sessions {
     this.#running = true;
     try {
       for (;;) {
-        const next =
-          this.#owner === null
-            ? this.#queue.length > 0
-              ? 0
-              : -1
-            : this.#queue.findIndex((e) => e.conn === this.#owner);
+        const next = this.#next();
         if (next < 0) break;
         const [entry] = this.#queue.splice(next, 1);
         if (entry.end) await this.#end(entry.conn);
@@ -62,6 +59,12 @@ export class Sessions {
       this.#running = false;
       for (const resolve of this.#idle.splice(0)) resolve();
     }
+  }
+
+  /** Where in the queue the next exchange to run is, or -1 if none may run now. */
+  #next() {
+    if (this.#owner === null) return this.#queue.length > 0 ? 0 : -1;
+    return this.#queue.findIndex((e) => e.conn === this.#owner);
   }
 
   async #exchange({ conn, bytes, answered }) {
@@ -140,8 +143,8 @@ export function ownNames(bytes, prefix, names) {
       const nameEnd = bytes.indexOf(0, nameAt);
       if (nameEnd < 0 || nameEnd >= end) throw new Error("a statement name without its end");
       if (nameEnd > nameAt) {
-        const name = prefix + new TextDecoder().decode(bytes.subarray(nameAt, nameEnd));
-        const encoded = new TextEncoder().encode(name);
+        const name = prefix + decoder.decode(bytes.subarray(nameAt, nameEnd));
+        const encoded = encoder.encode(name);
         if (encoded.length > MAX_NAME) throw new Error(`statement name too long: ${name}`);
         if (type === 0x50) names.add(name);
         const head = new Uint8Array(5);
@@ -171,7 +174,7 @@ export function ownNames(bytes, prefix, names) {
 }
 
 function simpleQuery(text) {
-  const body = new TextEncoder().encode(text);
+  const body = encoder.encode(text);
   const out = new Uint8Array(6 + body.length);
   out[0] = 0x51; // Q
   writeInt32(out, 1, 5 + body.length);
