@@ -33,12 +33,6 @@ test("every payer page arrives rendered: its content is in the HTML, before any 
   }
 });
 
-/**
- * Content in the HTML is not enough: a page that streams its content behind a loading state keeps
- * it hidden (`<div hidden>`) until an inline script swaps it in, so with JavaScript off the payer
- * sees the loading state for ever, and with it on, the swap waits for React's reveal throttle.
- * What the payer reads must not depend on the page's code having run (blocked, failed to load).
- */
 /** A new checkout opened in English; its reference carries the test's name, to find its payments. */
 async function openCheckout(page: Page, request: APIRequestContext, name: string) {
   const reference = `nojs-${name}-${Date.now()}`;
@@ -47,6 +41,12 @@ async function openCheckout(page: Page, request: APIRequestContext, name: string
   return { id, reference };
 }
 
+/**
+ * Content in the HTML is not enough: a page that streams its content behind a loading state keeps
+ * it hidden (`<div hidden>`) until an inline script swaps it in, so with JavaScript off the payer
+ * sees the loading state for ever, and with it on, the swap waits for React's reveal throttle.
+ * What the payer reads must not depend on the page's code having run (blocked, failed to load).
+ */
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 

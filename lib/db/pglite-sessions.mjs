@@ -71,14 +71,14 @@ export class Sessions {
     let connection = this.#connections.get(conn);
     if (!connection) {
       // A connection's first bytes are its startup message, which has no type byte.
-      this.#connections.set(conn, (connection = { names: new Set() }));
+      this.#connections.set(conn, (connection = { prefix: encoder.encode(`${conn}.`), names: new Set() }));
     } else if (bytes.length === 5 && bytes[0] === 0x58 /* X, Terminate */) {
       answered(new Uint8Array(0));
       await this.#end(conn);
       return;
     } else {
       try {
-        bytes = ownNames(bytes, `${conn}.`, connection.names);
+        bytes = ownNames(bytes, connection.prefix, connection.names);
       } catch (err) {
         answered(undefined, String(err?.message ?? err));
         return;
@@ -122,7 +122,7 @@ export function readyStatus(answer) {
 }
 
 /**
- * The same messages with every statement name prefixed: in Parse, Bind, and a Describe or Close of
+ * The same messages with every statement name prefixed (`prefix`, bytes): in Parse, Bind, and a Describe or Close of
  * a statement. The unnamed statement ("") is left alone: it lives only until the next Parse, and a
  * connection's exchange runs whole before another's.
  */
@@ -143,20 +143,15 @@ export function ownNames(bytes, prefix, names) {
       const nameEnd = bytes.indexOf(0, nameAt);
       if (nameEnd < 0 || nameEnd >= end) throw new Error("a statement name without its end");
       if (nameEnd > nameAt) {
-        const name = prefix + decoder.decode(bytes.subarray(nameAt, nameEnd));
-        const encoded = encoder.encode(name);
-        if (encoded.length > MAX_NAME) throw new Error(`statement name too long: ${name}`);
-        if (type === 0x50) names.add(name);
+        // Bytes, not text: this runs for every named statement executed (its Bind).
+        const length = prefix.length + nameEnd - nameAt;
+        const name = () => decoder.decode(prefix) + decoder.decode(bytes.subarray(nameAt, nameEnd));
+        if (length > MAX_NAME) throw new Error(`statement name too long: ${name()}`);
+        if (type === 0x50) names.add(name());
         const head = new Uint8Array(5);
         head[0] = type;
-        writeInt32(head, 1, end - at - 1 + encoded.length - (nameEnd - nameAt));
-        parts.push(
-          bytes.subarray(from, at),
-          head,
-          bytes.subarray(at + 5, nameAt),
-          encoded,
-          bytes.subarray(nameEnd, end),
-        );
+        writeInt32(head, 1, end - at - 1 + prefix.length);
+        parts.push(bytes.subarray(from, at), head, bytes.subarray(at + 5, nameAt), prefix, bytes.subarray(nameAt, end));
         from = end;
       }
     }
