@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createTestPostgresDatabase, testDbKinds } from "@/lib/db/testing";
+import { webhookSignature } from "@/lib/pis/webhook";
 import { freshAppEnv } from "./test-env";
 
 /**
@@ -347,6 +348,40 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       none,
     );
     expect(res.status).toBe(401);
+  });
+
+  it("takes a signed webhook with 200 and no body, saying what it did in Webhook-Outcome; the same delivery again changes nothing", async () => {
+    const { id } = await (await create({ ...order, reference: "api-webhook" })).json();
+    const body = { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey: "api-webhook-0001" };
+    const started = await routes.payments.POST(
+      req(`/api/checkouts/${id}/payments`, { method: "POST", body }),
+      withId(id),
+    );
+    const paymentId = new URL((await started.json()).confirmLink).pathname.split("/")[2]!;
+    const delivery = JSON.stringify({ id: paymentId, bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" });
+    const deliver = () => {
+      const timestamp = String(Date.now());
+      const signature = webhookSignature(
+        "sandbox-webhook-secret",
+        "http://localhost:3000/api/webhooks/pis",
+        timestamp,
+        delivery,
+      );
+      return routes.webhooks.POST(
+        req("/api/webhooks/pis", {
+          method: "POST",
+          body: delivery,
+          headers: { "X-Kevin-Timestamp": timestamp, "X-Kevin-Signature": signature },
+        }),
+        none,
+      );
+    };
+    const first = await deliver();
+    expect([first.status, first.headers.get("webhook-outcome"), await first.text()]).toEqual([200, "applied", ""]);
+    const status = await (await routes.status.GET(req(`/api/checkouts/${id}/status`), withId(id))).json();
+    expect(status).toMatchObject({ status: "paid" });
+    const again = await deliver();
+    expect([again.status, again.headers.get("webhook-outcome"), await again.text()]).toEqual([200, "unchanged", ""]);
   });
 
   it("refuses a 10 MB body with 413 having read at most about 64 KB of it, on the merchant API, the payer API and the webhook route", async () => {

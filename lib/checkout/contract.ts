@@ -202,8 +202,6 @@ export const staffDetail = z.object({
 });
 export type StaffDetail = z.infer<typeof staffDetail>;
 
-export const webhookTaken = z.object({ outcome: z.string() });
-
 export const liveness = z.object({ status: z.literal("ok") });
 export const readinessView = z.object({
   status: z.enum(["ready", "degraded", "not_ready"]).meta({

@@ -295,7 +295,13 @@ export function openApiDocument(serverUrl: string) {
       "/api/webhooks/pis": {
         post: operation({
           summary: "Provider webhooks (signed); anything but 200 makes the provider deliver again",
-          ok: { description: "Taken", schema: contract.webhookTaken },
+          ok: { description: "Taken: no body, what was done with it in the Webhook-Outcome header" },
+          headers: {
+            "Webhook-Outcome": {
+              schema: { type: "string" },
+              description: "applied (the payment or refund moved), or unchanged (a repeat, or a status already passed)",
+            },
+          },
           errors: [
             "body_too_large",
             "invalid_body",

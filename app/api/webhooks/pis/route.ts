@@ -1,6 +1,6 @@
 import { receivePisWebhook } from "@/lib/checkout/webhooks";
 import { clientIp } from "@/lib/http/client-address";
-import { json, problem } from "@/lib/http/problem";
+import { NO_STORE, problem } from "@/lib/http/problem";
 import { enforce, limits } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
 
@@ -10,8 +10,12 @@ export const dynamic = "force-dynamic";
 // The raw body: the signature covers the exact bytes. The signature is checked first (no database
 // needed); only deliveries not signed with our secret count against the sender's address, which
 // is refused for a while once it has sent too many. The provider's own never touch the limit.
+// A delivery taken is answered 200 with no body: the provider reads only the status, and Next
+// pipes any body through a web stream, a tenth of a webhook's cost (ADR 19). What was done with it
+// is in a header, for whoever reads the answer by hand.
 export const POST = route({ rawBody: true }, async ({ req, ctx, rawBody }) => {
   const result = await receivePisWebhook(rawBody, req.headers, ctx, new URL(req.url).searchParams);
   if (!result.authentic) await enforce(ctx.db, `webhook:ip:${clientIp(req.headers)}`, limits().forgedWebhooksPerIp);
-  return result.refusal ? problem(result.refusal, { detail: result.outcome }) : json({ outcome: result.outcome });
+  if (result.refusal) return problem(result.refusal, { detail: result.outcome });
+  return new Response(null, { headers: { ...NO_STORE, "Webhook-Outcome": result.outcome } });
 });
