@@ -11,8 +11,8 @@ export const dynamic = "force-dynamic";
 // needed); only deliveries not signed with our secret count against the sender's address, which
 // is refused for a while once it has sent too many. The provider's own never touch the limit.
 // A delivery taken is answered 200 with no body: the provider reads only the status, and Next
-// pipes any body through a web stream, a tenth of a webhook's cost (ADR 19). What was done with it
-// is in a header, for whoever reads the answer by hand.
+// pipes any body through a web stream, about a tenth of a webhook's cost (ADR 19). What was done
+// with it is in a header, for whoever reads the answer by hand.
 export const POST = route({ rawBody: true }, async ({ req, ctx, rawBody }) => {
   const result = await receivePisWebhook(rawBody, req.headers, ctx, new URL(req.url).searchParams);
   if (!result.authentic) await enforce(ctx.db, `webhook:ip:${clientIp(req.headers)}`, limits().forgedWebhooksPerIp);
