@@ -30,9 +30,10 @@ export async function openDb(opts: {
   /** Called if the embedded database's thread stops without being closed. */
   onLost?: (err: Error) => void;
 }): Promise<DbHandle> {
+  const poolSize = opts.poolSize ?? 10;
   if (opts.databaseUrl) {
     const { Pool } = await import("pg");
-    const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const pool = new Pool({ connectionString: opts.databaseUrl, max: poolSize });
     return { db: await overPool(pool, { migrationLock: true }), kind: "postgres", close: () => pool.end() };
   }
   const dir = opts.pgliteDir ?? ".data/pglite";
@@ -52,7 +53,7 @@ export async function openDb(opts: {
   };
   try {
     backend = await startPgliteBackend(dir, { onLost: opts.onLost });
-    pool = await pglitePool(backend, opts.poolSize ?? 10);
+    pool = await pglitePool(backend, poolSize);
     return { db: await overPool(pool, { migrationLock: false }), kind: "pglite", close };
   } catch (err) {
     await close().catch(() => {});

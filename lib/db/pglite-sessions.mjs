@@ -73,8 +73,9 @@ export class Sessions {
       // A connection's first bytes are its startup message, which has no type byte.
       this.#connections.set(conn, (connection = { prefix: encoder.encode(`${conn}.`), names: new Set() }));
     } else if (bytes.length === 5 && bytes[0] === 0x58 /* X, Terminate */) {
+      // Not passed on: PGlite's one session serves every connection. The socket's end follows
+      // (lib/db/pglite-backend.ts), and that is where a connection is let go, goodbye or not.
       answered(new Uint8Array(0));
-      await this.#end(conn);
       return;
     } else {
       try {
@@ -122,9 +123,9 @@ export function readyStatus(answer) {
 }
 
 /**
- * The same messages with every statement name prefixed (`prefix`, bytes): in Parse, Bind, and a Describe or Close of
- * a statement. The unnamed statement ("") is left alone: it lives only until the next Parse, and a
- * connection's exchange runs whole before another's.
+ * The same messages with every statement name prefixed (`prefix`, bytes): in Parse, Bind, and a
+ * Describe or Close of a statement. The unnamed statement ("") is left alone: it lives only until
+ * the next Parse, and a connection's exchange runs whole before another's.
  */
 export function ownNames(bytes, prefix, names) {
   const parts = [];
