@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool } from "pg";
+import { autovacuumEvery } from "./pglite-autovacuum";
 import { startPgliteBackend, type PgliteBackend } from "./pglite-backend";
 import { lockPgliteDir } from "./pglite-lock";
 import { countPoolTrips, countingRoundTrips } from "./round-trips";
@@ -45,7 +46,9 @@ export async function openDb(opts: {
   }
   let backend: PgliteBackend | undefined;
   let pool: PgPool | undefined;
+  let upkeep: ReturnType<typeof autovacuumEvery> | undefined;
   const close = async () => {
+    await upkeep?.stop();
     // Not waited for: a connection still checked out (a background job's, at shutdown) would hold
     // the close up; the database closes under it.
     void pool?.end().catch(() => {});
@@ -54,7 +57,9 @@ export async function openDb(opts: {
   try {
     backend = await startPgliteBackend(dir, { onLost: opts.onLost });
     pool = await pglitePool(backend, poolSize);
-    return { db: await overPool(pool, { migrationLock: false }), kind: "pglite", close };
+    const db = await overPool(pool, { migrationLock: false });
+    upkeep = autovacuumEvery(pool);
+    return { db, kind: "pglite", close };
   } catch (err) {
     await close().catch(() => {});
     throw err;
