@@ -11,7 +11,7 @@ import type { Pool } from "pg";
  * `autovacuum_vacuum_scale_factor` of its rows (or its inserts since the last vacuum pass the
  * insert threshold), and analysed once its changes since the last analysis pass the analyse
  * threshold. Any table whose oldest transaction id is older than `vacuum_freeze_table_age` is
- * vacuumed, which freezes it.
+ * vacuumed with FREEZE, small or not.
  *
  * The plans are why it is no simpler. The hot statements are prepared, and a prepared statement
  * keeps its plan until the statistics of a table it reads change. A table vacuumed or analysed
@@ -23,6 +23,7 @@ import type { Pool } from "pg";
  */
 export async function autovacuum(
   pool: Pool,
+  /** `freezeAge`: in transactions; the database's `vacuum_freeze_table_age` when not given. */
   opts: { freezeAge?: number } = {},
 ): Promise<{ vacuumed: string[]; analysed: string[]; frozen: string[] }> {
   // The counters of the statements just run reach the views when the database is next idle.
@@ -70,7 +71,8 @@ const DUE = `
  * Runs `autovacuum` every `everyMs` until stopped; a failed round is logged and the next one tried
  * at its time. Every 15 s rather than autovacuum's minute: an embedded database's tables can grow
  * by thousands of rows in a minute (a burst of payers, the bench), and until the next round they
- * are read with the plans of their old size. A round with nothing due is one query of a few ms.
+ * are read with the plans of their old size. A round with nothing due is two queries, 5-11 ms of
+ * the database's thread.
  */
 export function autovacuumEvery(pool: Pool, everyMs = 15_000): { stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
