@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { rowsOf } from "../db/raw";
+import { everyInterval } from "../rounds";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus } from "./apply-status";
@@ -142,19 +143,9 @@ export async function reconcile(ctx: CheckoutContext) {
  * new round, and the one under way is waited for (its provider calls are bounded by their timeout).
  */
 export function startWorker(ctx: CheckoutContext, intervalMs: number): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = reconcile(ctx)
-      .then(
-        () => undefined,
-        (err: unknown) => console.error("reconciliation failed", err),
-      )
-      .finally(() => (running = undefined));
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return everyInterval(
+    () => reconcile(ctx),
+    intervalMs,
+    (err) => console.error("reconciliation failed", err),
+  );
 }

@@ -46,9 +46,9 @@ export async function openDb(opts: {
   }
   let backend: PgliteBackend | undefined;
   let pool: PgPool | undefined;
-  let upkeep: ReturnType<typeof autovacuumEvery> | undefined;
+  let stopUpkeep: (() => Promise<void>) | undefined;
   const close = async () => {
-    await upkeep?.stop();
+    await stopUpkeep?.();
     // Not waited for: a connection still checked out (a background job's, at shutdown) would hold
     // the close up; the database closes under it.
     void pool?.end().catch(() => {});
@@ -58,7 +58,7 @@ export async function openDb(opts: {
     backend = await startPgliteBackend(dir, { onLost: opts.onLost });
     pool = await pglitePool(backend, poolSize);
     const db = await overPool(pool, { migrationLock: false });
-    upkeep = autovacuumEvery(pool);
+    stopUpkeep = autovacuumEvery(pool);
     return { db, kind: "pglite", close };
   } catch (err) {
     await close().catch(() => {});

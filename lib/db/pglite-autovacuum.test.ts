@@ -99,12 +99,12 @@ describe("the embedded database's autovacuum (PGlite has none of its own)", () =
     await pool.query("create table churned_later (id int primary key, n int)");
     await pool.query("insert into churned_later select i, 0 from generate_series(1, 3000) i");
     await pool.query("update churned_later set n = n + 1");
-    const upkeep = autovacuumEvery(pool, 100);
+    const stop = autovacuumEvery(pool, 100);
     try {
       await expect.poll(async () => (await table("churned_later")).vacuumed, { timeout: 20_000 }).toBe(true);
       expect((await table("churned_later")).dead).toBe(0);
     } finally {
-      await upkeep.stop();
+      await stop();
     }
   });
 });

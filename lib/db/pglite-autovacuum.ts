@@ -1,4 +1,5 @@
 import type { Pool } from "pg";
+import { everyInterval } from "../rounds";
 
 /**
  * What autovacuum does for a Postgres server, for the embedded database, which has none (PGlite
@@ -56,43 +57,27 @@ const DUE = `
            coalesce($1::float8, current_setting('vacuum_freeze_table_age')::float8) as freeze_age
   ), due as (
     select format('%I.%I', t.schemaname, t.relname) as name,
-           pg_relation_size(c.oid) >= 10 * current_setting('block_size')::int
-             and (t.n_dead_tup > vacuum_base + vacuum_scale * greatest(c.reltuples, 0)
-                  or t.n_ins_since_vacuum > insert_base + insert_scale * greatest(c.reltuples, 0)) as "vacuum",
-           pg_relation_size(c.oid) >= 10 * current_setting('block_size')::int
-             and t.n_mod_since_analyze > analyze_base + analyze_scale * greatest(c.reltuples, 0) as "analyze",
+           sized and (t.n_dead_tup > vacuum_base + vacuum_scale * greatest(c.reltuples, 0)
+                      or t.n_ins_since_vacuum > insert_base + insert_scale * greatest(c.reltuples, 0)) as "vacuum",
+           sized and t.n_mod_since_analyze > analyze_base + analyze_scale * greatest(c.reltuples, 0) as "analyze",
            age(c.relfrozenxid) > freeze_age as "freeze"
-      from pg_stat_all_tables t join pg_class c on c.oid = t.relid, setting
+      from pg_stat_all_tables t join pg_class c on c.oid = t.relid, setting,
+           lateral (select pg_relation_size(c.oid) >= 10 * current_setting('block_size')::int as sized) size
      where c.relkind in ('r', 'm')
   )
   select name, "vacuum", "analyze", "freeze" from due where "vacuum" or "analyze" or "freeze" order by name`;
 
 /**
- * Runs `autovacuum` every `everyMs` until stopped; a failed round is logged and the next one tried
- * at its time. Every 15 s rather than autovacuum's minute: an embedded database's tables can grow
- * by thousands of rows in a minute (a burst of payers, the bench), and until the next round they
- * are read with the plans of their old size. A round with nothing due is two queries, 5-11 ms of
- * the database's thread.
+ * Runs `autovacuum` every `everyMs` until stopped (the stop it returns waits for a round under
+ * way); a failed round is logged and the next one tried at its time. Every 15 s rather than
+ * autovacuum's minute: an embedded database's tables can grow by thousands of rows in a minute (a
+ * burst of payers, the bench), and until the next round they are read with the plans of their old
+ * size. A round with nothing due is two queries, 5-11 ms of the database's thread.
  */
-export function autovacuumEvery(pool: Pool, everyMs = 15_000): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = autovacuum(pool)
-      .catch((err) => {
-        if (!stopped)
-          console.error(`vacuuming the embedded database failed: ${err instanceof Error ? err.message : err}`);
-      })
-      .finally(() => (running = undefined));
-  }, everyMs);
-  // Nothing to wait for at exit: what is due is worked out afresh by the next round, after a restart too.
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function autovacuumEvery(pool: Pool, everyMs = 15_000): () => Promise<void> {
+  return everyInterval(
+    () => autovacuum(pool),
+    everyMs,
+    (err) => console.error(`vacuuming the embedded database failed: ${err instanceof Error ? err.message : err}`),
+  );
 }
