@@ -143,7 +143,7 @@ async function loadOn(kind: "pglite" | "postgres"): Promise<boolean> {
       // 200 payers share one address here; the per-address limit is for the open internet (ADR 10).
       RATE_LIMIT_PAYMENTS_PER_IP: "1000000",
       // The handler's own time in Server-Timing (lib/http/route.ts), to tell it from the wait before it.
-      BENCH_COUNT_ROUND_TRIPS: "1",
+      BENCH_SERVER_TIMING: "1",
       // Behind the proxy, payers, the provider's webhooks and redirects all go through it.
       ...(VIA_PROXY ? { APP_URL: proxyUrl, TRUSTED_PROXY_HOPS: "1" } : {}),
     },

@@ -5,10 +5,18 @@ import type { Pool } from "pg";
 /**
  * Bench rig only (`npm run bench`, issue 19): with BENCH_COUNT_ROUND_TRIPS set, every statement
  * the app sends to its database inside a request is counted, and lib/http/route.ts answers the
- * count in `X-DB-Round-Trips` (and the handler's time in `Server-Timing`). Off, nothing is wrapped
- * and nothing is counted.
+ * count in `X-DB-Round-Trips`. Off, nothing is wrapped and nothing is counted. Counting is not
+ * free (an async context around every request and a wrapper around every statement: a fifth of a
+ * webhook's CPU), so the bench counts on an app of its own and measures speed on one without.
  */
 export const countingRoundTrips = !!process.env.BENCH_COUNT_ROUND_TRIPS || !!process.env.BENCH_QUERY_LOG;
+
+/**
+ * With BENCH_SERVER_TIMING set, lib/http/route.ts answers the time a request spent in its handler
+ * in `Server-Timing` (what a client waited beyond it was spent before: accepting the connection,
+ * Next). Two clock reads; `npm run load` measures with it on.
+ */
+export const timingHandlers = !!process.env.BENCH_SERVER_TIMING;
 
 /**
  * With BENCH_QUERY_LOG=FILE as well, every statement is written to FILE when the process exits,

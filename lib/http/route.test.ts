@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { CheckoutError } from "../checkout/errors";
 import { env } from "../env";
@@ -134,5 +134,31 @@ describe("route wrapper for the back office's JSON", () => {
     expect(await res.json()).toEqual({ secret: "list" });
     await endSession(db, token);
     expect((await staffOnly(get(`${SESSION_COOKIE}=${token}`), ctx())).status).toBe(401);
+  });
+});
+
+describe("route wrapper's bench headers", () => {
+  const plain = route({}, async () => ({ ok: true }));
+  const get = () => new Request("http://app.test/api/x");
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  it("sends no timing and no round-trip count in production", async () => {
+    const res = await plain(get(), ctx());
+    expect(res.status).toBe(200);
+    expect(res.headers.get("server-timing")).toBeNull();
+    expect(res.headers.get("x-db-round-trips")).toBeNull();
+  });
+
+  // `npm run load` reads the handler's time without paying for the round-trip count.
+  it("answers the handler's time under BENCH_SERVER_TIMING, and nothing more", async () => {
+    vi.stubEnv("BENCH_SERVER_TIMING", "1");
+    vi.resetModules();
+    const { route: timed } = await import("./route");
+    const res = await timed({}, async () => ({ ok: true }))(get(), ctx());
+    expect(res.headers.get("server-timing")).toMatch(/^handler;dur=\d+\.\d$/);
+    expect(res.headers.get("x-db-round-trips")).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
-import { countingRoundTrips, withRoundTripCount } from "../db/round-trips";
+import { countingRoundTrips, timingHandlers, withRoundTripCount } from "../db/round-trips";
 import { env } from "../env";
 import { logger } from "../log/logger";
 import { redactError } from "../log/redact";
@@ -56,9 +56,8 @@ export function route<
   ): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
-    const res = countingRoundTrips
-      ? await handleCounted(req, ctx, requestId, started)
-      : await handle(req, ctx, requestId);
+    const res = countingRoundTrips ? await handleCounted(req, ctx, requestId) : await handle(req, ctx, requestId);
+    if (timingHandlers) res.headers.set("Server-Timing", `handler;dur=${(performance.now() - started).toFixed(1)}`);
     apiHeaders ??= apiSecurityHeaders(env().appUrl);
     for (const [k, v] of Object.entries(apiHeaders)) res.headers.set(k, v);
     res.headers.set("X-Request-Id", requestId);
@@ -77,19 +76,10 @@ export function route<
     return res;
   };
 
-  /**
-   * Bench rig (lib/db/round-trips.ts): the database trips this request made, and the time it spent
-   * in this handler (what a client waited beyond it was spent before: accepting the connection, Next).
-   */
-  async function handleCounted(
-    req: Request,
-    ctx: Parameters<typeof handle>[1],
-    requestId: string,
-    started: number,
-  ): Promise<Response> {
+  /** Bench rig (lib/db/round-trips.ts): the database trips this request made. */
+  async function handleCounted(req: Request, ctx: Parameters<typeof handle>[1], requestId: string) {
     const [res, trips] = await withRoundTripCount(() => handle(req, ctx, requestId));
     res.headers.set("X-DB-Round-Trips", String(trips));
-    res.headers.set("Server-Timing", `handler;dur=${(performance.now() - started).toFixed(1)}`);
     return res;
   }
 
