@@ -12,13 +12,6 @@ import type { Pool } from "pg";
 export const countingRoundTrips = !!process.env.BENCH_COUNT_ROUND_TRIPS || !!process.env.BENCH_QUERY_LOG;
 
 /**
- * With BENCH_SERVER_TIMING set, lib/http/route.ts answers the time a request spent in its handler
- * in `Server-Timing` (what a client waited beyond it was spent before: accepting the connection,
- * Next). Two clock reads; `npm run load` measures with it on.
- */
-export const timingHandlers = !!process.env.BENCH_SERVER_TIMING;
-
-/**
  * With BENCH_QUERY_LOG=FILE as well, every statement is written to FILE when the process exits,
  * one JSON line each (its text, milliseconds until its answer, rows): the query log of issue 19.
  */
