@@ -7,8 +7,8 @@
  * - Webhook ingest: signed PAYMENT webhooks, 10 at a time, each round after a warm-up batch; each
  *   marks a checkout paid, then the same again (idempotent).
  * - Payment start: the sandbox answers POST /pis/payment after 50 ms; 20 payers start at once, and
- *   the same provider calls are made straight to the sandbox, 20 at once: our overhead is the
- *   difference of the medians.
+ *   the same provider calls are made straight to the sandbox, 20 at once, in turn: our overhead is
+ *   the difference of the medians.
  * - Database round trips per request of each route, counted by the app (lib/db/round-trips.ts) on
  *   an app started for that alone: counting costs CPU, and the figures above are measured on the
  *   app as it runs in production, without it.
