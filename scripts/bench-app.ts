@@ -222,6 +222,14 @@ export async function createCheckoutAnswered(
   return { id: (JSON.parse(text) as { id: string }).id, headers: res.headers };
 }
 
+/** The sandbox's payments for an order reference (its endToEndId), as its control API lists them. */
+export async function providerPayments(app: RunningApp, reference: string): Promise<{ id: string }[]> {
+  const found = await json<{ data: { id: string }[] }>(
+    `${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`,
+  );
+  return found.body.data;
+}
+
 /** Runs `task` over `items` with at most `concurrency` at once. */
 export async function pool<T, R>(
   items: T[],

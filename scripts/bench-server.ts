@@ -22,11 +22,13 @@ import {
   WEBHOOK_SECRET,
   checkoutBody,
   createCheckout,
+  createCheckoutAnswered,
   json,
   percentile,
   pool,
   request,
   slowProvider,
+  providerPayments,
   startApp,
   startPostgres,
   type RunningApp,
@@ -98,7 +100,7 @@ async function timed<T>(
 /**
  * Our overhead on a payment start: the median start through the app less the median of the same
  * provider call made straight to the sandbox, both PAYERS_AT_ONCE at a time. Measured in turn
- * ROUNDS times, like the ratios (steadyRatio): the first pair only warms, and the figure is the
+ * ROUNDS times, as the ratios are (inTurn): the first pair only warms, and the figure is the
  * median of the other pairs' differences. Measured once each, one after the other, two runs of
  * one build read 23 to 45 ms as the host drifted between the two halves.
  */
@@ -151,10 +153,12 @@ async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line:
         );
         if (b.status !== 200) throw new Error(`direct provider call answered ${b.status}: ${JSON.stringify(b.body)}`);
       });
-    const pairs: { ours: number; direct: number }[] = [];
-    for (let round = 0; round < ROUNDS; round++)
-      pairs.push({ ours: median(await ours(round)), direct: median(await direct(round)) });
-    const counted = pairs.slice(1);
+    const counted = (
+      await inTurn(
+        async (round) => median(await ours(round)),
+        async (round) => median(await direct(round)),
+      )
+    ).map(([o, d]) => ({ ours: o, direct: d }));
     const overheads = counted.map((p) => p.ours - p.direct);
     const overhead = median(overheads);
     const oursP50 = median(counted.map((p) => p.ours));
@@ -192,10 +196,7 @@ async function webhookIngest(app: RunningApp, count: number, floorNow: () => Pro
       body: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `wh-${runId}-${i}` },
     });
     if (start.status !== 200) throw new Error(`payment start answered ${start.status}`);
-    const found = await json<{ data: { id: string }[] }>(
-      `${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`,
-    );
-    return { checkoutId: id, paymentId: found.body.data[0]!.id };
+    return { checkoutId: id, paymentId: (await providerPayments(app, reference))[0]!.id };
   });
   const send = async ({ paymentId }: { paymentId: string }) => {
     await sendCompleted(app, paymentId);
@@ -252,12 +253,8 @@ async function sendCompleted(app: RunningApp, paymentId: string) {
 async function roundTrips(app: RunningApp): Promise<Record<string, number>> {
   const trips = (r: { headers: Record<string, unknown> }) => Number(r.headers["x-db-round-trips"] ?? NaN);
   const reference = `rt-${Date.now()}`;
-  const created = await request(`${app.url}/api/checkouts`, {
-    method: "POST",
-    headers: MERCHANT_HEADERS,
-    body: checkoutBody(app.url, reference),
-  });
-  const id = (JSON.parse(created.body.toString()) as { id: string }).id;
+  const created = await createCheckoutAnswered(app.url, reference);
+  const id = created.id;
   const start = await request(`${app.url}/api/checkouts/${id}/payments`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -270,11 +267,9 @@ async function roundTrips(app: RunningApp): Promise<Record<string, number>> {
   });
   const status = await request(`${app.url}/api/checkouts/${id}/status`);
   const banks = await request(`${app.url}/api/banks?country=LT`);
-  const found = await json<{ data: { id: string }[] }>(
-    `${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`,
-  );
-  const applied = await sendCompleted(app, found.body.data[0]!.id);
-  const repeat = await sendCompleted(app, found.body.data[0]!.id);
+  const paymentId = (await providerPayments(app, reference))[0]!.id;
+  const applied = await sendCompleted(app, paymentId);
+  const repeat = await sendCompleted(app, paymentId);
   return {
     "GET /api/banks": trips(banks),
     "POST /api/checkouts": trips(created),
@@ -307,16 +302,24 @@ interface Steady {
   cpu: number;
   floorCpu: number;
 }
+/**
+ * Measures `first` then `second`, ROUNDS times in turn, and answers the pairs after the first,
+ * which only warms: each pair is measured back to back, so a host drifting over the run moves both.
+ */
+async function inTurn<A, B>(
+  first: (round: number) => Promise<A>,
+  second: (round: number) => Promise<B>,
+): Promise<[A, B][]> {
+  const pairs: [A, B][] = [];
+  for (let round = 0; round < ROUNDS; round++) pairs.push([await first(round), await second(round)]);
+  return pairs.slice(1);
+}
+
 async function steadyRatio(
   floorNow: () => Promise<Sample>,
   measure: (round: number) => Promise<Sample>,
 ): Promise<Steady> {
-  const pairs: { route: Sample; floor: Sample }[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const floor = await floorNow();
-    pairs.push({ floor, route: await measure(round) });
-  }
-  const counted = pairs.slice(1);
+  const counted = (await inTurn(floorNow, measure)).map(([floor, route]) => ({ floor, route }));
   const ratios = counted.map((p) => p.route.rps / p.floor.rps);
   return {
     ratio: median(ratios),

@@ -15,6 +15,7 @@ import {
   json,
   percentile,
   pool,
+  providerPayments,
   slowProvider,
   startApp,
   startPostgres,
@@ -72,10 +73,7 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
     throw new Error(`payer ${i}: start answered ${start.status} ${JSON.stringify(start.body)}`);
 
   const t0 = performance.now();
-  const found = await json<{ data: { id: string }[] }>(
-    `${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`,
-  );
-  const paymentId = found.body.data[0]?.id;
+  const paymentId = (await providerPayments(app, reference))[0]?.id;
   if (!paymentId) throw new Error(`payer ${i}: the provider has no payment for ${reference}`);
   const forced = await json(`${app.sandboxUrl}/_sandbox/payments/${paymentId}/status`, {
     method: "POST",
@@ -184,16 +182,7 @@ async function loadOn(kind: "pglite" | "postgres"): Promise<boolean> {
     );
 
     // Duplicates: provider payments per reference.
-    const counts = await pool(
-      payers,
-      16,
-      async (p) =>
-        (
-          await json<{ data: unknown[] }>(
-            `${app.sandboxUrl}/_sandbox/payments?endToEndId=${encodeURIComponent(p.reference)}`,
-          )
-        ).body.data.length,
-    );
+    const counts = await pool(payers, 16, async (p) => (await providerPayments(app, p.reference)).length);
     const duplicates = counts.filter((n) => n !== 1).length;
     // Lost webhooks: every payment's latest delivery answered 200 (retries that are still due,
     // after a slow answer under load, are given up to a minute: that is the provider's design).

@@ -2,13 +2,14 @@ import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type DbHandle } from "./client";
 import { autovacuum, autovacuumEvery } from "./pglite-autovacuum";
+import { poolOf } from "./testing";
 
 describe("the embedded database's autovacuum (PGlite has none of its own)", () => {
   let handle: DbHandle;
   let pool: Pool;
   beforeAll(async () => {
     handle = await openDb({ pgliteDir: "memory://" });
-    pool = (handle.db as unknown as { $client: Pool }).$client;
+    pool = poolOf(handle);
   });
   afterAll(() => handle.close());
 

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDb, type DbHandle } from "./client";
+import { poolOf } from "./testing";
 
 // Several connections share the one embedded backend (lib/db/pglite-sessions.mjs); each must
 // behave as a session of its own, as with a Postgres server.
@@ -9,7 +10,7 @@ describe("connections to the embedded database", () => {
   let pool: Pool;
   beforeAll(async () => {
     handle = await openDb({ pgliteDir: "memory://", poolSize: 4 });
-    pool = (handle.db as unknown as { $client: Pool }).$client;
+    pool = poolOf(handle);
     await pool.query("create table entries (v int)");
   });
   afterAll(() => handle.close());

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Pool } from "pg";
 import { openDb, type DbHandle } from "./client";
 
 export type DbKind = "pglite" | "postgres";
@@ -24,6 +25,11 @@ export async function openTestDb(kind: DbKind): Promise<DbHandle & { url?: strin
       await drop();
     },
   };
+}
+
+/** The node-postgres pool under a handle's drizzle database, for tests that speak to it directly. */
+export function poolOf(handle: DbHandle): Pool {
+  return (handle.db as unknown as { $client: Pool }).$client;
 }
 
 /** A new empty database on the throwaway Postgres server, for code that opens its own connection. */

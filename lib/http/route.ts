@@ -64,7 +64,8 @@ export function route<
     const started = performance.now();
     const requestId = requestIdOf(req);
     const res = countingRoundTrips ? await handleCounted(req, ctx, requestId) : await handle(req, ctx, requestId);
-    if (timingHandlers) res.headers.set("Server-Timing", `handler;dur=${(performance.now() - started).toFixed(1)}`);
+    const durationMs = performance.now() - started;
+    if (timingHandlers) res.headers.set("Server-Timing", `handler;dur=${durationMs.toFixed(1)}`);
     apiHeaders ??= apiSecurityHeaders(env().appUrl);
     for (const [k, v] of Object.entries(apiHeaders)) res.headers.set(k, v);
     res.headers.set("X-Request-Id", requestId);
@@ -75,7 +76,7 @@ export function route<
         method: req.method,
         route: routeOf(req),
         status: res.status,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(durationMs),
       },
       "request",
     );
