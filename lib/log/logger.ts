@@ -3,35 +3,67 @@ import { redactArgs, redactError, redactText } from "./redact";
 
 /**
  * The server's log: one JSON line per event on stdout (pretty in development), personal data and
- * secrets removed twice over: fields by name (below), and every message and error through
+ * secrets removed twice over: fields by name (censorFields), and every message and error through
  * redact.ts (IBANs, e-mail addresses, card numbers, tokens, a failed query's parameters).
  */
-const REDACT_PATHS = [
-  "*.password",
-  "*.authorization",
-  "*.cookie",
-  "*.iban",
-  "*.creditorIban",
-  "*.debtorIban",
-  "*.creditorName",
-  "*.payerName",
-  "*.email",
-  "*.accessToken",
-  "*.refreshToken",
-  "*.token",
-  "*.clientSecret",
-  "*.cardNumber",
-  "*.cvc",
-  "headers.authorization",
-  "headers.cookie",
-];
+
+/** Fields whose values never reach the log, by name in any letter case, wherever they sit in a logged object. */
+const SECRET_FIELDS = new Set(
+  [
+    "password",
+    "authorization",
+    "cookie",
+    "iban",
+    "creditorIban",
+    "debtorIban",
+    "creditorName",
+    "payerName",
+    "email",
+    "accessToken",
+    "refreshToken",
+    "token",
+    "clientSecret",
+    "cardNumber",
+    "cvc",
+  ].map((name) => name.toLowerCase()),
+);
+const CENSOR = "[redacted]";
+/** Deeper than any object we log (pino writes 5 levels), so a cycle ends here; what is below is not written. */
+const MAX_DEPTH = 8;
+
+/**
+ * `value` with every SECRET_FIELDS field censored, in plain objects and arrays at any depth; the
+ * same object when there is none (a request's line allocates nothing). Errors are left to the
+ * `err` serializer. Instead of pino's `redact` paths, which cost every line about 11 µs and only
+ * reach the level their path names (`*.email` missed a top-level `email`).
+ */
+function censorFields<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== "object") return value;
+  if (depth > MAX_DEPTH) return CENSOR as T;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const censored = censorFields(item, depth + 1);
+      if (censored !== item) (copy ??= [...value])[i] = censored;
+    });
+    return (copy ?? value) as T;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const fields = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(fields)) {
+    const censored = SECRET_FIELDS.has(key.toLowerCase()) ? CENSOR : censorFields(item, depth + 1);
+    if (censored !== item) (copy ??= { ...fields })[key] = censored;
+  }
+  return (copy ?? value) as T;
+}
 
 export function createLogger(destination?: DestinationStream, opts: { pretty?: boolean; level?: string } = {}): Logger {
   const options: pino.LoggerOptions = {
     level: opts.level ?? process.env.LOG_LEVEL ?? "info",
     base: { pid: process.pid },
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    formatters: { level: (label) => ({ level: label }), log: (fields) => censorFields(fields) },
     serializers: { err: (err: unknown) => pino.stdSerializers.err(redactError(err)) },
     hooks: {
       logMethod(args, method) {
