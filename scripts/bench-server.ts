@@ -65,7 +65,6 @@ const GOALS = {
 const BENCH_ENV = {
   RATE_LIMIT_PAYMENTS_PER_IP: "1000000",
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: "1000000",
-  LOG_LEVEL: "warn",
   // The webhook rounds start thousands of payments no payer approves; asking the provider about
   // them 30 s later is the background worker's (lib/checkout/reconcile.ts), not the measured routes'.
   WORKER_INTERVAL_MS: "600000",
