@@ -34,8 +34,8 @@ const MAX_DEPTH = 8;
 /**
  * `value` with every SECRET_FIELDS field censored, in plain objects and arrays at any depth; the
  * same object when there is none (a request's line allocates nothing). Errors are left to the
- * `err` serializer. Instead of pino's `redact` paths, which cost every line about 11 µs and only
- * reach the level their path names (`*.email` missed a top-level `email`).
+ * `err` serializer. Not pino's `redact` paths: they cost every line about 11 µs, and each reaches
+ * only the level it names (`*.email` missed a top-level `email`).
  */
 function censorFields<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== "object") return value;
