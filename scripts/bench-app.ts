@@ -222,6 +222,20 @@ export async function createCheckoutAnswered(
   return { id: (JSON.parse(text) as { id: string }).id, headers: res.headers };
 }
 
+/**
+ * Starts a bank payment as the payer's page does (the sandbox's Swedbank, terms accepted); throws
+ * unless it is answered 200.
+ */
+export async function startBankPayment(app: string, checkoutId: string, attemptKey: string): Promise<Fetched> {
+  const res = await request(`${app}/api/checkouts/${checkoutId}/payments`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }),
+  });
+  if (res.status !== 200) throw new Error(`payment start answered ${res.status}: ${res.body.toString()}`);
+  return res;
+}
+
 /** The sandbox's payments for an order reference (its endToEndId), as its control API lists them. */
 export async function providerPayments(app: RunningApp, reference: string): Promise<{ id: string }[]> {
   const found = await json<{ data: { id: string }[] }>(

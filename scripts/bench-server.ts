@@ -29,6 +29,7 @@ import {
   request,
   slowProvider,
   providerPayments,
+  startBankPayment,
   startApp,
   startPostgres,
   type RunningApp,
@@ -115,16 +116,7 @@ async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line:
     const batch = (round: number) => ids.slice(round * PAYMENT_RUNS, (round + 1) * PAYMENT_RUNS);
     const ours = (round: number) =>
       timed(batch(round), PAYERS_AT_ONCE, async (id, i) => {
-        const a = await json(`${app.url}/api/checkouts/${id}/payments`, {
-          method: "POST",
-          body: {
-            method: "bank",
-            bankId: "SWEDBANK_LT_SAND",
-            termsAccepted: true,
-            attemptKey: `ovh-${runId}-${round}-${i}`,
-          },
-        });
-        if (a.status !== 200) throw new Error(`payment start answered ${a.status}: ${JSON.stringify(a.body)}`);
+        await startBankPayment(app.url, id, `ovh-${runId}-${round}-${i}`);
       });
     // The same operation, as our server sends it (lib/pis/payments.ts), straight to the provider.
     const direct = (round: number) =>
@@ -190,16 +182,10 @@ async function webhookIngest(app: RunningApp, count: number, floorNow: () => Pro
   const refs = Array.from({ length: perRound * ROUNDS }, (_, i) => `wh-${runId}-${i}`);
   const started = await pool(refs, 8, async (reference, i) => {
     const id = await createCheckout(app.url, reference);
-    const start = await json(`${app.url}/api/checkouts/${id}/payments`, {
-      method: "POST",
-      body: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `wh-${runId}-${i}` },
-    });
-    if (start.status !== 200) throw new Error(`payment start answered ${start.status}`);
+    await startBankPayment(app.url, id, `wh-${runId}-${i}`);
     return { checkoutId: id, paymentId: (await providerPayments(app, reference))[0]!.id };
   });
-  const send = async ({ paymentId }: { paymentId: string }) => {
-    await sendCompleted(app, paymentId);
-  };
+  const send = ({ paymentId }: { paymentId: string }) => sendCompleted(app, paymentId);
   const round = (n: number) => started.slice(n * perRound, (n + 1) * perRound);
   const counted = (n: number) => round(n).slice(WEBHOOK_WARMUP);
   const sendAll = async (batch: typeof started): Promise<Sample> => {
@@ -254,16 +240,7 @@ async function roundTrips(app: RunningApp): Promise<Record<string, number>> {
   const reference = `rt-${Date.now()}`;
   const created = await createCheckoutAnswered(app.url, reference);
   const id = created.id;
-  const start = await request(`${app.url}/api/checkouts/${id}/payments`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      method: "bank",
-      bankId: "SWEDBANK_LT_SAND",
-      termsAccepted: true,
-      attemptKey: `rt-${id.slice(3, 20)}`,
-    }),
-  });
+  const start = await startBankPayment(app.url, id, `rt-${id.slice(3, 20)}`);
   const status = await request(`${app.url}/api/checkouts/${id}/status`);
   const banks = await request(`${app.url}/api/banks?country=LT`);
   const paymentId = (await providerPayments(app, reference))[0]!.id;

@@ -18,6 +18,7 @@ import {
   providerPayments,
   slowProvider,
   startApp,
+  startBankPayment,
   startPostgres,
   startProxy,
   type RunningApp,
@@ -64,13 +65,12 @@ async function payer(app: RunningApp, i: number, runId: string): Promise<Payer> 
   const createHandlerMs = Number(/handler;dur=([\d.]+)/.exec(String(created.headers["server-timing"]))?.[1] ?? NaN);
 
   t = performance.now();
-  const start = await json<{ confirmLink?: string }>(`${app.url}/api/checkouts/${checkoutId}/payments`, {
-    method: "POST",
-    body: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `load-${runId}-${i}-key` },
+  const start = await startBankPayment(app.url, checkoutId, `load-${runId}-${i}-key`).catch((err: Error) => {
+    throw new Error(`payer ${i}: ${err.message}`);
   });
   const startMs = performance.now() - t;
-  if (start.status !== 200 || !start.body.confirmLink)
-    throw new Error(`payer ${i}: start answered ${start.status} ${JSON.stringify(start.body)}`);
+  if (!(JSON.parse(start.body.toString()) as { confirmLink?: string }).confirmLink)
+    throw new Error(`payer ${i}: start answered without a confirmLink: ${start.body.toString()}`);
 
   const t0 = performance.now();
   const paymentId = (await providerPayments(app, reference))[0]?.id;
