@@ -171,29 +171,29 @@ export async function slowProvider(app: RunningApp, delayMs: number): Promise<vo
   if (fault.status !== 200) throw new Error(`setting the sandbox fault answered ${fault.status}`);
 }
 
-export function stopProcessGroup(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
-    const pid = child.pid;
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-      resolve();
-    }, 10_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
+/**
+ * Stops `child`'s process group (npm and the servers it started) and waits until none of it is
+ * left: a server still closing holds its port, and the next app started on it would not start.
+ * Killed after 10 s; given up on 5 s after that.
+ */
+export async function stopProcessGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const signal = (name: NodeJS.Signals | 0) => {
     try {
-      process.kill(-pid, "SIGTERM");
+      process.kill(-pid, name);
+      return true;
     } catch {
-      clearTimeout(timer);
-      resolve();
+      return false; // none of the group is left
     }
-  });
+  };
+  if (!signal("SIGTERM")) return;
+  const started = Date.now();
+  let killed = false;
+  while (signal(0) && Date.now() - started < 15_000) {
+    if (!killed && Date.now() - started > 10_000) killed = signal("SIGKILL");
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** A merchant's POST /api/checkouts, as the benches and the load test send it. */
