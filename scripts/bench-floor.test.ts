@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -72,5 +73,54 @@ describe("the bench's bare route (the framework's floor)", () => {
       expect(JSON.parse(answer.body.toString())).toEqual({ ok: true, id: `P-${i}` });
     }
     expect(floor.cpuMs()).toBeGreaterThan(before);
+  }, 240_000);
+
+  // A payment start's overhead is split at this relay: what passes the provider's headers and body
+  // on and its answer back is the framework's part, the rest ours. A relay that dropped a header
+  // would be refused by the real sandbox and fail the bench; one that reached any host would make
+  // the fixture an open relay while the bench runs.
+  it("relays a provider call's headers and body to a local provider and answers its reply", async () => {
+    floor ??= await startFloor(await freePort());
+    const seen: { headers: Record<string, unknown>; body: string }[] = [];
+    const provider = createHttpServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        seen.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+        res.writeHead(201, { "Content-Type": "application/json" }).end('{"id":"P-1","confirmLink":"x"}');
+      });
+    });
+    const providerPort = await freePort();
+    await new Promise<void>((resolve) => provider.listen(providerPort, "127.0.0.1", resolve));
+    try {
+      const headers = {
+        "Content-Type": "application/json",
+        "Client-Id": "id-1",
+        "Client-Secret": "secret-1",
+        "Redirect-URL": "http://localhost:3000/return",
+        "Webhook-URL": "http://localhost:3000/hook",
+      };
+      const answer = await request(floor.relayUrl, {
+        method: "POST",
+        headers: { ...headers, "X-Relay-To": `http://127.0.0.1:${providerPort}/pis/payment?bankId=B` },
+        body: '{"amount":"12.50"}',
+      });
+      expect(answer.status).toBe(201);
+      expect(JSON.parse(answer.body.toString())).toEqual({ id: "P-1", confirmLink: "x" });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.body).toBe('{"amount":"12.50"}');
+      for (const [name, value] of Object.entries(headers))
+        expect(seen[0]!.headers[name.toLowerCase()], name).toBe(value);
+
+      const elsewhere = await request(floor.relayUrl, {
+        method: "POST",
+        headers: { ...headers, "X-Relay-To": "http://example.com/pis/payment" },
+        body: "{}",
+      });
+      expect(elsewhere.status).toBe(400);
+      expect(seen).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => provider.close(resolve));
+    }
   }, 240_000);
 });

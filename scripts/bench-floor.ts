@@ -24,6 +24,8 @@ export interface Floor {
   securedPageUrl: string;
   /** A route handler that reads a POST's JSON body and answers a small JSON: a POST's floor. */
   postUrl: string;
+  /** A route handler that relays a provider call (POST, to `X-Relay-To`): a payment start's floor. */
+  relayUrl: string;
   /** CPU time its server has used so far, in ms. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -94,6 +96,7 @@ export async function startFloor(port: number): Promise<Floor> {
     pageUrl: `http://localhost:${port}/`,
     securedPageUrl: `http://localhost:${port}/secured`,
     postUrl: `http://localhost:${port}/api/echo`,
+    relayUrl: `http://localhost:${port}/api/relay`,
     cpuMs: () => serverCpuMs(child.pid!),
     stop: () => stopProcessGroup(child),
   };

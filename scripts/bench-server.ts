@@ -8,7 +8,8 @@
  *   marks a checkout paid, then the same again (idempotent).
  * - Payment start: the sandbox answers POST /pis/payment after 50 ms; 20 payers start at once, and
  *   the same provider calls are made straight to the sandbox, 20 at once, in turn: our overhead is
- *   the difference of the medians.
+ *   the difference of the medians. The same calls relayed by the bare fixture's route, in the same
+ *   turn, tell the framework's part of it from ours.
  * - Database round trips per request of each route, counted by the app (lib/db/round-trips.ts) on
  *   an app started for that alone: counting costs CPU, and the figures above are measured on the
  *   app as it runs in production, without it.
@@ -99,12 +100,14 @@ async function timed<T>(
 
 /**
  * Our overhead on a payment start: the median start through the app less the median of the same
- * provider call made straight to the sandbox, both PAYERS_AT_ONCE at a time. Measured in turn
- * ROUNDS times, as the ratios are (inTurn): the first pair only warms, and the figure is the
- * median of the other pairs' differences. Measured once each, one after the other, two runs of
- * one build read 23 to 45 ms as the host drifted between the two halves.
+ * provider call made straight to the sandbox, both PAYERS_AT_ONCE at a time. Beside it, the same
+ * call relayed by the bare fixture's route (the framework's floor for a start: a Next route handler
+ * that does nothing but pass the call on): what of the overhead a route handler costs on this
+ * machine at all, and what is ours beyond it. Measured in turn ROUNDS times, as the ratios are
+ * (inTurn): the first round only warms, and each figure is the median of the other rounds'. Measured
+ * once each, one after the other, two runs of one build read 23 to 45 ms as the host drifted.
  */
-async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line: Line, figures: Figures) {
+async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", bare: Bare, line: Line, figures: Figures) {
   const runId = Date.now().toString(36);
   await slowProvider(app, PROVIDER_DELAY_MS);
   try {
@@ -118,53 +121,63 @@ async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", line:
       timed(batch(round), PAYERS_AT_ONCE, async (id, i) => {
         await startBankPayment(app.url, id, `ovh-${runId}-${round}-${i}`);
       });
-    // The same operation, as our server sends it (lib/pis/payments.ts), straight to the provider.
-    const direct = (round: number) =>
+    const provider = `${app.sandboxUrl}/platform/v0.3/pis/payment?bankId=SWEDBANK_LT_SAND&redirectPreferred=false`;
+    // The same operation, as our server sends it (lib/pis/payments.ts), to `url`.
+    const providerCall = (url: string, headers: Record<string, string>, via: string) => (round: number) =>
       timed(batch(round), PAYERS_AT_ONCE, async (id, i) => {
-        const b = await json(
-          `${app.sandboxUrl}/platform/v0.3/pis/payment?bankId=SWEDBANK_LT_SAND&redirectPreferred=false`,
-          {
-            method: "POST",
-            headers: {
-              ...SANDBOX_CREDENTIALS,
-              "Redirect-URL": `${app.url}/checkout/${id}/return`,
-              "Webhook-URL": `${app.url}/api/webhooks/pis`,
-            },
-            body: {
-              amount: "12.50",
-              currencyCode: "EUR",
-              description: "Load",
-              bankPaymentMethod: {
-                endToEndId: `ovh-direct-${runId}-${round}-${i}`,
-                creditorName: "Demo Shop UAB",
-                creditorAccount: { iban: "LT601010012345678901" },
-              },
+        const b = await json(url, {
+          method: "POST",
+          headers: {
+            ...SANDBOX_CREDENTIALS,
+            "Redirect-URL": `${app.url}/checkout/${id}/return`,
+            "Webhook-URL": `${app.url}/api/webhooks/pis`,
+            ...headers,
+          },
+          body: {
+            amount: "12.50",
+            currencyCode: "EUR",
+            description: "Load",
+            bankPaymentMethod: {
+              endToEndId: `ovh-${via}-${runId}-${round}-${i}`,
+              creditorName: "Demo Shop UAB",
+              creditorAccount: { iban: "LT601010012345678901" },
             },
           },
-        );
-        if (b.status !== 200) throw new Error(`direct provider call answered ${b.status}: ${JSON.stringify(b.body)}`);
+        });
+        if (b.status !== 200) throw new Error(`${via} provider call answered ${b.status}: ${JSON.stringify(b.body)}`);
       });
-    const counted = (
-      await inTurn(
-        async (round) => median(await ours(round)),
-        async (round) => median(await direct(round)),
-      )
-    ).map(([o, d]) => ({ ours: o, direct: d }));
-    const overheads = counted.map((p) => p.ours - p.direct);
+    const direct = providerCall(provider, {}, "direct");
+    const relayed = providerCall(bare.relayUrl, { "X-Relay-To": provider }, "relayed");
+    const rounds = await inTurn(
+      async (round) => median(await ours(round)),
+      async (round) => ({ relayed: median(await relayed(round)), direct: median(await direct(round)) }),
+    );
+    const p50 = (pick: (r: { ours: number; relayed: number; direct: number }) => number) =>
+      median(rounds.map(([o, r]) => pick({ ours: o, ...r })));
+    const overheads = rounds.map(([o, r]) => o - r.direct);
     const overhead = median(overheads);
-    const oursP50 = median(counted.map((p) => p.ours));
-    const directP50 = median(counted.map((p) => p.direct));
+    const floorOverhead = p50((r) => r.relayed - r.direct);
+    const beyondFloor = p50((r) => r.ours - r.relayed);
+    const oursP50 = p50((r) => r.ours);
+    const relayedP50 = p50((r) => r.relayed);
+    const directP50 = p50((r) => r.direct);
     figures[`payment_start_${db}_p50_ms`] = oursP50;
     figures[`provider_direct_${db}_p50_ms`] = directP50;
+    figures[`provider_relayed_${db}_p50_ms`] = relayedP50;
     figures[`payment_start_${db}_overhead_ms`] = overhead;
+    figures[`bare_relay_${db}_overhead_ms`] = floorOverhead;
+    figures[`payment_start_${db}_beyond_bare_relay_ms`] = beyondFloor;
     line(
-      `payment start, ${PAYERS_AT_ONCE} payers at once, provider answering in ${PROVIDER_DELAY_MS} ms (${PAYMENT_RUNS} a round, in turn with the direct call):`,
+      `payment start, ${PAYERS_AT_ONCE} payers at once, provider answering in ${PROVIDER_DELAY_MS} ms (${PAYMENT_RUNS} a round, in turn with the relayed and the direct call):`,
     );
     line(
-      `  POST /api/checkouts/{id}/payments p50 ${ms(oursP50)}; the same provider call made directly p50 ${ms(directP50)}`,
+      `  POST /api/checkouts/{id}/payments p50 ${ms(oursP50)}; the same provider call relayed by the bare route p50 ${ms(relayedP50)}, made directly p50 ${ms(directP50)}`,
     );
     line(
       `  our overhead ${ms(overhead)} (goal ≤ ${GOALS.paymentOverheadMs} ms) ${verdict(overhead <= GOALS.paymentOverheadMs)}; each round after the warm-up: ${overheads.map((o) => ms(o)).join(", ")}`,
+    );
+    line(
+      `  of it, the bare route's relay ${ms(floorOverhead)} (the framework's floor here), ours beyond it ${ms(beyondFloor)}`,
     );
   } finally {
     await slowProvider(app, 0);
@@ -269,6 +282,11 @@ interface Sample {
   rps: number;
   cpu: number;
 }
+/** The bare fixture, as the measurements use it: its route measured now, and its relay. */
+interface Bare {
+  now: () => Promise<Sample>;
+  relayUrl: string;
+}
 interface Steady {
   ratio: number;
   rps: number;
@@ -329,7 +347,7 @@ function ratioLine(line: Line, label: string, r: Steady, goal: number, extra = "
 async function benchDatabase(
   start: (env: Record<string, string>) => Promise<RunningApp>,
   db: "pglite" | "postgres",
-  floorNow: () => Promise<Sample>,
+  bare: Bare,
   line: Line,
   figures: Figures,
 ) {
@@ -337,7 +355,7 @@ async function benchDatabase(
   const trips = await roundTrips(counting).finally(() => counting.stop());
   const app = await start(BENCH_ENV);
   try {
-    await measure(app, db, floorNow, line, figures, trips);
+    await measure(app, db, bare, line, figures, trips);
   } finally {
     await app.stop();
   }
@@ -346,7 +364,7 @@ async function benchDatabase(
 async function measure(
   app: RunningApp,
   db: "pglite" | "postgres",
-  floorNow: () => Promise<Sample>,
+  bare: Bare,
   line: Line,
   figures: Figures,
   trips: Record<string, number>,
@@ -354,14 +372,14 @@ async function measure(
   const label = db === "pglite" ? "PGlite" : "Postgres";
   line(`${label}:`);
   if (db === "pglite") {
-    const banks = await steadyRatio(floorNow, () => throughput(`${app.url}/api/banks?country=LT`, {}, app.cpuMs));
+    const banks = await steadyRatio(bare.now, () => throughput(`${app.url}/api/banks?country=LT`, {}, app.cpuMs));
     figures.banks_rps = banks.rps;
     figures.banks_cpu_ms = banks.cpu;
     figures.banks_ratio = ratioLine(line, "GET /api/banks?country=LT", banks, GOALS.banks);
   }
   let p50 = 0;
   let failed = 0;
-  const create = await steadyRatio(floorNow, async (round) => {
+  const create = await steadyRatio(bare.now, async (round) => {
     const r = await throughput(
       `${app.url}/api/checkouts`,
       { method: "POST", headers: MERCHANT_HEADERS, body: checkoutBody(app.url, `tp-${db}-${round}`) },
@@ -380,7 +398,7 @@ async function measure(
     db === "pglite" ? GOALS.createPglite : GOALS.createPostgres,
     `, p50 ${p50} ms in the last round${failed ? `, ${failed} failed` : ""}`,
   );
-  const wh = await webhookIngest(app, WEBHOOKS, floorNow);
+  const wh = await webhookIngest(app, WEBHOOKS, bare.now);
   figures[`webhooks_${db}_per_s`] = wh.first.rps;
   figures[`webhooks_${db}_cpu_ms`] = wh.first.cpu;
   figures[`webhooks_${db}_repeat_per_s`] = wh.repeat;
@@ -405,7 +423,7 @@ async function measure(
         .replace(/^_|_$/g, "")
         .toLowerCase()}`
     ] = n;
-  await paymentOverhead(app, db, line, figures);
+  await paymentOverhead(app, db, bare, line, figures);
 }
 
 export async function benchServer(basePort: number, line: Line, figures: Figures) {
@@ -418,10 +436,11 @@ export async function benchServer(basePort: number, line: Line, figures: Figures
   }
   const floorRuns: Sample[] = [];
   const floorNow = async () => {
-    const bare = await throughput(floor.url, {}, floor.cpuMs);
-    floorRuns.push(bare);
-    return bare;
+    const sample = await throughput(floor.url, {}, floor.cpuMs);
+    floorRuns.push(sample);
+    return sample;
   };
+  const bare: Bare = { now: floorNow, relayUrl: floor.relayUrl };
   try {
     const first = await floorNow();
     line(
@@ -445,7 +464,7 @@ export async function benchServer(basePort: number, line: Line, figures: Figures
     );
     try {
       const start = (env: Record<string, string>) => startApp({ port: basePort, dataDir: ".data/bench-server", env });
-      await benchDatabase(start, "pglite", floorNow, line, figures);
+      await benchDatabase(start, "pglite", bare, line, figures);
     } catch (err) {
       line(`PGlite figures not measured: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -459,7 +478,7 @@ export async function benchServer(basePort: number, line: Line, figures: Figures
     try {
       const start = (env: Record<string, string>) =>
         startApp({ port: basePort + 10, dataDir: ".data/bench-server-pg", databaseUrl: pg.url, env });
-      await benchDatabase(start, "postgres", floorNow, line, figures);
+      await benchDatabase(start, "postgres", bare, line, figures);
     } catch (err) {
       line(`Postgres figures not measured: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
