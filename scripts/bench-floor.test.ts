@@ -123,4 +123,27 @@ describe("the bench's bare route (the framework's floor)", () => {
       await new Promise((resolve) => provider.close(resolve));
     }
   }, 240_000);
+
+  // The bank list is measured against this mirror too: an answer that came back with other bytes or
+  // headers than it was given would measure the framework on another answer.
+  it("answers what it was given, body and headers", async () => {
+    floor ??= await startFloor(await freePort());
+    const headers = {
+      "cache-control": "public, max-age=300, s-maxage=300, stale-while-revalidate=600",
+      "content-type": "application/json",
+      etag: '"abc"',
+      "x-frame-options": "DENY",
+    };
+    const body = JSON.stringify({ data: [{ id: "BANK_1", name: "Bank" }] });
+    const put = await request(floor.mirrorUrl, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ headers, body }),
+    });
+    expect(put.status).toBe(204);
+    const answer = await request(floor.mirrorUrl);
+    expect(answer.status).toBe(200);
+    expect(answer.body.toString()).toBe(body);
+    for (const [name, value] of Object.entries(headers)) expect(answer.headers[name], name).toBe(value);
+  }, 240_000);
 });

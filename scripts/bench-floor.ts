@@ -26,6 +26,8 @@ export interface Floor {
   postUrl: string;
   /** A route handler that relays a provider call (POST, to `X-Relay-To`): a payment start's floor. */
   relayUrl: string;
+  /** A route handler answering what was PUT to it (headers and body): the bank list's floor. */
+  mirrorUrl: string;
   /** CPU time its server has used so far, in ms. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -97,6 +99,7 @@ export async function startFloor(port: number): Promise<Floor> {
     securedPageUrl: `http://localhost:${port}/secured`,
     postUrl: `http://localhost:${port}/api/echo`,
     relayUrl: `http://localhost:${port}/api/relay`,
+    mirrorUrl: `http://localhost:${port}/api/mirror`,
     cpuMs: () => serverCpuMs(child.pid!),
     stop: () => stopProcessGroup(child),
   };
