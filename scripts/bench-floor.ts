@@ -73,7 +73,8 @@ function buildFixture() {
 export async function startFloor(port: number): Promise<Floor> {
   if (!(await portFree(port))) throw new Error(`port ${port} is in use`);
   buildFixture();
-  const child = spawn(process.execPath, [nextBin, "start", fixture, "-p", String(port)], {
+  // On loopback only: its relay and its mirror answer whatever the bench hands them.
+  const child = spawn(process.execPath, [nextBin, "start", fixture, "-p", String(port), "-H", "localhost"], {
     cwd: root,
     detached: true,
     stdio: "ignore",

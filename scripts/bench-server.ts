@@ -283,7 +283,7 @@ interface Sample {
   rps: number;
   cpu: number;
 }
-/** The bare fixture, as the measurements use it: its route measured now, and its relay. */
+/** The bare fixture, as the measurements use it: its bare route measured now, its relay, its mirror. */
 interface Bare {
   now: () => Promise<Sample>;
   relayUrl: string;
