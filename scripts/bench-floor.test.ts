@@ -118,6 +118,8 @@ describe("the bench's bare route (the framework's floor)", () => {
         body: "{}",
       });
       expect(elsewhere.status).toBe(400);
+      const nowhere = await request(floor.relayUrl, { method: "POST", headers, body: "{}" });
+      expect(nowhere.status).toBe(400);
       expect(seen).toHaveLength(1);
     } finally {
       await new Promise((resolve) => provider.close(resolve));
