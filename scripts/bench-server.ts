@@ -149,13 +149,14 @@ async function paymentOverhead(app: RunningApp, db: "pglite" | "postgres", bare:
       });
     const direct = providerCall(provider, {}, "direct");
     const relayed = providerCall(bare.relayUrl, { "X-Relay-To": provider }, "relayed");
-    const rounds = await inTurn(
-      async (round) => median(await ours(round)),
-      async (round) => ({ relayed: median(await relayed(round)), direct: median(await direct(round)) }),
-    );
-    const p50 = (pick: (r: { ours: number; relayed: number; direct: number }) => number) =>
-      median(rounds.map(([o, r]) => pick({ ours: o, ...r })));
-    const overheads = rounds.map(([o, r]) => o - r.direct);
+    const rounds = (
+      await inTurn(
+        async (round) => median(await ours(round)),
+        async (round) => ({ relayed: median(await relayed(round)), direct: median(await direct(round)) }),
+      )
+    ).map(([o, others]) => ({ ours: o, ...others }));
+    const p50 = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+    const overheads = rounds.map((r) => r.ours - r.direct);
     const overhead = median(overheads);
     const floorOverhead = p50((r) => r.relayed - r.direct);
     const beyondFloor = p50((r) => r.ours - r.relayed);
