@@ -25,6 +25,10 @@ interface BankPickerProps {
   initialSearch?: string;
   /** Beside the search box: the server's `<noscript>` button that searches without the page's code. */
   searchButton?: ReactNode;
+  /** Start with the whole list, not its first 48 (the page was asked for it without scripts). */
+  initialShowAll?: boolean;
+  /** Beside "Show all": the server's `<noscript>` button that asks the page again for the whole list. */
+  showAllButton?: ReactNode;
   messages: PickerMessages;
   ref?: Ref<BankPickerHandle>;
 }
@@ -44,11 +48,13 @@ export function BankPicker({
   onUseHosted,
   initialSearch,
   searchButton,
+  initialShowAll,
+  showAllButton,
   messages: t,
   ref,
 }: BankPickerProps) {
   const { query, searched, matches, shown, hiddenCount, groupRef, searchRef, setQuery, onSearchKeyDown, showAll } =
-    useBankPicker(state.status === "ready" ? state.banks : null, lastUsedId, ref, initialSearch);
+    useBankPicker(state.status === "ready" ? state.banks : null, lastUsedId, ref, initialSearch, initialShowAll);
   useChangedBeforeLive("#bank-list input:checked", onChange);
 
   if (state.status === "loading") {
@@ -175,9 +181,12 @@ export function BankPicker({
       </div>
 
       {hiddenCount > 0 && (
-        <button type="button" className="link-button show-all" onClick={showAll}>
-          {format(t["picker.showAll"], { count: matches.length })}
-        </button>
+        <>
+          <button type="button" className="link-button show-all" onClick={showAll}>
+            {format(t["picker.showAll"], { count: matches.length })}
+          </button>
+          {showAllButton}
+        </>
       )}
 
       {matches.length === 0 && (

@@ -28,6 +28,12 @@ describe("useBankPicker", () => {
     expect(result.current.hiddenCount).toBe(0);
   });
 
+  it("starts with all of them when the page was asked for the whole list (without scripts)", () => {
+    const { result } = renderHook(() => useBankPicker(many, null, undefined, "", true));
+    expect(result.current.shown).toHaveLength(60);
+    expect(result.current.hiddenCount).toBe(0);
+  });
+
   it("puts the payer's last-used bank first", () => {
     const { result } = renderHook(() => useBankPicker([bank("SEB", "SEB", true), bank("SWED", "Swedbank")], "SWED"));
     expect(result.current.shown.map((b) => b.id)).toEqual(["SWED", "SEB"]);

@@ -35,10 +35,11 @@ export function useBankPicker(
   lastUsedId: string | null,
   ref?: Ref<BankPickerHandle>,
   initialSearch = "",
+  initialShowAll = false,
 ) {
   const [query, setQueryState] = useState(initialSearch);
   const deferredQuery = useDeferredValue(query);
-  const [showAll, setShowAll] = useState(false);
+  const [showAll, setShowAll] = useState(initialShowAll);
   const groupRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const focusAfterShowAll = useRef(false);

@@ -5,6 +5,7 @@ import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BankView } from "@/lib/checkout/contract";
 import { pickMessages } from "@/lib/i18n";
+import { AskAgain } from "./AskAgain";
 import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
 
 const props = (over: Partial<PaymentFormProps> = {}): PaymentFormProps => ({
@@ -102,5 +103,43 @@ describe("PaymentForm's HTML, before its code runs", () => {
     expect(here.querySelector('input[name="bankId"][value="SEB_LT_SAND"]')?.hasAttribute("checked")).toBe(true);
     expect(here.querySelector('input[name="remember"]')?.hasAttribute("checked")).toBe(true);
     expect(here.querySelector('input[name="terms"]')?.hasAttribute("checked")).toBe(false);
+  });
+});
+
+describe("a long bank list, without the page's code", () => {
+  const many: BankView[] = Array.from({ length: 60 }, (_, i) => ({
+    id: `BANK${i}_LT_SAND`,
+    name: `Bank ${String(i).padStart(2, "0")}`,
+    officialName: null,
+    logoUrl: null,
+    countryCode: "LT",
+    popular: false,
+    linkable: false,
+    searchTerms: [],
+  }));
+  const post = {
+    action: "/checkout/co_test/pay",
+    attemptKey: "form-key-0001",
+    showAllBanks: <AskAgain path="/checkout/co_test" label="Show all 60 banks" name="banks" value="all" />,
+  };
+  const banksIn = (doc: Document) => doc.querySelectorAll('input[name="bankId"]').length;
+
+  it("shows the first 48, and a button that asks the page again for all of them with the form as it stands", () => {
+    const doc = serverHtml({ initialBanks: { country: "LT", banks: many }, post });
+    expect(banksIn(doc)).toBe(48);
+    // The page's own "Show all" needs its code; the one in <noscript> submits the form itself.
+    const button = doc.querySelector<HTMLButtonElement>('noscript button[name="banks"]');
+    expect(button?.textContent).toBe("Show all 60 banks");
+    expect(button?.type).toBe("submit");
+    expect(button?.value).toBe("all");
+    expect(button?.getAttribute("formmethod")).toBe("get");
+    expect(button?.getAttribute("formaction")).toBe("/checkout/co_test");
+    expect(button?.form).toBe(doc.querySelector("form"));
+  });
+
+  it("shows every bank when the page was asked for all of them, and no button for more", () => {
+    const doc = serverHtml({ initialBanks: { country: "LT", banks: many }, post, initialShowAll: true });
+    expect(banksIn(doc)).toBe(60);
+    expect(doc.body.innerHTML).not.toContain("Show all");
   });
 });

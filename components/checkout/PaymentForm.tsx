@@ -34,6 +34,8 @@ export interface PaymentFormProps extends PaymentFormOptions {
     showBanks?: ReactNode;
     /** The same for the bank search: a `<noscript>` button that asks the page again with it. */
     searchBanks?: ReactNode;
+    /** And for "Show all": a `<noscript>` button that asks the page again for the whole bank list. */
+    showAllBanks?: ReactNode;
   };
   messages: FormMessages;
 }
@@ -160,6 +162,8 @@ export function PaymentForm(props: PaymentFormProps) {
               onUseHosted={methods.bank ? f.chooseHosted : undefined}
               initialSearch={country === props.defaultCountry ? props.initialSearch : undefined}
               searchButton={post?.searchBanks}
+              initialShowAll={country === props.defaultCountry && props.initialShowAll}
+              showAllButton={post?.showAllBanks}
               messages={t}
             />
             {bankError && (

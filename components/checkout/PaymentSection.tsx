@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { AskAgain } from "@/components/checkout/AskAgain";
+import { filterBanks } from "@/components/bank-picker/filter";
 import { CheckoutPayment } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { shopLink } from "@/components/checkout/links";
@@ -160,6 +162,7 @@ export async function PaymentSection({ data, query, kept, embedded = false }: Pa
         initialChoice={kept.choice}
         initialBankId={keptBank ?? expired?.bankId}
         initialSearch={kept.search}
+        initialShowAll={kept.showAllBanks}
         rememberByDefault={kept.remember || expired !== null}
         startNewAttempt={lastOver}
         notice={firstNotice(data, query, refused, t)}
@@ -172,6 +175,17 @@ export async function PaymentSection({ data, query, kept, embedded = false }: Pa
                 attemptKey: randomUUID(),
                 showBanks: <AskAgain path={`/checkout/${id}`} label={t["pay.showBanks"]} />,
                 searchBanks: <AskAgain path={`/checkout/${id}`} label={t["picker.search"]} />,
+                showAllBanks: initialBanks && (
+                  <AskAgain
+                    path={`/checkout/${id}`}
+                    label={format(t["picker.showAll"], {
+                      count: filterBanks(initialBanks.banks, kept.search ?? "").length,
+                    })}
+                    name="banks"
+                    value="all"
+                    className="link-button show-all"
+                  />
+                ),
               }
         }
         attempt={inFlight}
@@ -193,19 +207,5 @@ export async function PaymentSection({ data, query, kept, embedded = false }: Pa
         ])}
       />
     </section>
-  );
-}
-
-/**
- * Without the page's code, the form's choices that change the page (the country, the bank search)
- * take effect only when the page is asked again: a button that does, with the form as it stands.
- */
-function AskAgain({ path, label }: { path: string; label: string }) {
-  return (
-    <noscript>
-      <button type="submit" className="btn btn-secondary" formMethod="get" formAction={path} formNoValidate>
-        {label}
-      </button>
-    </noscript>
   );
 }

@@ -23,6 +23,7 @@ describe("a refused post's way back to the form", () => {
       country: "LV",
       bankId: "SWEDBANK_LV_SAND",
       remember: true,
+      showAllBanks: false,
     });
   });
 
@@ -49,6 +50,7 @@ describe("a refused post's way back to the form", () => {
       country: undefined,
       bankId: undefined,
       remember: false,
+      showAllBanks: false,
     });
     expect(keptChoices({ choice: ["here"], country: "LVA" }, "same-origin")).toMatchObject({
       choice: undefined,
@@ -59,6 +61,13 @@ describe("a refused post's way back to the form", () => {
   it("keeps nothing when the page was not reached from our own pages: another site, the address bar, or no header", () => {
     const crafted = queryOf(refusedLocation("co_1", form, "rate_limited"));
     for (const fetchSite of ["cross-site", "same-site", "none", null])
-      expect(keptChoices(crafted, fetchSite)).toEqual({ remember: false });
+      expect(keptChoices(crafted, fetchSite)).toEqual({ remember: false, showAllBanks: false });
+  });
+
+  it("shows the whole bank list when asked, from anywhere: it chooses nothing for the payer", () => {
+    for (const fetchSite of ["same-origin", "cross-site", null])
+      expect(keptChoices({ banks: "all" }, fetchSite).showAllBanks).toBe(true);
+    expect(keptChoices({ banks: ["all"] }, "same-origin").showAllBanks).toBe(false);
+    expect(keptChoices({ banks: "some" }, "same-origin").showAllBanks).toBe(false);
   });
 });

@@ -79,6 +79,8 @@ export interface KeptChoices {
   /** The bank search, sent by the form without scripts (`q`: its search box). */
   search?: string;
   remember: boolean;
+  /** The whole bank list, not its first 48: the form's "Show all" without scripts (`banks=all`). */
+  showAllBanks: boolean;
 }
 
 /**
@@ -86,15 +88,18 @@ export interface KeptChoices {
  * which the browser sets and a page cannot): the way back from a refused post, or the form's "Show
  * banks" and bank search without scripts. A link from anywhere else must not choose for the payer,
  * least of all tick "Remember", the payer's consent to keep the account. A browser that does not
- * send the header gets the form as it comes.
+ * send the header gets the form as it comes. Showing every bank chooses nothing, so it is taken
+ * from anywhere.
  */
 export function keptChoices(query: Record<string, unknown>, fetchSite: string | null): KeptChoices {
-  if (fetchSite !== "same-origin") return { remember: false };
+  const showAllBanks = query.banks === "all";
+  if (fetchSite !== "same-origin") return { remember: false, showAllBanks };
   return {
     choice: CHOICES.find((c) => c === query.choice),
     country: typeof query.country === "string" && /^[A-Z]{2}$/.test(query.country) ? query.country : undefined,
     bankId: bankIdInput.safeParse(query.bank).data,
     search: typeof query.q === "string" && query.q.trim() ? query.q.trim().slice(0, 64) : undefined,
     remember: query.remember === "on",
+    showAllBanks,
   };
 }

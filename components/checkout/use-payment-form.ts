@@ -42,6 +42,8 @@ export interface PaymentFormOptions {
   initialBankId?: string;
   /** The default country's bank search to start with (the form searched without scripts). */
   initialSearch?: string;
+  /** Start with the default country's whole bank list (the form asked for it without scripts). */
+  initialShowAll?: boolean;
   /** Start with "Remember this bank account" ticked (the payer had one saved). */
   rememberByDefault?: boolean;
   /** The page's words: a refusal is told in its code's own only when they have it (pay-request.ts). */
