@@ -1,20 +1,22 @@
 # The checkout as a container: Next's standalone server (next.config.mjs output: "standalone"),
 # run as an unprivileged user, with a health check a container runtime can use.
 # Build: docker build -t bank-checkout .   Run with a Postgres: compose.yaml, README "Deploy".
+# Node 24, a supported LTS line (Node 20's support ended in April 2026): docs/adr/0023-node-runtime.md.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM node:20-bookworm-slim AS deps
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim AS run
+FROM ${NODE_IMAGE} AS run
 WORKDIR /app
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \

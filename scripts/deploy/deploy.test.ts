@@ -88,4 +88,22 @@ describe("Dockerfile", () => {
     expect(run).toMatch(/^CMD \["node", "server\.js"\]/m);
     expect(run).toContain(".next/standalone");
   });
+
+  it("builds and runs on one Node line that still gets security releases", () => {
+    // Node's release schedule (nodejs.org/about/previous-releases): the end of each LTS line.
+    const endOfLife: Record<string, string> = {
+      "20": "2026-04-30",
+      "22": "2027-04-30",
+      "24": "2028-04-30",
+      "26": "2029-04-30",
+    };
+    const image = /^ARG NODE_IMAGE=node:(\d+)-[\w-]+$/m.exec(dockerfile);
+    expect(image, "one ARG NODE_IMAGE=node:<major>-<variant> for every stage").not.toBeNull();
+    expect(dockerfile.match(/^FROM (\S+)/gm)).toEqual(Array(3).fill("FROM ${NODE_IMAGE}"));
+    const major = image![1]!;
+    expect(endOfLife[major], `Node ${major} is not an LTS line`).toBeDefined();
+    expect(Date.now(), `Node ${major}'s support ended on ${endOfLife[major]}`).toBeLessThan(
+      Date.parse(`${endOfLife[major]}T00:00:00Z`),
+    );
+  });
 });
