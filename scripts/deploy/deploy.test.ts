@@ -99,7 +99,7 @@ describe("Dockerfile", () => {
     };
     const image = /^ARG NODE_IMAGE=node:(\d+)-[\w-]+$/m.exec(dockerfile);
     expect(image, "one ARG NODE_IMAGE=node:<major>-<variant> for every stage").not.toBeNull();
-    expect(dockerfile.match(/^FROM (\S+)/gm)).toEqual(Array(3).fill("FROM ${NODE_IMAGE}"));
+    for (const stage of dockerfile.match(/^FROM \S+/gm) ?? []) expect(stage).toBe("FROM ${NODE_IMAGE}");
     const major = image![1]!;
     expect(endOfLife[major], `Node ${major} is not an LTS line`).toBeDefined();
     expect(Date.now(), `Node ${major}'s support ended on ${endOfLife[major]}`).toBeLessThan(
