@@ -108,6 +108,19 @@ export async function forceProviderStatus(request: APIRequestContext, paymentId:
 }
 
 /**
+ * The landing without JavaScript shows what it knew when rendered, and asks the provider at most
+ * every 2 s (the webhook may come first): the payer presses "Check again" until it shows the
+ * payment received.
+ */
+export async function checkAgainUntilPaid(page: Page) {
+  await expect(async () => {
+    const again = page.getByRole("link", { name: "Check again" });
+    if ((await again.count()) > 0) await again.click();
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/**
  * The payer approves at the bank but never arrives back (tab closed, bank app). The approve POST is
  * made without following the bank's redirect; returns where the bank would have sent the payer.
  * (page.route cannot stop the redirected request itself: Playwright routes only a chain's first.)

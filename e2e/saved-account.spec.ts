@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { BANK_LOGIN, createCheckout, merchantView } from "./journey";
+import { BANK_LOGIN, checkAgainUntilPaid, createCheckout, merchantView } from "./journey";
 
 /**
  * Saved bank accounts (issue 7): link while paying, pay the next order in one click, nobody else
@@ -42,12 +42,7 @@ async function approveLinkedPayment(checkoutId: string, on: Page = page) {
   const paymentId = new URL(page.url()).pathname.split("/")[2]!;
   await page.getByRole("button", { name: "Approve", exact: true }).click();
   await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
-  // Without JavaScript the landing shows what it knew when rendered; its "Check again" asks again.
-  await expect(async () => {
-    const again = page.getByRole("link", { name: "Check again" });
-    if ((await again.count()) > 0) await again.click();
-    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
+  await checkAgainUntilPaid(page);
   return paymentId;
 }
 

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import {
   approveOnPhone,
+  checkAgainUntilPaid,
   createCheckout,
   decideAtBank,
   forceProviderStatus,
@@ -78,13 +79,7 @@ test.describe("with JavaScript off", () => {
     // Nothing asks again by itself: the page offers to, as a link to itself.
     await expect(page.getByRole("heading", { level: 1, name: "Your bank is processing the payment" })).toBeVisible();
     await forceProviderStatus(request, paymentId, { bankStatus: "ACSC" });
-    // The landing asks the provider at most every 2 s (the webhook may come first): within them,
-    // "Check again" shows what is stored, and the payer presses it again.
-    await expect(async () => {
-      const again = page.getByRole("link", { name: "Check again" });
-      if ((await again.count()) > 0) await again.click();
-      await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
+    await checkAgainUntilPaid(page);
     await expect(page.getByRole("link", { name: "Check again" })).toHaveCount(0);
   });
 

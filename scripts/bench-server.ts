@@ -36,7 +36,7 @@ import {
   startPostgres,
   type RunningApp,
 } from "./bench-app";
-import { startFloor, throughput } from "./bench-floor";
+import { startFloor, throughput, type Floor } from "./bench-floor";
 
 const PROVIDER_DELAY_MS = 50;
 const WEBHOOK_SIZED = JSON.stringify({
@@ -285,11 +285,8 @@ interface Sample {
   cpu: number;
 }
 /** The bare fixture, as the measurements use it: its bare route measured now, its relay, its mirror. */
-interface Bare {
+interface Bare extends Pick<Floor, "relayUrl" | "mirrorUrl" | "cpuMs"> {
   now: () => Promise<Sample>;
-  relayUrl: string;
-  mirrorUrl: string;
-  cpuMs: () => number;
 }
 interface Steady {
   ratio: number;
@@ -478,7 +475,7 @@ export async function benchServer(basePort: number, line: Line, figures: Figures
     floorRuns.push(sample);
     return sample;
   };
-  const bare: Bare = { now: floorNow, relayUrl: floor.relayUrl, mirrorUrl: floor.mirrorUrl, cpuMs: floor.cpuMs };
+  const bare: Bare = { ...floor, now: floorNow };
   try {
     const first = await floorNow();
     line(
