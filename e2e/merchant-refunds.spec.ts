@@ -41,6 +41,39 @@ test("the merchant refunds part of a paid checkout over the API, once per Idempo
   expect(await unknown.json()).toMatchObject({ status: 404, code: "checkout_not_found" });
 });
 
+test("a refund the provider does not answer is taken with 202 and its outcome unknown, never 'try again', and it counts against the payment", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const checkoutId = await createCheckout(request, { amount: "10.00" });
+  await page.goto(`/checkout/${checkoutId}`);
+  await payWithBank(page);
+  await decideAtBank(page, "Approve");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+
+  const sandbox = process.env.SANDBOX_URL ?? "http://localhost:3101";
+  const fault = (data: object) => request.post(`${sandbox}/_sandbox/faults`, { data });
+  expect((await fault({ mode: "timeout", paths: ["/pis/payment"], methods: ["POST"], count: 1 })).status()).toBe(200);
+  try {
+    const res = await request.post(`/api/checkouts/${checkoutId}/refunds`, {
+      headers: { ...auth, "Idempotency-Key": `lost-${checkoutId}` },
+      data: { amount: "4.00" },
+      timeout: 40_000,
+    });
+    expect(res.status()).toBe(202);
+    expect(await res.json()).toMatchObject({ amount: "4.00", status: "unknown" });
+  } finally {
+    await fault({ mode: "none" });
+  }
+  // What is left to refund does not include it until its outcome is known.
+  const rest = await request.post(`/api/checkouts/${checkoutId}/refunds`, { headers: auth, data: { amount: "10.00" } });
+  expect(await rest.json()).toMatchObject({
+    code: "refund_exceeds_payment",
+    errors: [{ message: "must be at most 6.00" }],
+  });
+});
+
 test("readiness says the database and the provider answer", async ({ request }) => {
   const res = await request.get("/api/health/ready");
   expect(res.status()).toBe(200);

@@ -81,9 +81,11 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
   const create = async (body: unknown = order, headers: Record<string, string> = auth) =>
     routes.checkouts.POST(req("/api/checkouts", { method: "POST", body, headers }), none);
 
-  it("refuses to create a checkout without the merchant key, or with a wrong one", async () => {
-    expect((await create(order, {})).status).toBe(401);
-    expect((await create(order, { Authorization: "Bearer guess" })).status).toBe(401);
+  it("refuses to create a checkout without the merchant key, or with a wrong one, saying which scheme it takes", async () => {
+    for (const res of [await create(order, {}), await create(order, { Authorization: "Bearer guess" })]) {
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe("Bearer");
+    }
   });
 
   it("creates a checkout and answers its payer URL", async () => {
@@ -101,6 +103,30 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["amount", "currency", "returnUrl"]);
   });
 
+  it("refuses a NUL character in any text the merchant sends with 400 naming the field, not 500 (the database cannot store it)", async () => {
+    const nul = { description: "Order\u00001", reference: "nul\u0000", returnUrl: "https://shop.example/\u0000" };
+    for (const [field, value] of Object.entries(nul)) {
+      const res = await create({ ...order, [field]: value });
+      expect(res.status, field).toBe(400);
+      expect((await res.json()).errors, field).toEqual([expect.objectContaining({ path: field })]);
+    }
+  });
+
+  it("refuses a field it does not know, naming it: a misspelt notifyUrl or expiry is not silently dropped", async () => {
+    const res = await create({ ...order, notify_url: "https://shop.example/hook", expires_in_minutes: 5 });
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([
+      expect.objectContaining({ path: "notify_url" }),
+      expect.objectContaining({ path: "expires_in_minutes" }),
+    ]);
+  });
+
+  it("says a return URL is too long when it is, not that it is no URL", async () => {
+    const res = await create({ ...order, returnUrl: `https://shop.example/${"a".repeat(2100)}` });
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors).toEqual([{ path: "returnUrl", message: expect.stringMatching(/at most 2000/) }]);
+  });
+
   it("answers a malformed JSON body with 400, not 500", async () => {
     const res = await routes.checkouts.POST(req("/api/checkouts", { method: "POST", body: "{", headers: auth }), none);
     expect(res.status).toBe(400);
@@ -111,6 +137,8 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     const a = await (await create(order, headers)).json();
     const b = await (await create(order, headers)).json();
     expect(b.id).toBe(a.id);
+    // The same amount written another way is the same request, as for refunds.
+    expect((await (await create({ ...order, amount: "12.5" }, headers)).json()).id).toBe(a.id);
     expect((await create({ ...order, amount: "1.00" }, headers)).status).toBe(422);
   });
 

@@ -4,10 +4,9 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { LoginState, RefundState } from "@/components/backoffice/action-state";
-import { describeRefundError } from "@/components/backoffice/refund-errors";
+import { describeRefund, describeRefundError } from "@/components/backoffice/refund-errors";
 import { refundFields } from "@/components/backoffice/refund-form-schema";
 import { requireStaff } from "@/components/backoffice/require-staff";
-import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
 import { CheckoutError } from "@/lib/checkout/errors";
 import { createRefund } from "@/lib/checkout/refunds";
@@ -107,15 +106,12 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
     };
   }
   const { checkoutId, amount, reason, attemptId, refundKey } = parsed.data;
-  let message: string;
   try {
     const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", await appContext(), {
       idempotencyKey: `backoffice-${refundKey}`,
     });
-    // The same refund key answers with the refund it first made, which may have been refused.
-    if (refund.status === "failed")
-      return { ok: false, error: "The payment service refused this refund. See the refunds list.", values };
-    message = `Refund of ${formatMoney(refund.amount, refund.currency)} started`;
+    const told = describeRefund(refund);
+    return told.ok ? told : { ...told, values };
   } catch (err) {
     if (err instanceof CheckoutError) return { ok: false, ...describeRefundError(err), values };
     console.error("backoffice: refund failed", err instanceof Error ? err.message : err);
@@ -126,5 +122,4 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
       values,
     };
   }
-  return { ok: true, message };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../errors";
 import { PAYMENT_FAILURE_REASONS } from "../pis/status";
+import { DECIMAL_AMOUNT } from "./money";
 import { CHECKOUT_STATUSES, PAYMENT_METHODS, STATUS_GROUPS } from "./types";
 
 /**
@@ -15,8 +16,16 @@ import { CHECKOUT_STATUSES, PAYMENT_METHODS, STATUS_GROUPS } from "./types";
 
 const amount = z
   .string()
-  .regex(/^\d+(\.\d+)?$/)
+  .regex(DECIMAL_AMOUNT)
   .meta({ description: 'Decimal string in the currency\'s units, e.g. "12.50"' });
+/**
+ * An amount a merchant sends. Checked against its currency beside the code that takes it
+ * (amountProblem), so that one bad amount gets one message; the pattern is here for the document.
+ */
+export const amountInput = z.string().meta({
+  description: 'Decimal string in the currency\'s units, greater than zero, with at most its minor units, e.g. "12.50"',
+  pattern: DECIMAL_AMOUNT.source,
+});
 const time = z.iso.datetime();
 const checkoutStatus = z.enum(CHECKOUT_STATUSES);
 const statusGroup = z.enum(STATUS_GROUPS);

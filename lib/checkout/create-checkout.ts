@@ -10,7 +10,7 @@ import { newCheckoutId } from "./ids";
 import { isPrivateHost } from "./private-address";
 import { amountProblem, normaliseAmount, SUPPORTED_CURRENCIES } from "./money";
 import { LOCALES } from "./types";
-import type { CheckoutView } from "./contract";
+import { amountInput, type CheckoutView } from "./contract";
 import { toCheckoutView, loadCheckout } from "./checkouts";
 import { validateIdempotencyKey } from "./idempotency";
 
@@ -19,7 +19,8 @@ const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 // https everywhere except on the merchant's own machine, where a developer runs plain http.
 const merchantUrl = z
   .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
-  .max(2000)
+  // Its own message: z.url()'s `error` would otherwise answer for this check too.
+  .max(2000, "must be at most 2000 characters")
   .refine((u) => {
     // Not a URL at all is already reported by z.url(); this check is only about the scheme.
     if (!URL.canParse(u)) return true;
@@ -27,10 +28,14 @@ const merchantUrl = z
     return url.protocol !== "http:" || LOCAL_HOSTS.has(url.hostname);
   }, "must use https");
 
-/** What a merchant sends to create a checkout. The amount is a decimal string in the currency's minor units. */
+/**
+ * What a merchant sends to create a checkout. The amount is a decimal string in the currency's
+ * minor units. A field it does not know is refused, not ignored: a misspelt `notifyUrl` would
+ * otherwise lose the merchant its notifications without a word.
+ */
 export const createCheckoutInput = z
-  .object({
-    amount: z.string(),
+  .strictObject({
+    amount: amountInput,
     currency: z.enum(SUPPORTED_CURRENCIES as [string, ...string[]]),
     description: z.string().trim().min(1).max(140),
     reference: z.string().trim().min(1).max(64),
@@ -168,7 +173,10 @@ async function createIdempotently(
   key: string,
 ): Promise<CheckoutView> {
   validateIdempotencyKey(key);
-  const requestHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
+  // Over the amount as stored: "12.5" and "12.50" are the same request.
+  const requestHash = createHash("sha256")
+    .update(JSON.stringify({ ...v, amount: normaliseAmount(v.amount, v.currency) }))
+    .digest("hex");
   const earlier = async () => {
     const [row] = await c.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     if (!row) return undefined;

@@ -31,11 +31,14 @@ export function minorUnits(currency: string): number {
   return units;
 }
 
+/** An amount as the API writes it: digits, and a fraction after a point if any ("12.50", "100"). */
+export const DECIMAL_AMOUNT = /^\d+(\.\d+)?$/;
+
 /** Why `amount` is not a valid amount of `currency`, or null when it is. */
 export function amountProblem(amount: string, currency: string): string | null {
   const units = MINOR_UNITS[currency];
   if (units === undefined) return `currency ${currency} is not supported`;
-  if (!/^\d+(\.\d+)?$/.test(amount)) return 'must be a decimal string like "12.50"';
+  if (!DECIMAL_AMOUNT.test(amount)) return 'must be a decimal string like "12.50"';
   const fraction = amount.split(".")[1] ?? "";
   if (fraction.length > units) return `${currency} allows at most ${units} decimal places`;
   if (toMinor(amount, currency) <= 0n) return "must be greater than zero";

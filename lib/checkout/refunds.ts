@@ -6,15 +6,16 @@ import { checkouts, refunds, type RefundRow } from "../db/schema";
 import { PisError } from "../pis";
 import { loadCheckout } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext, type Tx } from "./context";
-import type { RefundView } from "./contract";
+import { amountInput, type RefundView } from "./contract";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { REFUND_CURRENCIES, amountProblem, fromMinor, normaliseAmount, toMinor } from "./money";
 import { projectInfo } from "./project";
 import { validateIdempotencyKey } from "./idempotency";
 import { refundedAttempt } from "./attempts";
 
-export const createRefundInput = z.object({
-  amount: z.string(),
+/** What a merchant sends to refund; an unknown field is refused (a misspelt `attemptId` would refund the wrong payment). */
+export const createRefundInput = z.strictObject({
+  amount: amountInput,
   reason: z.string().trim().max(200).optional(),
   /** The payment to refund: by default the one that paid; a duplicate payment's id to give it back. */
   attemptId: z
@@ -138,7 +139,9 @@ export async function createRefund(
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     // An unknown outcome keeps the refund counted against the payment (never over-refund) until
-    // reconciliation finds it in the provider's refund list (reconcileRefunds); a refusal frees the amount.
+    // reconciliation finds it in the provider's refund list (reconcileRefunds), and is answered as
+    // the refund it may be, status "unknown": an error would invite a retry that refunds twice. The
+    // merchant hears the outcome (refund.completed or refund.failed). A refusal frees the amount.
     await c.db
       .update(refunds)
       .set({
@@ -149,11 +152,11 @@ export async function createRefund(
         updatedAt: new Date(),
       })
       .where(eq(refunds.id, id));
-    throw new CheckoutError("provider_error", {
-      detail: err.outcomeUnknown
-        ? "The payment service did not answer; check the refund's status before trying again."
-        : `The payment service refused the refund${err.description ? `: ${err.description}` : "."}`,
-    });
+    if (!err.outcomeUnknown) {
+      throw new CheckoutError("provider_error", {
+        detail: `The payment service refused the refund${err.description ? `: ${err.description}` : "."}`,
+      });
+    }
   }
   const [row] = await c.db.select().from(refunds).where(eq(refunds.id, id));
   return toView(row!);

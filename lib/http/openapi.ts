@@ -222,6 +222,13 @@ export function openApiDocument(serverUrl: string) {
           ],
           body: createRefundInput,
           ok: { description: "The refund", schema: contract.refundView },
+          more: {
+            "202": {
+              description:
+                "The refund was sent but the provider did not answer: its status is `unknown`, it counts against the payment, and its outcome follows (`refund.completed` or `refund.failed`). Do not send it again under a new key.",
+              content: json(contract.refundView),
+            },
+          },
           errors: [
             ...MERCHANT,
             ...JSON_BODY,
