@@ -1,11 +1,19 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { prepared } from "../db/prepared";
-import { checkouts, paymentAttempts, statusEvents, type CheckoutRow, type AttemptRow } from "../db/schema";
+import {
+  checkouts,
+  paymentAttempts,
+  refunds,
+  statusEvents,
+  type AttemptRow,
+  type CheckoutRow,
+  type RefundRow,
+} from "../db/schema";
 import { failureReasonOf as paymentFailureReason } from "../pis";
 import { nowOf, type CheckoutContext } from "./context";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { isCheckoutId } from "./ids";
-import type { AttemptView, CheckoutDetail, CheckoutView, FailureReason } from "./contract";
+import type { AttemptView, CheckoutDetail, CheckoutView, FailureReason, RefundView } from "./contract";
 
 export function toCheckoutView(row: CheckoutRow): CheckoutView {
   return {
@@ -34,6 +42,19 @@ export function toAttemptView(row: AttemptRow): AttemptView {
     abandoned: row.abandonedAt !== null,
     duplicate: row.duplicateAt !== null,
     createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toRefundView(r: RefundRow): RefundView {
+  return {
+    id: r.id,
+    attemptId: r.attemptId,
+    amount: r.amount,
+    currency: r.currency,
+    status: r.statusGroup ?? "unknown",
+    reason: r.reason,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
   };
 }
 
@@ -106,7 +127,21 @@ const historyOf = prepared((db) =>
     .prepare("history_of_checkout"),
 );
 
-/** The merchant's view: the checkout with all its attempts, newest first. */
+const refundsOf = prepared((db) =>
+  db
+    .select()
+    .from(refunds)
+    .where(eq(refunds.checkoutId, sql.placeholder("id")))
+    .orderBy(asc(refunds.createdAt))
+    .prepare("refunds_of_checkout"),
+);
+
+/** A checkout's refunds, oldest first, failed ones included. */
+export async function refundViewsOf(c: CheckoutContext, checkoutId: string): Promise<RefundView[]> {
+  return (await refundsOf(c.db).execute({ id: checkoutId })).map(toRefundView);
+}
+
+/** The merchant's view: the checkout with all its attempts, newest first, and its refunds. */
 export async function getCheckoutDetail(id: string, c: CheckoutContext): Promise<CheckoutDetail> {
   const checkout = await loadCheckout(c, id);
   if (!checkout) throw checkoutNotFound();
@@ -116,6 +151,7 @@ export async function getCheckoutDetail(id: string, c: CheckoutContext): Promise
     ...toCheckoutView(checkout),
     customerId: checkout.customerId,
     attempts: attempts.map(toAttemptView),
+    refunds: await refundViewsOf(c, id),
     // Each change of the checkout's status and what caused it (webhook, landing page check, ...).
     timeline: history
       .filter((e) => e.fromStatus !== e.toStatus)

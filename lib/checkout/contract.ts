@@ -94,9 +94,22 @@ export type CheckoutStatusView = z.infer<typeof checkoutStatusView>;
 
 export const createdCheckout = z.object({ id: z.string(), url: z.url(), status: checkoutStatus, expiresAt: time });
 
+export const refundView = z.object({
+  id: z.string(),
+  attemptId: z.string().meta({ description: "The payment it gives money back from" }),
+  amount,
+  currency: z.string(),
+  status: z.enum([...STATUS_GROUPS, "unknown"]),
+  reason: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: time,
+});
+export type RefundView = z.infer<typeof refundView>;
+
 export const checkoutDetail = checkoutView.extend({
   customerId: z.string().nullable(),
   attempts: z.array(attemptView),
+  refunds: z.array(refundView).meta({ description: "Oldest first, failed ones included" }),
   timeline: z.array(z.object({ at: time, from: checkoutStatus.nullable(), to: checkoutStatus, source: z.string() })),
 });
 export type CheckoutDetail = z.infer<typeof checkoutDetail>;
@@ -133,17 +146,6 @@ export const savedAccount = z.object({
 });
 export type SavedAccountView = z.infer<typeof savedAccount>;
 
-export const refundView = z.object({
-  id: z.string(),
-  attemptId: z.string().meta({ description: "The payment it gives money back from" }),
-  amount,
-  currency: z.string(),
-  status: z.enum([...STATUS_GROUPS, "unknown"]),
-  reason: z.string().nullable(),
-  createdBy: z.string(),
-  createdAt: time,
-});
-export type RefundView = z.infer<typeof refundView>;
 export const refundList = z.object({ refunds: z.array(refundView) });
 
 export const staffListing = z.object({

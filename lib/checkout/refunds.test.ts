@@ -10,6 +10,7 @@ import { forceProviderStatus, projectUnknown, signedWebhook, testContext } from 
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
+import { getCheckoutDetail } from "./checkouts";
 import { reconcileRefunds } from "./refund-status";
 import { startPayment } from "./start-payment";
 
@@ -78,6 +79,13 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
       [1, 2, 3].map(() => createRefund(checkout.id, { amount: "4.00" }, "staff", ctx)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+  });
+
+  it("shows the merchant a checkout with its refunds, as the refunds list does", async () => {
+    const { checkout } = await paidCheckout("30.00");
+    const refund = await createRefund(checkout.id, { amount: "7.50", reason: "Returned" }, "merchant-api", ctx);
+    expect((await getCheckoutDetail(checkout.id, ctx)).refunds).toEqual([refund]);
+    expect(await listRefunds(checkout.id, ctx)).toEqual([refund]);
   });
 
   it("refuses to refund a checkout that is not paid", async () => {

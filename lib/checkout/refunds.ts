@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
 import { checkouts, refunds, type RefundRow } from "../db/schema";
 import { PisError } from "../pis";
-import { loadCheckout } from "./checkouts";
+import { loadCheckout, refundViewsOf, toRefundView } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext, type Tx } from "./context";
 import { amountInput, type RefundView } from "./contract";
 import { CheckoutError, checkoutNotFound } from "./errors";
@@ -24,17 +24,6 @@ export const createRefundInput = z.strictObject({
     .optional(),
 });
 export type CreateRefundInput = z.infer<typeof createRefundInput>;
-
-const toView = (r: RefundRow): RefundView => ({
-  id: r.id,
-  attemptId: r.attemptId,
-  amount: r.amount,
-  currency: r.currency,
-  status: r.statusGroup ?? "unknown",
-  reason: r.reason,
-  createdBy: r.createdBy,
-  createdAt: r.createdAt.toISOString(),
-});
 
 /** What is still refundable of one payment, in minor units. Failed refunds do not count. */
 async function refundableOf(tx: Tx, attemptId: string, currency: string, paid: string): Promise<bigint> {
@@ -74,7 +63,7 @@ export async function createRefund(
     .digest("hex");
   if (key !== undefined) {
     const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
-    if (earlier) return toView(earlier);
+    if (earlier) return toRefundView(earlier);
   }
   if (checkout.status !== "paid") throw new CheckoutError("not_paid");
   if (!REFUND_CURRENCIES.includes(checkout.currency)) {
@@ -128,7 +117,7 @@ export async function createRefund(
       if (key !== undefined && isUniqueViolation(err)) return false;
       throw err;
     });
-  if (!inserted) return toView((await refundByKey(c.db, checkoutId, key!, requestHash))!);
+  if (!inserted) return toRefundView((await refundByKey(c.db, checkoutId, key!, requestHash))!);
 
   try {
     const res = await c.pis.refunds.create(attempt.providerPaymentId!, { amount, webhookUrl: webhookUrl(c) });
@@ -159,7 +148,7 @@ export async function createRefund(
     }
   }
   const [row] = await c.db.select().from(refunds).where(eq(refunds.id, id));
-  return toView(row!);
+  return toRefundView(row!);
 }
 
 async function refundByKey(
@@ -180,10 +169,5 @@ async function refundByKey(
 
 export async function listRefunds(checkoutId: string, c: CheckoutContext): Promise<RefundView[]> {
   if (!(await loadCheckout(c, checkoutId))) throw checkoutNotFound();
-  const rows = await c.db
-    .select()
-    .from(refunds)
-    .where(eq(refunds.checkoutId, checkoutId))
-    .orderBy(asc(refunds.createdAt));
-  return rows.map(toView);
+  return refundViewsOf(c, checkoutId);
 }
