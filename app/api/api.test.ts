@@ -351,6 +351,11 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     const bad = await routes.banks.GET(req("/api/banks?country=estonia"), none);
     expect(bad.status).toBe(400);
     expect((await bad.json()).errors[0].path).toBe("country");
+    // A code the provider knows no country for (it answers 400 InvalidCountryCode) has no banks;
+    // it is not the provider being down.
+    const unknown = await routes.banks.GET(req("/api/banks?country=ZZ"), none);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toEqual({ country: "ZZ", banks: [] });
   });
 
   it("lets browsers and CDNs keep the bank list: a strong ETag, 304 when it has not changed, s-maxage and stale-while-revalidate", async () => {

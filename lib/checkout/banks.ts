@@ -6,8 +6,13 @@ import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import type { BanksResponse } from "./contract";
 
+// A code the provider knows no country for (400 InvalidCountryCode) has no banks, kept like any list
+// so that asking again does not ask the provider again.
 const loadBanks = cachedPerClient(10 * 60 * 1000, (ctx, country: string) =>
-  ctx.pis.banks.list({ countryCode: country }),
+  ctx.pis.banks.list({ countryCode: country }).catch((err: unknown) => {
+    if (err instanceof PisError && err.providerName === "InvalidCountryCode") return [];
+    throw err;
+  }),
 );
 
 /**

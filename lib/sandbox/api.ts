@@ -22,12 +22,13 @@ interface Route {
   handle: Handler;
 }
 
-function bankList(call: ApiCall) {
-  const countryCode = call.url.searchParams.get("countryCode");
+function bankList(ctx: SandboxContext, url: URL, full: boolean) {
+  const countryCode = url.searchParams.get("countryCode");
   if (countryCode !== null && !isCountryCode(countryCode)) throw apiErrors.invalidCountryCode();
-  const full = supports(call.version, "fullBank");
-  return { data: listBanks(countryCode ?? undefined).map((bank) => bankJson(bank, call.ctx.publicUrl(), full)) };
+  return { data: listBanks(countryCode ?? undefined).map((bank) => bankJson(bank, ctx.publicUrl(), full)) };
 }
+
+const countryList = () => ({ data: Object.keys(COUNTRIES) });
 
 function oneBank(call: ApiCall, id: string) {
   const bank = findBank(id);
@@ -44,8 +45,12 @@ function bankByCard(call: ApiCall, piece: string) {
 }
 
 const ROUTES: readonly Route[] = [
-  { method: "GET", path: "auth/countries", handle: () => ({ data: Object.keys(COUNTRIES) }) },
-  { method: "GET", path: "auth/banks", handle: (call) => bankList(call) },
+  { method: "GET", path: "auth/countries", handle: () => countryList() },
+  {
+    method: "GET",
+    path: "auth/banks",
+    handle: (call) => bankList(call.ctx, call.url, supports(call.version, "fullBank")),
+  },
   {
     method: "GET",
     path: "auth/banks/cards/:piece",
@@ -151,4 +156,19 @@ export async function handleApi(
     return await route.handle({ ctx, req, url, version, project }, params);
   }
   throw apiErrors.notFound("Route");
+}
+
+/**
+ * `/platform/frame/{countries|banks}/{token}`, the API of the hosted page and the mobile SDKs
+ * (provider-api.md 3): no version and no merchant credentials, the token (a payment id or an
+ * account link's state) stands for them.
+ */
+export function handleFrameApi(ctx: SandboxContext, method: string, path: string, url: URL): unknown {
+  const [list, token, ...extra] = path.split("/").filter(Boolean).map(decodeSegment);
+  if (method !== "GET" || token === undefined || extra.length > 0 || (list !== "countries" && list !== "banks"))
+    throw apiErrors.notFound("Route");
+  if (!ctx.store.payments.has(token) && !ctx.store.authRequests.has(token))
+    throw apiErrors.notFound("Payment or account link");
+  // The SDKs' bank (AND ApiBank) requires isBeta, which only v0.3's Bank has.
+  return list === "countries" ? countryList() : bankList(ctx, url, true);
 }

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { handleApi } from "./api";
+import { handleApi, handleFrameApi } from "./api";
 import { findBank, logoPng } from "./banks";
 import { consolePage, handleConsoleAction } from "./console";
 import type { SandboxContext } from "./context";
@@ -11,7 +11,7 @@ import { runDueTransitions } from "./lifecycle";
 import { handleLinkingPages } from "./linking";
 import { errorPage } from "./pages";
 import { NO_PERSISTENCE, createPersister, loadState } from "./persist";
-import { handlePaymentPages } from "./hosted";
+import { handlePaymentPages, handleProcessingPage } from "./hosted";
 import { projectById, sameSecret } from "./projects";
 import { createStore, type Store } from "./store";
 import { isApiVersion } from "./versions";
@@ -51,6 +51,7 @@ export interface Sandbox {
 }
 
 const API_PATH = /^\/platform\/(v0\.\d+)(\/.*)?$/;
+const FRAME_PATH = /^\/platform\/frame(\/.*)?$/;
 const LOGO_PATH = /^\/logos\/([^/]+)\.png$/;
 /** A `timeout` fault holds the socket until the client gives up, but not forever. */
 const MAX_HOLD_MS = 10 * 60 * 1000;
@@ -133,6 +134,7 @@ async function handleApiCall(
   url: URL,
 ) {
   const api = API_PATH.exec(path);
+  const frame = FRAME_PATH.exec(path);
   const version = api?.[1];
   const apiPath = api?.[2] ?? "/";
   const fault = ctx.faults.take(method, path, apiPath);
@@ -141,8 +143,9 @@ async function handleApiCall(
   let status = 200;
   let body: unknown;
   try {
-    if (!version || !isApiVersion(version)) throw apiErrors.notFound("Route");
-    body = await handleApi(ctx, req, method, version, apiPath, url);
+    if (frame) body = handleFrameApi(ctx, method, frame[1] ?? "/", url);
+    else if (!version || !isApiVersion(version)) throw apiErrors.notFound("Route");
+    else body = await handleApi(ctx, req, method, version, apiPath, url);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     status = error.status;
@@ -198,6 +201,7 @@ async function handle(ctx: SandboxContext, req: http.IncomingMessage, res: http.
     }
     const [first, ...rest] = segments();
     if (first === "login") return await handlePaymentPages(ctx, req, res, method, rest, url);
+    if (first === "payments") return handleProcessingPage(ctx, req, res, method, rest, url);
     if (first === "auth") return await handleLinkingPages(ctx, req, res, method, rest, url);
     if (first === "console" && method === "POST") {
       if (crossSite(req)) throw new PageError(403, "forbidden");

@@ -171,8 +171,28 @@ export function listBanks(countryCode?: string): TestBank[] {
   return BANKS.filter((bank) => countryCode === undefined || bank.countryCode === countryCode);
 }
 
+/**
+ * The officially assigned ISO 3166-1 alpha-2 codes (249, as in Debian's iso-codes and the tz
+ * database's iso3166.tab). A static list: Intl.DisplayNames also names EU, UK and XK, which are not assigned.
+ */
+const ISO_COUNTRY_CODES = new Set(
+  `
+  AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT
+  BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH
+  ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT
+  HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS
+  LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI
+  NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG
+  SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG
+  UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW
+`
+    .trim()
+    .split(/\s+/),
+);
+
+/** A real country: the provider refuses other codes with 400 InvalidCountryCode (provider-api.md 6). */
 export function isCountryCode(value: string): boolean {
-  return /^[A-Z]{2}$/.test(value);
+  return ISO_COUNTRY_CODES.has(value);
 }
 
 /**

@@ -5,9 +5,13 @@ import {
   createPayment,
   getJson,
   getPage,
+  initiate,
+  linkAccount,
   openLink,
   payAtBank,
+  paymentBody,
   postForm,
+  startAuth,
   startSandbox,
   type RunningSandbox,
 } from "./test-helpers";
@@ -270,6 +274,105 @@ describe("single-use confirmLink", () => {
     expect((await postForm(`${s.baseUrl}/login/${"f".repeat(40)}/approve`)).status).toBe(404);
     const { confirmLink } = await createPayment(s.api);
     expect((await (await openLink(confirmLink)).post("teleport")).status).toBe(404);
+  });
+});
+
+describe("the mobile SDKs' frame URLs", () => {
+  /** A page with its payment id or state taken out, to compare two flows. */
+  const same = (html: string, id: string) => html.replaceAll(id, "{id}");
+
+  it("/login/{paymentId}/{bankId}/preview opens the payment at that bank's login, as if chosen on the bank page", async () => {
+    const chosen = await createPayment(s.api);
+    const viaPage = await openLink(chosen.confirmLink);
+    await viaPage.post("bank", { bankId: "SEB_LT_SAND" });
+    const expected = (await viaPage.page()).html;
+    expect(expected).toContain("<h1>Log in to SEB</h1>");
+
+    const { id, confirmLink } = await createPayment(s.api);
+    const flow = await openLink(`${s.baseUrl}/login/${id}/SEB_LT_SAND/preview`);
+    expect(flow.location).toBe(`/login/${id}/step`);
+    expect(flow.cookie).toMatch(/^sandbox_link=[0-9a-f]{48}$/);
+    expect(same((await flow.page()).html, id)).toBe(same(expected, chosen.id));
+    // It opens the payment's single-use link: the confirmLink (or the preview again) is used now.
+    expect((await getPage(confirmLink)).status).toBe(410);
+    expect((await getPage(`${s.baseUrl}/login/${id}/SEB_LT_SAND/preview`)).status).toBe(410);
+    await flow.post("login", { username: "test", password: "1234" });
+    expect(new URL((await flow.post("approve")).location).searchParams.get("statusGroup")).toBe("completed");
+    expect(await payment(id)).toMatchObject({ bankPaymentMethod: { bankId: "SEB_LT_SAND" } });
+  });
+
+  it("an unknown bank, or one outside the payment's country, gets the bank page's answer to an unknown bank", async () => {
+    const chosen = await createPayment(s.api, { query: "?countryCode=LV" });
+    const viaPage = await openLink(chosen.confirmLink);
+    expect(await viaPage.post("bank", { bankId: "NOPE_LV" })).toEqual({
+      status: 303,
+      location: `/login/${chosen.id}/step?error=bank`,
+    });
+    const expected = (await viaPage.page("?error=bank")).html;
+    expect(expected).toContain('role="alert"');
+
+    for (const bankId of ["NOPE_LV", "LHV_EE_SAND"]) {
+      const { id } = await createPayment(s.api, { query: "?countryCode=LV" });
+      const flow = await openLink(`${s.baseUrl}/login/${id}/${bankId}/preview`);
+      expect(flow.location, bankId).toBe(`/login/${id}/step?error=bank`);
+      expect(same((await getPage(flow.stepUrl, { cookie: flow.cookie })).html, id)).toBe(same(expected, chosen.id));
+      expect(await status(id)).toEqual({ bankStatus: "STRD", group: "started" });
+    }
+  });
+
+  it("a hybrid payment previewed with a bank is paid by bank", async () => {
+    const { id } = await createPayment(s.api, { body: paymentBody({ cardPaymentMethod: {} }) });
+    const flow = await openLink(`${s.baseUrl}/login/${id}/SWEDBANK_LT_SAND/preview`);
+    expect((await flow.page()).html).toContain("<h1>Log in to Swedbank</h1>");
+    expect(await status(id)).toEqual({ bankStatus: "STRD", group: "started" });
+  });
+
+  it("/login/{state}/{bankId}/preview opens an account link at that bank's login, refusing a bank as its page does", async () => {
+    const { json } = await startAuth(s.api, "?scopes=payments");
+    const state = String(json.state);
+    const flow = await openLink(`${s.baseUrl}/login/${state}/SWEDBANK_LT_SAND/preview`);
+    expect(flow.location).toBe(`/auth/${state}/step`);
+    expect((await flow.page()).html).toContain("<h1>Log in to Swedbank</h1>");
+    expect((await getPage(String(json.authorizationLink))).status).toBe(410);
+    await flow.post("login", { username: "test", password: "1234" });
+    expect((await flow.post("allow")).location).toContain("&status=success");
+
+    // Revolut has no account linking: refused on the bank page, and in the preview the same way.
+    const other = (await startAuth(s.api, "?scopes=payments")).json;
+    const refused = await (await openLink(String(other.authorizationLink))).post("bank", { bankId: "REVOLUT_LT_SAND" });
+    expect(refused.location).toBe(`/auth/${String(other.state)}/step?error=bank`);
+    for (const bankId of ["REVOLUT_LT_SAND", "NOPE_LT"]) {
+      const fresh = String((await startAuth(s.api, "?scopes=payments")).json.state);
+      expect((await openLink(`${s.baseUrl}/login/${fresh}/${bankId}/preview`)).location, bankId).toBe(
+        `/auth/${fresh}/step?error=bank`,
+      );
+    }
+  });
+
+  it("/payments/{paymentId}/processing opens a linked-account payment at its confirm step, like its confirmLink", async () => {
+    const token = await linkAccount(s.api, "payments", "CITADELE_LV_SAND");
+    const { json } = await initiate(s.api, { headers: { Authorization: `Bearer ${token.accessToken}` } });
+    const id = String(json.id);
+    const flow = await openLink(`${s.baseUrl}/payments/${id}/processing`);
+    expect(flow.location).toBe(`/login/${id}/step`);
+    const { html } = await flow.page();
+    expect(html).toContain("<h1>Confirm payment</h1>");
+    expect(html).toMatch(/You pay from your linked Citadele account LV\d{2}PARX\d{13}\./);
+    expect((await getPage(String(json.confirmLink))).status).toBe(410);
+    await flow.post("approve");
+    expect(await status(id)).toEqual({ bankStatus: "ACSC", group: "completed" });
+  });
+
+  it("answers 404 pages for unknown payments or links and other paths", async () => {
+    for (const path of [`/login/${"f".repeat(40)}/SEB_LT_SAND/preview`, `/payments/${"f".repeat(40)}/processing`]) {
+      const page = await getPage(`${s.baseUrl}${path}`);
+      expect(page.status, path).toBe(404);
+      expect(page.html).toContain("Payment not found");
+    }
+    const { id } = await createPayment(s.api);
+    for (const path of [`/payments/${id}`, `/payments/${id}/processing/x`, `/login/${id}/SEB_LT_SAND/other`])
+      expect((await getPage(`${s.baseUrl}${path}`)).status, path).toBe(404);
+    expect((await postForm(`${s.baseUrl}/payments/${id}/processing`)).status).toBe(404);
   });
 });
 

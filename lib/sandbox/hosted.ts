@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { findBank, listBanks, type TestBank } from "./banks";
+import { findBank, isCountryCode, listBanks, type TestBank } from "./banks";
 import { checkCardForm, TEST_OTP, type CardFormError } from "./cards";
 import type { SandboxContext } from "./context";
 import { PageError, escapeHtml, header, readForm, redirect303, sendHtml } from "./http";
 import { messages, type Messages, type OutcomeKey } from "./i18n";
 import { setPaymentStatus } from "./lifecycle";
+import { openLinkingLink } from "./linking";
 import { claim, ownsLink } from "./links";
 import {
   bankChoice,
@@ -17,6 +18,7 @@ import {
   otpForm,
   pageCountry,
   postButton,
+  previewBankForm,
   stepLabel,
 } from "./pages";
 import { returnUrl } from "./payments";
@@ -191,8 +193,18 @@ ${orderSummary(m, p)}
   );
 }
 
-/** The confirmLink itself: the first visit claims it, any later one says it was used. */
-function openLink(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, p: PaymentRecord, url: URL) {
+/**
+ * The confirmLink itself, or an entry to it the mobile SDKs build (`previewBankId`: the bank the
+ * payer picked in the app): the first visit claims it, any later one says it was used.
+ */
+function openLink(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  p: PaymentRecord,
+  url: URL,
+  previewBankId?: string,
+) {
   const lang = url.searchParams.get("lang")?.toLowerCase();
   const m = messages(lang ?? p.lang);
   // A HEAD (link previews, uptime checks) must not use up the payer's link.
@@ -204,10 +216,18 @@ function openLink(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse
   // The PHP client appends its own lang (and a merchant may add countryCode): the link's query wins.
   if (lang && /^[a-z]{2}$/.test(lang)) p.lang = lang;
   const country = url.searchParams.get("countryCode");
-  if (country && /^[A-Z]{2}$/.test(country)) p.countryCode = country;
+  if (country && isCountryCode(country)) p.countryCode = country;
+  let next = stepUrl(p);
+  if (previewBankId !== undefined) {
+    // As if chosen on the bank page (a hybrid payment: after Pay by bank); a bankId given at
+    // initiation stays.
+    if (p.step === "method") act(ctx, p, "method", new URLSearchParams({ method: "bank" }));
+    next = act(ctx, p, "bank", previewBankForm(previewBankId, p.countryCode));
+    p.updatedAt = ctx.now();
+  }
   const setCookie = claim(p.link, linkPath(p), ctx.now());
   ctx.changed();
-  return redirect303(res, stepUrl(p), { "Set-Cookie": setCookie });
+  return redirect303(res, next, { "Set-Cookie": setCookie });
 }
 
 function show(req: IncomingMessage, res: ServerResponse, p: PaymentRecord, url: URL) {
@@ -357,7 +377,10 @@ function act(ctx: SandboxContext, p: PaymentRecord, action: string, form: URLSea
   }
 }
 
-/** Routes `/login/{paymentId}` (the confirmLink), `/login/{id}/step` (GET) and `/login/{id}/{action}` (POST). */
+/**
+ * Routes `/login/{paymentId}` (the confirmLink), `/login/{id}/step` (GET), `/login/{id}/{action}`
+ * (POST) and the mobile SDKs' `/login/{paymentId|state}/{bankId}/preview` (GET).
+ */
 export async function handlePaymentPages(
   ctx: SandboxContext,
   req: IncomingMessage,
@@ -367,9 +390,13 @@ export async function handlePaymentPages(
   url: URL,
 ) {
   const [id, action, ...extra] = segments;
-  if (id === undefined || extra.length > 0) throw new PageError(404, "notFound");
+  const preview = method === "GET" && action !== undefined && extra.length === 1 && extra[0] === "preview";
+  if (id === undefined || (extra.length > 0 && !preview)) throw new PageError(404, "notFound");
+  const request = preview ? ctx.store.authRequests.get(id) : undefined;
+  if (request) return openLinkingLink(ctx, req, res, request, url, action);
   const payment = ctx.store.payments.get(id);
   if (!payment) throw new PageError(404, "paymentNotFound");
+  if (preview) return openLink(ctx, req, res, payment, url, action);
   if (method === "GET" && action === undefined) return openLink(ctx, req, res, payment, url);
   if (!ownsLink(req, payment.link)) return sendHtml(res, 410, gonePage(messages(payment.lang), "used"));
   if (method === "GET" && action === "step") return show(req, res, payment, url);
@@ -381,4 +408,25 @@ export async function handlePaymentPages(
     return redirect303(res, next);
   }
   throw new PageError(404, "notFound");
+}
+
+/**
+ * `/payments/{paymentId}/processing`, where the mobile SDKs send the payer of a linked-account
+ * payment (provider-api.md 4.7). It opens the payment as its confirmLink does: for a linked
+ * account, at the confirm step with the linked account.
+ */
+export function handleProcessingPage(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  segments: string[],
+  url: URL,
+) {
+  const [id, page, ...extra] = segments;
+  if (method !== "GET" || id === undefined || page !== "processing" || extra.length > 0)
+    throw new PageError(404, "notFound");
+  const payment = ctx.store.payments.get(id);
+  if (!payment) throw new PageError(404, "paymentNotFound");
+  return openLink(ctx, req, res, payment, url);
 }

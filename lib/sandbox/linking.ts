@@ -16,6 +16,7 @@ import {
   otpForm,
   pageCountry,
   postButton,
+  previewBankForm,
 } from "./pages";
 import { projectById } from "./projects";
 import type { AuthRequest } from "./store";
@@ -193,6 +194,34 @@ function act(ctx: SandboxContext, r: AuthRequest, action: string, form: URLSearc
   }
 }
 
+const isExpired = (ctx: SandboxContext, r: AuthRequest) => r.step !== "done" && ctx.now() >= r.expiresAt;
+
+/**
+ * The authorizationLink, or the mobile SDKs' `/login/{state}/{bankId}/preview` to it (the bank the
+ * payer picked in the app, chosen as on the bank page): the first visit claims it.
+ */
+export function openLinkingLink(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: AuthRequest,
+  url: URL,
+  previewBankId?: string,
+) {
+  const m = messages(url.searchParams.get("lang") ?? r.lang);
+  if (req.method === "HEAD") return sendHtml(res, 200, "");
+  if (isExpired(ctx, r)) return sendHtml(res, 410, gonePage(m, "expired"));
+  if (r.link.token || r.step === "done")
+    return sendHtml(res, 410, gonePage(m, "used", ownsLink(req, r.link) ? stepUrl(r) : undefined));
+  const lang = url.searchParams.get("lang")?.toLowerCase();
+  if (lang && /^[a-z]{2}$/.test(lang)) r.lang = lang;
+  const next =
+    previewBankId === undefined ? stepUrl(r) : act(ctx, r, "bank", previewBankForm(previewBankId, r.countryCode));
+  const setCookie = claim(r.link, linkPath(r), ctx.now());
+  ctx.changed();
+  return redirect303(res, next, { "Set-Cookie": setCookie });
+}
+
 /** Routes `/auth/{state}` (the authorizationLink), `/auth/{state}/step` and `/auth/{state}/{action}`. */
 export async function handleLinkingPages(
   ctx: SandboxContext,
@@ -206,21 +235,10 @@ export async function handleLinkingPages(
   if (state === undefined || extra.length > 0) throw new PageError(404, "notFound");
   const r = ctx.store.authRequests.get(state);
   if (!r) throw new PageError(404, "linkNotFound");
+  if (method === "GET" && action === undefined) return openLinkingLink(ctx, req, res, r, url);
   const m = messages(url.searchParams.get("lang") ?? r.lang);
-  const expired = r.step !== "done" && ctx.now() >= r.expiresAt;
-  if (method === "GET" && action === undefined) {
-    if (req.method === "HEAD") return sendHtml(res, 200, "");
-    if (expired) return sendHtml(res, 410, gonePage(m, "expired"));
-    if (r.link.token || r.step === "done")
-      return sendHtml(res, 410, gonePage(m, "used", ownsLink(req, r.link) ? stepUrl(r) : undefined));
-    const lang = url.searchParams.get("lang")?.toLowerCase();
-    if (lang && /^[a-z]{2}$/.test(lang)) r.lang = lang;
-    const setCookie = claim(r.link, linkPath(r), ctx.now());
-    ctx.changed();
-    return redirect303(res, stepUrl(r), { "Set-Cookie": setCookie });
-  }
   if (!ownsLink(req, r.link)) return sendHtml(res, 410, gonePage(m, "used"));
-  if (expired) return sendHtml(res, 410, gonePage(m, "expired"));
+  if (isExpired(ctx, r)) return sendHtml(res, 410, gonePage(m, "expired"));
   if (method === "GET" && action === "step") return show(ctx, req, res, r, url);
   if (method === "POST" && action !== undefined && action !== "step") {
     const next = act(ctx, r, action, await readForm(req));

@@ -1,4 +1,4 @@
-import { COUNTRIES, logoPath, type TestBank } from "./banks";
+import { COUNTRIES, findBank, isCountryCode, logoPath, type TestBank } from "./banks";
 import { groupDigits, TEST_CARDS, TEST_OTP, type CardFormError } from "./cards";
 import { escapeHtml } from "./http";
 import { messages, type ErrorKey, type Messages } from "./i18n";
@@ -102,6 +102,16 @@ export function stepLabel(m: Messages, n: number, total: number): string {
 
 export function errorAlert(id: string, text: string): string {
   return `<p class="error" role="alert" id="${id}">${escapeHtml(text)}</p>`;
+}
+
+/**
+ * The bank-choice form that the mobile SDKs' `/login/{id}/{bankId}/preview` stands for. A bank that
+ * is unknown or not of the flow's country is left out, so the page answers as to an unknown bank.
+ */
+export function previewBankForm(bankId: string, countryCode: string | undefined): URLSearchParams {
+  const bank = findBank(bankId);
+  const fits = bank !== undefined && (countryCode === undefined || bank.countryCode === countryCode);
+  return new URLSearchParams(fits ? { bankId } : {});
 }
 
 /** The bank choice: a GET form to switch country, and the banks of that country as radio buttons. */
@@ -259,6 +269,6 @@ export function pageCountry(
   acceptLanguage: string | undefined,
 ): string {
   const fromSelect = asked?.toUpperCase();
-  if (fromSelect && /^[A-Z]{2}$/.test(fromSelect)) return fromSelect;
+  if (fromSelect && isCountryCode(fromSelect)) return fromSelect;
   return countryCode ?? countryFromAcceptLanguage(acceptLanguage) ?? "LT";
 }

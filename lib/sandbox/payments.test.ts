@@ -8,6 +8,8 @@ import {
   nocardCredentials,
   paymentBody,
   payAtBank,
+  postJson,
+  startAuth,
   startSandbox,
   type RunningSandbox,
 } from "./test-helpers";
@@ -104,6 +106,24 @@ describe("countries and banks", () => {
     }
   });
 
+  it("refuses a well-formed code that is not an ISO 3166-1 alpha-2 country, on banks and at initiation", async () => {
+    const invalid = {
+      status: 400,
+      json: { error: { code: 10015, name: "InvalidCountryCode", description: "Invalid country code." }, data: {} },
+    };
+    for (const code of ["ZZ", "XX", "UK", "EU", "AA"]) {
+      for (const version of API_VERSIONS)
+        expect(await getJson(`${s.v(version)}/auth/banks?countryCode=${code}`), code).toEqual(invalid);
+      expect(await initiate(s.api, { query: `?countryCode=${code}` }), code).toEqual(invalid);
+      expect(await startAuth(s.api, `?scopes=payments&countryCode=${code}`), code).toEqual(invalid);
+    }
+    for (const code of ["GB", "AX", "SS", "BQ"])
+      expect(await getJson(`${s.api}/auth/banks?countryCode=${code}`), code).toEqual({
+        status: 200,
+        json: { data: [] },
+      });
+  });
+
   it("returns one bank as a bare object and 404 for an unknown one", async () => {
     const one = await getJson(`${s.api}/auth/banks/LHV_EE_SAND`);
     expect(one.json).toMatchObject({ id: "LHV_EE_SAND", countryCode: "EE", isSandbox: true });
@@ -153,6 +173,38 @@ describe("countries and banks", () => {
     expect((await getJson(`${s.baseUrl}/platform/v0.4/auth/banks`)).status).toBe(404);
     expect(await getJson(`${s.api}/auth/nothing`)).toEqual({ status: 404, json: notFound("Route") });
     expect((await getJson(`${s.baseUrl}/platform/`)).status).toBe(404);
+  });
+});
+
+describe("frame endpoints (the hosted page and the mobile SDKs)", () => {
+  const frame = (path: string) => getJson(`${s.baseUrl}/platform/frame${path}`, {});
+
+  it("list countries and banks for a payment id or a linking state, without Client-Id / Client-Secret", async () => {
+    const { id } = await createPayment(s.api);
+    const { state } = (await startAuth(s.api, "?scopes=payments")).json;
+    const countries = await getJson(`${s.api}/auth/countries`);
+    for (const token of [id, String(state)]) {
+      expect(await frame(`/countries/${token}`)).toEqual(countries);
+      // The SDKs' bank (AND ApiBank) needs isBeta, a v0.3 field: the frame lists v0.3 banks.
+      expect(await frame(`/banks/${token}?countryCode=LV`)).toEqual(
+        await getJson(`${s.api}/auth/banks?countryCode=LV`),
+      );
+      expect(await frame(`/banks/${token}`)).toEqual(await getJson(`${s.api}/auth/banks`));
+      expect(await frame(`/banks/${token}?countryCode=ZZ`)).toMatchObject({
+        status: 400,
+        json: { error: { code: 10015, name: "InvalidCountryCode" } },
+      });
+    }
+  });
+
+  it("answer 404 NotFound for an unknown token, and for other paths", async () => {
+    for (const path of [`/countries/${"f".repeat(40)}`, `/banks/${"f".repeat(40)}?countryCode=LT`]) {
+      expect(await frame(path)).toEqual({ status: 404, json: notFound("Payment or account link") });
+    }
+    const { id } = await createPayment(s.api);
+    for (const path of ["/countries", "/banks", `/banks/${id}/LT`, `/payments/${id}`])
+      expect(await frame(path), path).toEqual({ status: 404, json: notFound("Route") });
+    expect((await postJson(`${s.baseUrl}/platform/frame/countries/${id}`, {}, {})).status).toBe(404);
   });
 });
 

@@ -122,11 +122,15 @@ export async function openLink(link: string, headers: Record<string, string> = {
   expect(first.status).toBe(303);
   const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   const origin = new URL(link).origin;
-  const base = new URL(link).pathname;
+  const location = first.headers.get("location") ?? "";
+  // The flow lives where the link sends the browser (`.../step`), whichever entry URL was opened.
+  const base = new URL(location, origin).pathname.replace(/\/step$/, "");
   return {
     cookie,
+    /** Where the link sent the browser: the flow's own page, maybe with an error to show. */
+    location,
     /** The flow's own page (where every step lands). */
-    stepUrl: `${origin}${first.headers.get("location") ?? ""}`,
+    stepUrl: `${origin}${location}`,
     async page(query = "", extra: Record<string, string> = {}) {
       return getPage(`${origin}${base}/step${query}`, { cookie, ...headers, ...extra });
     },

@@ -158,6 +158,27 @@ describe("webhook delivery", () => {
     expect(log.data).toEqual([expect.objectContaining({ paymentId: id, statusCode: 200, body: hook.rawBody })]);
   });
 
+  it("sends user:password of the Webhook-URL as Basic auth, signed over the URL exactly as given", async () => {
+    await newMerchant();
+    const { host } = new URL(merchantUrl);
+    for (const [userinfo, basic] of [
+      ["user:pw", "user:pw"],
+      ["shop%40demo:p%3Ass%20w", "shop@demo:p:ss w"],
+    ] as const) {
+      const webhookUrl = `http://${userinfo}@${host}/hook?shop=demo`;
+      const { id } = await approve(webhookUrl);
+      const hook = await waitFor(() => merchant.received.find((r) => r.rawBody.includes(id)));
+      expect(hook.path).toBe("/hook?shop=demo");
+      expect(hook.headers.authorization).toBe(`Basic ${Buffer.from(basic).toString("base64")}`);
+      const ts = String(hook.headers["x-kevin-timestamp"]);
+      expect(hook.headers["x-kevin-signature"]).toBe(
+        hmacHex(DEFAULT_PROJECT.webhookSecret, `POST${webhookUrl}${ts}${hook.rawBody}`),
+      );
+      await waitFor(() => deliveriesOf(id)[0]);
+      expect(deliveriesOf(id)).toEqual([expect.objectContaining({ url: webhookUrl, statusCode: 200, attempt: 1 })]);
+    }
+  });
+
   it("sends a failed-payment webhook on cancel, and none for a payment left pending", async () => {
     await newMerchant();
     const { id, confirmLink } = await createPayment(s.api, { webhookUrl: `${merchantUrl}/hook` });

@@ -22,6 +22,28 @@ export const DEFAULT_RETRY_DELAYS_MS = [
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
+/**
+ * Where to POST and with which Authorization. The reference says nothing of a Webhook-URL with
+ * user:password, and fetch refuses such URLs; the sandbox sends them as an HTTP client would (the
+ * credentials as Basic auth), while the signature still covers the URL exactly as given.
+ */
+function target(webhookUrl: string): { url: string; authorization?: string } {
+  const url = new URL(webhookUrl);
+  if (url.username === "" && url.password === "") return { url: webhookUrl };
+  const credentials = `${decode(url.username)}:${decode(url.password)}`;
+  url.username = "";
+  url.password = "";
+  return { url: url.href, authorization: `Basic ${Buffer.from(credentials, "utf8").toString("base64")}` };
+}
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 export type NewWebhook = Pick<WebhookJob, "type" | "projectId" | "paymentId" | "refundId" | "url" | "rawBody">;
 
 export interface WebhookDispatcher {
@@ -87,13 +109,15 @@ export function createWebhookDispatcher(opts: {
     let statusCode: number | null = null;
     let error: string | undefined;
     try {
-      const response = await fetch(job.url, {
+      const { url, authorization } = target(job.url);
+      const response = await fetch(url, {
         method: "POST",
         headers: {
           "Content-Type": "application/json",
           "X-Kevin-Timestamp": timestamp,
           "X-Kevin-Signature": signWebhook({ secret, url: job.url, timestamp, rawBody: job.rawBody }),
           "User-Agent": "kevin-sandbox-webhooks",
+          ...(authorization !== undefined && { Authorization: authorization }),
         },
         body: job.rawBody,
         // Only a 200 from the registered URL counts; a redirect is a failed attempt.
