@@ -121,6 +121,31 @@ test.describe("headers", () => {
   });
 });
 
+test("a method an API route does not take is answered 405 problem+json with Allow, and OPTIONS names the same", async ({
+  request,
+}) => {
+  const id = await createCheckout(request);
+  const cases: [method: string, path: string, allow: string][] = [
+    ["DELETE", "/api/checkouts", "POST, OPTIONS"],
+    ["PUT", `/api/checkouts/${id}`, "GET, HEAD, OPTIONS"],
+    ["POST", "/api/banks?country=LT", "GET, HEAD, OPTIONS"],
+    ["GET", "/api/webhooks/pis", "POST, OPTIONS"],
+    ["PATCH", `/api/checkouts/${id}/refunds`, "GET, HEAD, POST, OPTIONS"],
+  ];
+  for (const [method, path, allow] of cases) {
+    const res = await request.fetch(path, { method });
+    const where = `${method} ${path}`;
+    expect(res.status(), where).toBe(405);
+    expect(res.headers()["allow"], where).toBe(allow);
+    expect(res.headers()["content-type"], where).toBe("application/problem+json");
+    expect(await res.json(), where).toMatchObject({ code: "method_not_allowed", retry: false });
+    expect(res.headers()["x-content-type-options"], where).toBe("nosniff");
+    const options = await request.fetch(path, { method: "OPTIONS" });
+    expect(options.status(), where).toBe(204);
+    expect(options.headers()["allow"], where).toBe(allow);
+  }
+});
+
 test("no credential appears in any built client asset or page response", async ({ request }) => {
   const staticDir = path.join(root, ".next/static");
   const files = listFiles(staticDir);

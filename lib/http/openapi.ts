@@ -100,6 +100,8 @@ const PAYER_CHOICE: ErrorCode[] = [
 
 /** The answers proxy.ts gives to page requests (form posts) before they reach a page. */
 export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large"];
+/** The answer to a method a path does not list (with `Allow`; lib/http/route.ts otherMethods). */
+export const OTHER_METHOD_ERRORS: ErrorCode[] = ["method_not_allowed"];
 
 /**
  * The OpenAPI 3.1 description of the public API, generated from the zod schemas that parse its
@@ -112,10 +114,11 @@ export function openApiDocument(serverUrl: string) {
       title: "Bank checkout API",
       version: "1.0.0",
       description:
-        "Create checkouts for bank payments, follow them, refund them. Every refusal is application/problem+json with a stable `code` (lib/errors.ts).",
+        "Create checkouts for bank payments, follow them, refund them. Every refusal is application/problem+json with a stable `code` (lib/errors.ts); a method a path does not list is answered 405 `method_not_allowed` with `Allow`.",
     },
     servers: [{ url: serverUrl }],
     "x-page-error-codes": PAGE_ERRORS,
+    "x-other-method-error-codes": OTHER_METHOD_ERRORS,
     components: {
       securitySchemes: {
         merchantKey: { type: "http", scheme: "bearer", description: "MERCHANT_API_KEY" },

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CheckoutError } from "../checkout/errors";
 import { env } from "../env";
 import { logTo } from "../log/logger";
-import { route } from "./route";
+import { otherMethods, route } from "./route";
 import { SESSION_COOKIE, endSession, openSession } from "./staff-session";
 
 /** Log lines written from here on, parsed. */
@@ -115,6 +115,19 @@ describe("route wrapper", () => {
     expect(line).toMatchObject({ level: "info", reqId: "lb-req-00042", method: "POST", route: "/api/x", status: 200 });
     expect(typeof line!.durationMs).toBe("number");
     expect(JSON.stringify(line)).not.toContain("1.00"); // never the body
+  });
+});
+
+describe("methods a route does not take", () => {
+  it("are answered 405 problem+json with Allow, and OPTIONS 204 with the same Allow", async () => {
+    const { PUT, OPTIONS } = otherMethods("GET", "POST");
+    const refused = await PUT(new Request("http://app.test/api/x", { method: "PUT" }), ctx());
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
+    expect(await refused.json()).toMatchObject({ code: "method_not_allowed", retry: false });
+    const options = await OPTIONS(new Request("http://app.test/api/x", { method: "OPTIONS" }), ctx());
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
   });
 });
 

@@ -222,3 +222,21 @@ function bearerMatches(req: Request, key: string): boolean {
   const b = Buffer.from(key);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+type Taken = "GET" | "POST" | "DELETE";
+
+/**
+ * Answers for the methods a route file does not take. Next answers those 405 with no body, no
+ * Allow and none of our headers; these answer problem+json naming what the address takes, and
+ * OPTIONS the same (Next's own OPTIONS would list every exported method). A route file exports the
+ * ones it lacks: `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST")`.
+ * HEAD is Next's from GET where there is a GET.
+ */
+export function otherMethods(...taken: Taken[]) {
+  const allow = [...taken.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])), "OPTIONS"].join(", ");
+  const refuse = route({}, async () =>
+    problem("method_not_allowed", { detail: `This address takes ${allow}.` }, { Allow: allow }),
+  );
+  const options = route({}, async () => new Response(null, { status: 204, headers: { Allow: allow } }));
+  return { GET: refuse, HEAD: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: options };
+}

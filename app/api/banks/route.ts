@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { banksAnswer } from "@/lib/checkout/banks";
 import { cacheable } from "@/lib/http/problem";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -17,3 +17,5 @@ export const GET = route({ query }, async ({ req, query, ctx }) =>
     "public, max-age=300, s-maxage=300, stale-while-revalidate=600",
   ),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,5 +1,5 @@
 import { json } from "@/lib/http/problem";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 import { env } from "@/lib/env";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { createCheckoutInput } from "@/lib/checkout/create-checkout";
@@ -23,3 +23,5 @@ export const POST = route(
     );
   },
 );
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

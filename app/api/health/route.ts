@@ -1,4 +1,4 @@
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -9,3 +9,5 @@ export const dynamic = "force-dynamic";
  * instance in a loop.
  */
 export const GET = route({}, async () => ({ status: "ok" }));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

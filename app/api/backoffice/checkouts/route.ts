@@ -1,9 +1,11 @@
 import { listCheckoutsForStaff } from "@/lib/checkout/backoffice";
 import { checkoutFilter } from "@/lib/checkout/backoffice-filter";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** The back office's checkout list as JSON, for its filters in the browser (staff session required). */
 export const GET = route({ staff: true, query: checkoutFilter }, ({ query, ctx }) => listCheckoutsForStaff(query, ctx));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getCheckoutDetail } from "@/lib/checkout/checkouts";
 import { env } from "@/lib/env";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -11,3 +11,5 @@ const params = z.object({ checkoutId: z.string().max(64) });
 export const GET = route({ params, bearer: () => env().merchantApiKey }, ({ params, ctx }) =>
   getCheckoutDetail(params.checkoutId, ctx),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

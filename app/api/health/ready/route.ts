@@ -1,6 +1,6 @@
 import { readiness } from "@/lib/checkout/health";
 import { json } from "@/lib/http/problem";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -10,3 +10,5 @@ export const GET = route({}, async ({ ctx }) => {
   const ready = await readiness(ctx);
   return json(ready, ready.status === "not_ready" ? 503 : 200);
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

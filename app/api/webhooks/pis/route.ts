@@ -2,7 +2,7 @@ import { receivePisWebhook } from "@/lib/checkout/webhooks";
 import { clientIp } from "@/lib/http/client-address";
 import { NO_STORE, problem } from "@/lib/http/problem";
 import { enforce, limits } from "@/lib/http/rate-limit";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -19,3 +19,5 @@ export const POST = route({ rawBody: true }, async ({ req, ctx, rawBody }) => {
   if (result.refusal) return problem(result.refusal, { detail: result.outcome });
   return new Response(null, { headers: { ...NO_STORE, "Webhook-Outcome": result.outcome } });
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { checkoutDetailForStaff } from "@/lib/checkout/backoffice";
 import { checkoutNotFound } from "@/lib/checkout/errors";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -14,3 +14,5 @@ export const GET = route({ staff: true, params }, async ({ params, ctx }) => {
   if (!detail) throw checkoutNotFound();
   return detail;
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readPayerHandle } from "@/lib/http/payer-handle";
 import { paymentStartHits } from "@/lib/http/rate-limit";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 import { startPaymentInput, startPayment } from "@/lib/checkout/start-payment";
 
 export const runtime = "nodejs";
@@ -19,3 +19,5 @@ export const POST = route({ params, body: startPaymentInput }, async ({ params, 
     paymentStartHits(params.checkoutId, req.headers),
   );
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

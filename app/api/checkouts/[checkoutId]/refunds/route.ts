@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createRefund, createRefundInput, listRefunds } from "@/lib/checkout/refunds";
 import { env } from "@/lib/env";
 import { json } from "@/lib/http/problem";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -24,3 +24,5 @@ export const POST = route(
 export const GET = route({ params, bearer: () => env().merchantApiKey }, async ({ params, ctx }) => ({
   refunds: await listRefunds(params.checkoutId, ctx),
 }));
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { payerHandleCookie, readPayerHandle } from "@/lib/http/payer-handle";
 import { json } from "@/lib/http/problem";
 import { limitPaymentStart } from "@/lib/http/rate-limit";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 import { startLinking, startLinkingInput } from "@/lib/checkout/saved-accounts/linking";
 import { forgetSavedAccount } from "@/lib/checkout/saved-accounts/paying";
 
@@ -23,3 +23,5 @@ export const POST = route({ params, body: startLinkingInput }, async ({ params, 
 export const DELETE = route({ params }, ({ params, req, ctx }) =>
   forgetSavedAccount(params.checkoutId, readPayerHandle(req), ctx),
 );
+
+export const { GET, HEAD, PUT, PATCH, OPTIONS } = otherMethods("POST", "DELETE");

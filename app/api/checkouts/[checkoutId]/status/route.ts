@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { json } from "@/lib/http/problem";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 import { getCheckoutStatus } from "@/lib/checkout/checkout-status";
 
 export const runtime = "nodejs";
@@ -13,3 +13,5 @@ const params = z.object({ checkoutId: z.string().max(64) });
 export const GET = route({ params }, async ({ params, ctx }) =>
   json(await getCheckoutStatus(params.checkoutId, ctx), 200, { "Cache-Control": "private, no-cache" }),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { abandonPayment } from "@/lib/checkout/payments";
 import { clientIp } from "@/lib/http/client-address";
 import { enforce, limits } from "@/lib/http/rate-limit";
-import { route } from "@/lib/http/route";
+import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -14,3 +14,5 @@ export const POST = route({ params }, async ({ params, req, ctx }) => {
   await enforce(ctx.db, `abandon:ip:${clientIp(req.headers)}`, limits().abandonsPerIp);
   return abandonPayment(params.checkoutId, ctx);
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");
