@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE_S, chosenLocale } from "@/lib/i18n/cookie";
 import { problem } from "@/lib/http/problem";
-import { commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
+import { apiSecurityHeaders, commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
 
 /**
  * Security headers on every page, and a fresh CSP nonce per page request
@@ -18,6 +18,12 @@ const EMBED = /^\/checkout\/[^/]+\/embed$/;
 
 export async function proxy(request: NextRequest) {
   const settings = env();
+  // A path Next cannot decode (a stray %, bytes that are not UTF-8) it answers with a bare 500
+  // (vercel/next.js#92527) after this runs: the client's error, refused here with our headers. API
+  // paths come here only when they hold a % (the matcher), and go on when it decodes.
+  const api = request.nextUrl.pathname.startsWith("/api/");
+  if (!decodable(request.nextUrl.pathname)) return undecodablePath(api, settings.appUrl);
+  if (api) return NextResponse.next();
   const frameAncestors = EMBED.test(request.nextUrl.pathname) ? settings.embedOrigins : [];
   const common = commonSecurityHeaders(settings.appUrl, { framable: frameAncestors.length > 0 });
   // Pages take bodies only as server actions and forms, all small and sent with their length by
@@ -62,6 +68,27 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Nothing on the page but words: the strict policy the API answers with fits it. */
+function undecodablePath(api: boolean, appUrl: string): Response {
+  const res = api
+    ? problem("invalid_request", { detail: "The path is not valid percent-encoding." })
+    : new Response("This address is not valid. Check the link you were given.", {
+        status: 400,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      });
+  for (const [k, v] of Object.entries(apiSecurityHeaders(appUrl))) res.headers.set(k, v);
+  return res;
+}
+
 async function bodyRefusal(request: NextRequest): Promise<Response | null> {
   if (request.method === "GET" || request.method === "HEAD") return null;
   const length = request.headers.get("content-length");
@@ -82,6 +109,6 @@ export const config = {
   // Static build assets are immutable files with no secrets and no script context: next.config.mjs
   // gives them nosniff. API routes set their own headers, and so do the two files route handlers
   // serve (embed.js, stylesheet.css). Everything else (pages, RSC requests, server actions) comes
-  // here.
-  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg|embed\\.js|stylesheet\\.css).*)"],
+  // here, and API paths holding a %, to be refused if they do not decode (above).
+  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg|embed\\.js|stylesheet\\.css).*)", "/api/(.*%.*)"],
 };

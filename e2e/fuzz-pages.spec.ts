@@ -98,7 +98,8 @@ test("pages and server actions: no input makes a 5xx", async ({ request, baseURL
   const id = fc.oneof(
     fc.constant(known),
     anyText.map(encodeURIComponent),
-    fc.constantFrom("co_", "co_AAAAAAAAAAAAAAAAAAAAAAAA", "%2e%2e"),
+    // Not valid percent-encoding: Next itself answered these 500 (vercel/next.js#92527).
+    fc.constantFrom("co_", "co_AAAAAAAAAAAAAAAAAAAAAAAA", "%2e%2e", "%ZZ", "%FF", "co_%"),
   );
   const page = fc.oneof(
     fc.constantFrom("/", "/accessibility", "/backoffice", "/backoffice/login"),

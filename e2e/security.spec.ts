@@ -121,6 +121,20 @@ test.describe("headers", () => {
   });
 });
 
+test("a path that is not valid percent-encoding is answered 400 with our headers, on pages and the API, not Next's bare 500", async ({
+  request,
+}) => {
+  for (const path of ["/checkout/%ZZ", "/checkout/%FF/return", "/api/checkouts/%FF", "/api/checkouts/%ZZ/status"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(400);
+    expect(res.headers()["x-content-type-options"], path).toBe("nosniff");
+    if (path.startsWith("/api/")) expect(await res.json(), path).toMatchObject({ code: "invalid_request" });
+    else expect(res.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
+  }
+  // Valid encoding still reaches the route: an unknown checkout, not a refusal of the path.
+  expect((await request.get("/api/checkouts/co_%41/status")).status()).toBe(404);
+});
+
 test("a method an API route does not take is answered 405 problem+json with Allow, and OPTIONS names the same", async ({
   request,
 }) => {
