@@ -181,11 +181,12 @@ class InvalidInput extends Error {
 function parse(schema: Schema | undefined, value: unknown, where: string): unknown {
   if (!schema) return undefined;
   const r = schema.safeParse(value);
-  if (!r.success)
+  if (!r.success) {
     throw new InvalidInput(
       where,
       r.error.issues.flatMap((i) => problemsOf(i, where)),
     );
+  }
   // Postgres cannot store U+0000 in text: refused here, naming the field, instead of failing the write.
   const nul = nulPath(r.data);
   if (nul !== undefined) {
