@@ -24,6 +24,47 @@ describe("the provider data cache", () => {
     expect(loads).toBe(2);
   });
 
+  it("answers a value past its time at once, and loads the new one meanwhile (a hung provider does not hold the page)", async () => {
+    let now = 0;
+    let loads = 0;
+    let release!: (v: string) => void;
+    const get = cached(
+      1000,
+      async (k: string) => {
+        loads++;
+        if (loads === 1) return `${k}-1`;
+        return new Promise<string>((r) => (release = r));
+      },
+      { now: () => now },
+    );
+    expect(await get("LT")).toBe("LT-1");
+    now = 2000;
+    expect(await get("LT")).toBe("LT-1");
+    expect(await get("LT")).toBe("LT-1");
+    expect(loads).toBe(2);
+    release("LT-2");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await get("LT")).toBe("LT-2");
+  });
+
+  it("gives up waiting for a first value after waitMs, and the load it started serves the next request", async () => {
+    let release!: (v: string) => void;
+    let loads = 0;
+    const get = cached(
+      60_000,
+      (k: string) => {
+        loads++;
+        return new Promise<string>((r) => (release = () => r(k)));
+      },
+      { waitMs: 20, slow: () => new Error("provider slow") },
+    );
+    await expect(get("LT")).rejects.toThrow("provider slow");
+    await expect(get("LT")).rejects.toThrow("provider slow");
+    release("LT");
+    expect(await get("LT")).toBe("LT");
+    expect(loads).toBe(1);
+  });
+
   it("asks a failing provider once per few seconds, not once per request (an outage does not multiply calls)", async () => {
     let now = 0;
     let loads = 0;

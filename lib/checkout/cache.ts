@@ -1,3 +1,4 @@
+import { PisError } from "../pis";
 import type { CheckoutContext } from "./context";
 
 /** How long a provider failure is remembered: an outage costs one call per key per this, not one per request. */
@@ -13,15 +14,18 @@ interface Entry<V> {
 
 /**
  * A small per-process cache for provider data that changes rarely (bank lists, project settings).
- * On a provider failure the last good value is served rather than failing the payer's page; with
- * none, the failure itself is kept for a few seconds, so an outage is not multiplied by our
- * traffic. Requests that arrive together share one provider call. Keys can come from clients (a
- * bank id), so at most `maxEntries` are kept, the least recently used dropped first.
+ * A value past its time is answered at once while the new one loads: a provider that hangs must
+ * not hold a payer's page. On a provider failure the last good value is served; with none, the
+ * failure itself is kept for a few seconds, so an outage is not multiplied by our traffic, and
+ * with `waitMs` a first load that takes longer is given up on with `slow()` (it goes on, and its
+ * value serves the next request). Requests that arrive together share one provider call. Keys can
+ * come from clients (a bank id), so at most `maxEntries` are kept, the least recently used dropped
+ * first.
  */
 export function cached<K, V>(
   ttlMs: number,
   load: (key: K) => Promise<V>,
-  opts: { now?: () => number; maxEntries?: number } = {},
+  opts: { now?: () => number; maxEntries?: number; waitMs?: number; slow?: () => Error } = {},
 ) {
   const now = opts.now ?? Date.now;
   const maxEntries = opts.maxEntries ?? MAX_ENTRIES;
@@ -31,15 +35,7 @@ export function cached<K, V>(
     entries.set(key, entry);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value as K);
   };
-  return async (key: K): Promise<V> => {
-    const entry = entries.get(key) ?? { at: 0 };
-    touch(key, entry);
-    if (entry.value && now() - entry.at < ttlMs) return entry.value.v;
-    if (entry.loading) return entry.loading;
-    if (entry.failure && now() - entry.failure.at < FAILURE_TTL_MS) {
-      if (entry.value) return entry.value.v;
-      throw entry.failure.error;
-    }
+  const startLoad = (key: K, entry: Entry<V>) => {
     entry.loading = load(key).then(
       (v) => {
         Object.assign(entry, { at: now(), value: { v }, failure: undefined, loading: undefined });
@@ -51,20 +47,52 @@ export function cached<K, V>(
         throw error;
       },
     );
+    // Nobody may be waiting for a refresh: its failure is kept in the entry, not left unhandled.
+    entry.loading.catch(() => undefined);
     return entry.loading;
+  };
+  const waitFor = (loading: Promise<V>): Promise<V> => {
+    if (opts.waitMs === undefined) return loading;
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(opts.slow?.() ?? new Error("too slow")), opts.waitMs);
+    });
+    return Promise.race([loading, slow]).finally(() => clearTimeout(timer));
+  };
+  return async (key: K): Promise<V> => {
+    const entry = entries.get(key) ?? { at: 0 };
+    touch(key, entry);
+    if (entry.value && now() - entry.at < ttlMs) return entry.value.v;
+    const failedLately = entry.failure && now() - entry.failure.at < FAILURE_TTL_MS;
+    if (entry.value) {
+      if (!entry.loading && !failedLately) startLoad(key, entry);
+      return entry.value.v;
+    }
+    if (entry.loading) return waitFor(entry.loading);
+    if (failedLately) throw entry.failure!.error;
+    return waitFor(startLoad(key, entry));
   };
 }
 
 /**
+ * How long a request waits for provider data nothing holds yet. The provider answers in well under
+ * a second; a GET it leaves hanging is tried three times for 15 s each (lib/pis/transport.ts), and a
+ * payer's page must not wait for that.
+ */
+export const PROVIDER_DATA_WAIT_MS = 3_000;
+
+/**
  * `cached`, kept per provider client (so tests with several contexts and projects never share
- * entries): `cachedPerClient(ttl, (ctx, key) => load)` gives `(ctx, key) => value`.
+ * entries): `cachedPerClient(ttl, (ctx, key) => load)` gives `(ctx, key) => value`. A first load
+ * slower than PROVIDER_DATA_WAIT_MS is answered as the provider's timeout.
  */
 export function cachedPerClient<K, V>(ttlMs: number, load: (ctx: CheckoutContext, key: K) => Promise<V>) {
   const byClient = new WeakMap<CheckoutContext["pis"], (key: K) => Promise<V>>();
+  const slow = () => new PisError({ kind: "timeout", operation: "cachedProviderData" });
   return (ctx: CheckoutContext, key: K): Promise<V> => {
     let get = byClient.get(ctx.pis);
     if (!get) {
-      get = cached(ttlMs, (k: K) => load(ctx, k));
+      get = cached(ttlMs, (k: K) => load(ctx, k), { waitMs: PROVIDER_DATA_WAIT_MS, slow });
       byClient.set(ctx.pis, get);
     }
     return get(key);
