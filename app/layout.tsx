@@ -1,10 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { Stylesheet } from "@/components/ui/Stylesheet";
+import { messages } from "@/lib/i18n";
 
 export const metadata: Metadata = {
   title: { default: "Bank checkout", template: "%s · Bank checkout" },
-  description: "Pay by bank: choose your bank, approve the payment there, and return to the shop.",
+  // English, the site's default; the payer's pages give theirs in the page's language.
+  description: messages("en")["meta.description"],
   icons: { icon: "/favicon.svg" },
 };
 

@@ -1,35 +1,28 @@
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
 import Link from "next/link";
+import { NotFoundCard, notFoundLocale } from "@/components/errors/NotFound";
 import { DocumentLang } from "@/components/i18n/DocumentLang";
-import { LANG_COOKIE, messages, resolveLocale, type Locale } from "@/lib/i18n";
-
-async function locale(): Promise<Locale> {
-  const [jar, h] = await Promise.all([cookies(), headers()]);
-  return resolveLocale({ cookie: jar.get(LANG_COOKIE)?.value, acceptLanguage: h.get("accept-language") });
-}
+import { messages } from "@/lib/i18n";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: messages(await locale())["notFound.title"] };
+  const t = messages(await notFoundLocale());
+  return { title: t["notFound.title"], description: t["meta.description"] };
 }
 
-/** Also what a payer sees for an unknown or mistyped checkout link, in their language. */
+/** Also what a payer sees for an unknown or mistyped checkout link (load-page.ts), in their language. */
 export default async function NotFound() {
-  const l = await locale();
-  const t = messages(l);
+  const l = await notFoundLocale();
   return (
     <div lang={l}>
       <DocumentLang locale={l} />
       <main className="page">
-        <div className="card not-found">
-          <h1>{t["notFound.title"]}</h1>
-          <p className="muted">{t["notFound.body"]}</p>
+        <NotFoundCard locale={l}>
           <div className="actions" style={{ justifyContent: "center" }}>
             <Link className="btn btn-secondary" href="/">
-              {t["notFound.link"]}
+              {messages(l)["notFound.link"]}
             </Link>
           </div>
-        </div>
+        </NotFoundCard>
       </main>
     </div>
   );

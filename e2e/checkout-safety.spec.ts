@@ -63,6 +63,33 @@ test("a link from anywhere but our own pages cannot choose for the payer: no cou
   await nothingChosen();
 });
 
+test("a link from anywhere but our own pages cannot make the page say what did not happen", async ({
+  page,
+  request,
+}) => {
+  const checkoutId = await createCheckout(request);
+  const notices = [
+    ["refused=already_paid", "This order is already paid."],
+    ["refused=checkout_expired", "This checkout has expired."],
+    ["saved=linked", "Your bank account is saved."],
+    ["stopped=1", "The unfinished payment was stopped."],
+  ];
+  for (const [query, text] of notices) {
+    await page.goto(`/checkout/${checkoutId}?lang=en&${query}`);
+    await expect(page.getByRole("button", { name: /^Pay/ })).toBeVisible();
+    await expect(page.getByText(text!), query).toHaveCount(0);
+  }
+  // Followed from another site's page.
+  await page.goto("about:blank");
+  await page.setContent(
+    `<a href="${process.env.E2E_APP_URL}/checkout/${checkoutId}?lang=en&refused=already_paid">Your order</a>`,
+  );
+  await page.getByRole("link", { name: "Your order" }).click();
+  await page.waitForURL(/\/checkout\//);
+  await expect(page.getByRole("button", { name: /^Pay/ })).toBeVisible();
+  await expect(page.getByText("This order is already paid.")).toHaveCount(0);
+});
+
 test("Pay with nothing chosen focuses the bank list first", async ({ page, request }) => {
   const checkoutId = await createCheckout(request);
   await page.goto(`/checkout/${checkoutId}`);
@@ -130,6 +157,26 @@ test("Back from the bank shows the payment in flight, not a fresh Pay button; an
   await payWithBank(page, "SEB");
   await expect(page.getByRole("heading", { name: "Log in to SEB" })).toBeVisible();
   expect(await providerPayments(request, reference)).toHaveLength(2);
+});
+
+test("back from the bank after it accepted the payment, the page offers no other bank, only its status", async ({
+  page,
+  request,
+}) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await payWithBank(page, "Swedbank");
+  await decideAtBank(page, "Leave pending");
+  await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
+  await expect(page.getByRole("heading", { name: "Your bank is processing the payment" })).toBeVisible();
+
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await expect(page.getByRole("heading", { name: "Your payment is in progress" })).toBeVisible();
+  await expect(page.getByText("Status: your bank is processing the payment.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "I have approved it — check status" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Choose another bank" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
 });
 
 test("'I have approved it — check status' leads to the landing page", async ({ page, request }) => {

@@ -41,6 +41,33 @@ test("a payment the bank rejects for lack of funds says so, and offers to try ag
   await expectNoAxeViolations(page);
 });
 
+test("a payment stopped on our page, then cancelled at the bank: the landing says the order is not paid and offers to pay", async ({
+  page,
+  request,
+  context,
+}) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await payWithBank(page);
+  // In another tab the payer stops the unfinished payment, to pay another way.
+  const other = await context.newPage();
+  await other.goto(`/checkout/${checkoutId}?lang=en`);
+  await other.getByRole("button", { name: "Choose another bank" }).click();
+  await expect(other.getByText("The unfinished payment was stopped.")).toBeVisible();
+  await other.close();
+
+  // Then cancels at the bank, which sends the payer to the landing.
+  await decideAtBank(page, "Cancel");
+  await page.waitForURL(landing(checkoutId));
+  const status = page.getByRole("status");
+  await expect(status.getByRole("heading", { name: "This order is not paid yet" })).toBeVisible();
+  await expect(status).toContainText("no money has been taken");
+  await expect(page.getByText(/pay again/i)).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.getByRole("link", { name: "Go to payment" }).click();
+  await expect(page.getByRole("button", { name: /^Pay/ })).toBeVisible();
+});
+
 test("webhook before redirect: the payer arrives after the webhook and sees the payment received", async ({
   page,
   request,

@@ -34,6 +34,40 @@ test("every payer page arrives rendered: its content is in the HTML, before any 
   }
 });
 
+test("an unknown or mistyped checkout link says so in the HTML, in the payer's language, with a 404", async ({
+  request,
+}) => {
+  const unknown = "co_aaaaaaaaaaaaaaaaaaaaaaaa";
+  for (const path of [`/checkout/${unknown}`, `/checkout/${unknown}/return`]) {
+    const res = await request.get(`${path}?lang=lt`);
+    expect(res.status(), path).toBe(404);
+    const html = (await res.text()).replace(/<script[\s\S]*?<\/script>/g, "");
+    expect(html, path).not.toContain('id="__next_error__"');
+    expect(html, path).toMatch(/<h1[^>]*>Puslapis nerastas<\/h1>/);
+  }
+  // The bank picker in the merchant's frame says it in the frame.
+  const framed = await request.get(`/checkout/${unknown}/embed?lang=lt`);
+  expect((await framed.text()).replace(/<script[\s\S]*?<\/script>/g, "")).toMatch(/>Puslapis nerastas</);
+});
+
+test("the page's description is in the page's language", async ({ request }) => {
+  const id = await createCheckout(request);
+  const description = async (path: string) =>
+    /<meta name="description" content="([^"]*)"/.exec(await (await request.get(path)).text())?.[1];
+  expect(await description(`/checkout/${id}?lang=en`)).toBe(
+    "Pay by bank: choose your bank, approve the payment there, and return to the shop.",
+  );
+  expect(await description(`/checkout/${id}?lang=lt`)).toBe(
+    "Mokėkite per banką: pasirinkite savo banką, patvirtinkite mokėjimą jame ir grįžkite į parduotuvę.",
+  );
+  expect(await description(`/checkout/${id}/return?lang=lv`)).toBe(
+    "Maksājiet ar banku: izvēlieties savu banku, apstipriniet maksājumu tajā un atgriezieties veikalā.",
+  );
+  expect(await description(`/checkout/${id}/embed?lang=et`)).toBe(
+    "Makske pangaga: valige oma pank, kinnitage makse seal ja naaske poodi.",
+  );
+});
+
 /** A new checkout opened in English; its reference carries the test's name, to find its payments. */
 async function openCheckout(page: Page, request: APIRequestContext, name: string) {
   const reference = `nojs-${name}-${Date.now()}`;
@@ -60,9 +94,10 @@ test.describe("with JavaScript off", () => {
     // The bank picker a merchant frames has no page heading of its own; its banks are what it shows.
     await page.goto(`/checkout/${id}/embed?lang=en`);
     await expect(page.getByRole("radio", { name: "Swedbank" })).toBeVisible();
-    // The landing: how the payment stands, and the order it is for.
+    // The landing: how the payment stands (nothing paid yet, and the way to pay), and the order it is for.
     await page.goto(`/checkout/${id}/return?lang=en`);
-    await expect(page.getByRole("heading", { level: 1, name: /confirming your payment/i })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "This order is not paid yet" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Go to payment" })).toHaveAttribute("href", `/checkout/${id}`);
     await expect(page.getByText("Order from the e2e shop")).toBeVisible();
     await expect(page.getByText(/24\.90/).first()).toBeVisible();
   });
@@ -176,6 +211,28 @@ test.describe("with JavaScript off", () => {
     await payWithBank(page, "Luminor");
     const payments = await sandboxPayments(request, reference);
     expect(payments.map((p) => p.bankId).sort()).toEqual(["LUMINOR_LT_SAND", "SEB_LT_SAND"]);
+  });
+
+  test("a payment stopped, then cancelled at the bank: the landing says the order is not paid and leads back to pay", async ({
+    page,
+    request,
+  }) => {
+    const { id } = await openCheckout(page, request, "stopped");
+    await payWithBank(page, "SEB");
+    const bank = page.url();
+    await page.goBack();
+    await page.getByRole("button", { name: "Choose another bank" }).click();
+    await expect(page.getByText("The unfinished payment was stopped.")).toBeVisible();
+    // The bank's page was still open in another tab: the payer cancels there.
+    await page.goto(bank);
+    await decideAtBank(page, "Cancel");
+    await page.waitForURL(new RegExp(`/checkout/${id}/return`));
+    await expect(page.getByRole("heading", { level: 1, name: "This order is not paid yet" })).toBeVisible();
+    await expect(page.getByText(/pay again/i)).toHaveCount(0);
+    // Nothing will change by itself: nothing to check again.
+    await expect(page.getByRole("link", { name: "Check again" })).toHaveCount(0);
+    await page.getByRole("link", { name: "Go to payment" }).click();
+    await expect(page.getByRole("button", { name: /^Pay/ })).toBeVisible();
   });
 
   test("the payer leaves the bank or the card to the provider's page", async ({ page, request }) => {

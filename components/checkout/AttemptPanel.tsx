@@ -127,7 +127,9 @@ export function AttemptPanel({
     ? format(t["attempt.body"], { amount: amountText, bank: attempt.bankName })
     : format(t["attempt.bodyNoBank"], { amount: amountText });
   const stateText = t[`attempt.state.${shown}`];
-  const canStop = shown !== "paid" && !authorised;
+  // Only a payment the bank is still waiting to have approved can be replaced (ADR 8); once the bank
+  // has accepted it, stopping is refused and the payer can only wait for its result.
+  const canStop = shown === "waiting";
 
   return (
     <section className="attempt" aria-labelledby="attempt-heading">

@@ -5,7 +5,7 @@ import { CheckoutPayment } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
 import { shopLink } from "@/components/checkout/links";
 import type { PaymentFormProps } from "@/components/checkout/PaymentForm";
-import type { KeptChoices } from "@/components/checkout/posted-form";
+import type { KeptChoices, QueryNotices } from "@/components/checkout/posted-form";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
 import { listBanks } from "@/lib/checkout/banks";
@@ -44,26 +44,18 @@ async function banksFor(country: string): Promise<BanksResponse | null> {
   }
 }
 
-/** `?saved=`: how the payer's return from saving a bank account went, or that it was forgotten. */
-const SAVED_NOTICES = ["declined", "failed", "elsewhere", "linked", "forgotten"] as const;
-
 /**
  * What the form says first: why a post the browser made by itself came back, that the payer
  * stopped the attempt, that the last one failed, how saving the bank account went, or that the
  * saved one has ended.
  */
-function firstNotice(
-  data: CheckoutPageData,
-  query: Record<string, unknown>,
-  refused: string | null,
-  t: Messages,
-): Notice {
+function firstNotice(data: CheckoutPageData, notices: QueryNotices, refused: string | null, t: Messages): Notice {
   if (refused) return { text: refused, tone: "warning", focus: true };
-  if (query.stopped === "1") return { text: t["attempt.abandoned"], tone: "info", focus: true };
+  if (notices.stopped) return { text: t["attempt.abandoned"], tone: "info", focus: true };
   const { checkout, attempt, savedAccount } = data;
   if (checkout.status === "failed" || (attempt?.statusGroup === "failed" && !attempt.abandoned))
     return { text: t["checkout.failedNotice"], tone: "warning", focus: false };
-  const saved = SAVED_NOTICES.find((n) => n === query.saved);
+  const { saved } = notices;
   if (saved) return { text: t[`saved.notice.${saved}`], tone: saved === "failed" ? "warning" : "info", focus: false };
   if (savedAccount?.state === "expired")
     return { text: format(t["saved.expired"], { bank: savedAccount.bankName }), tone: "warning", focus: false };
@@ -82,15 +74,12 @@ function refusedText(refused: unknown, t: Messages): string | null {
 
 interface PaymentSectionProps {
   data: CheckoutPageData;
-  /**
-   * The page's query: `?saved=` (how the payer's return from saving a bank account went),
-   * `?refused=` (what stopped a post to app/checkout/[checkoutId]/pay),
-   * `?another=1` and `?stopped=1` (the saved account's "Pay another way" and the attempt's "Choose
-   * another way", followed without the page's code).
-   */
+  /** The page's query: `?another=1`, the saved account's "Pay another way" followed without the page's code. */
   query: Record<string, unknown>;
   /** The payer's choices the query brought back from our own pages (load-page.ts). */
   kept: KeptChoices;
+  /** What the query asks the form to say, where it may be believed (load-page.ts). */
+  notices: QueryNotices;
   /** Inside the merchant's own page (embed.js): the bank picker only, and no way back to the shop. */
   embedded?: boolean;
 }
@@ -99,7 +88,7 @@ interface PaymentSectionProps {
  * The checkout's payment card, the same on our page and in the merchant's (embedded): how the
  * checkout ended, the attempt in flight, or the form with the payer's saved account first.
  */
-export async function PaymentSection({ data, query, kept, embedded = false }: PaymentSectionProps) {
+export async function PaymentSection({ data, query, kept, notices, embedded = false }: PaymentSectionProps) {
   const { checkout, locale, attempt } = data;
   const t = messages(locale);
   const state = stateOf(data);
@@ -143,7 +132,7 @@ export async function PaymentSection({ data, query, kept, embedded = false }: Pa
   const expired = data.savedAccount?.state === "expired" ? data.savedAccount : null;
   // "Pay another way" followed without the page's code (?another=1): the form, not the saved account.
   const savedAccount = query.another === "1" && data.savedAccount?.state === "active" ? null : data.savedAccount;
-  const refused = refusedText(query.refused, t);
+  const refused = refusedText(notices.refused, t);
   const id = encodeURIComponent(checkout.id);
 
   return (
@@ -165,7 +154,7 @@ export async function PaymentSection({ data, query, kept, embedded = false }: Pa
         initialShowAll={kept.showAllBanks}
         rememberByDefault={kept.remember || expired !== null}
         startNewAttempt={lastOver}
-        notice={firstNotice(data, query, refused, t)}
+        notice={firstNotice(data, notices, refused, t)}
         refused={refused}
         post={
           embedded

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/components/query/fetch-json";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "@/lib/errors";
-import { httpUrl, shopLink } from "./links";
 import { LOCALES, messages } from "@/lib/i18n";
 import { explain as explainWith, linkToFollow } from "./pay-request";
 
@@ -107,13 +106,5 @@ describe("explain", () => {
       key: "payError.generic",
       reload: false,
     });
-  });
-});
-
-describe("links", () => {
-  it("shopLink adds the checkout id to an http(s) return URL and refuses other schemes", () => {
-    expect(shopLink("https://shop.example/done?o=7", "co_1")).toBe("https://shop.example/done?o=7&checkout=co_1");
-    expect(shopLink("javascript:alert(1)", "co_1")).toBeNull();
-    expect(httpUrl("ftp://x.example/")).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { ApiError } from "@/components/query/fetch-json";
-import { httpUrl } from "./links";
+import { httpUrl } from "./http-url";
 import type { MessageId } from "@/lib/i18n/format";
 
 /**

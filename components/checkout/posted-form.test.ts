@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keptChoices, postedForm, refusedLocation } from "./posted-form";
+import { keptChoices, postedForm, queryNotices, refusedLocation } from "./posted-form";
 
 const form = postedForm.parse({
   choice: "here",
@@ -69,5 +69,29 @@ describe("a refused post's way back to the form", () => {
       expect(keptChoices({ banks: "all" }, fetchSite).showAllBanks).toBe(true);
     expect(keptChoices({ banks: ["all"] }, "same-origin").showAllBanks).toBe(false);
     expect(keptChoices({ banks: "some" }, "same-origin").showAllBanks).toBe(false);
+  });
+});
+
+describe("what the checkout's query may make the page say", () => {
+  const crafted = { refused: "already_paid", stopped: "1", saved: "forgotten" };
+
+  it("says why our own post came back, that the payment was stopped, or that the account was forgotten", () => {
+    expect(queryNotices(crafted, "same-origin", null)).toEqual({
+      refused: "already_paid",
+      stopped: true,
+      saved: "forgotten",
+    });
+  });
+
+  it("says none of it for a link from anywhere else: another site, the address bar, or no header", () => {
+    for (const fetchSite of ["cross-site", "same-site", "none", null])
+      expect(queryNotices(crafted, fetchSite, null)).toEqual({ stopped: false });
+  });
+
+  it("says how saving the account went (the provider's redirect, from its own site) only when the checkout's record agrees", () => {
+    expect(queryNotices({ saved: "linked" }, "cross-site", "linked")).toEqual({ stopped: false, saved: "linked" });
+    expect(queryNotices({ saved: "declined" }, null, "declined").saved).toBe("declined");
+    expect(queryNotices({ saved: "linked" }, "cross-site", null).saved).toBeUndefined();
+    expect(queryNotices({ saved: "linked" }, "same-origin", "declined").saved).toBeUndefined();
   });
 });

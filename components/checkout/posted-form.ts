@@ -3,6 +3,7 @@ import { CheckoutError } from "@/lib/checkout/errors";
 import type { ErrorCode } from "@/lib/errors";
 import { RateLimitedError } from "@/lib/http/rate-limit";
 import { bankIdInput } from "@/lib/checkout/ids";
+import type { SavingOutcome } from "@/lib/checkout/page-data";
 import { LOCALES } from "@/lib/checkout/types";
 import { CHOICES, type Choice } from "./payment-form";
 
@@ -101,5 +102,41 @@ export function keptChoices(query: Record<string, unknown>, fetchSite: string | 
     search: typeof query.q === "string" && query.q.trim() ? query.q.trim().slice(0, 64) : undefined,
     remember: query.remember === "on",
     showAllBanks,
+  };
+}
+
+/** `?saved=`: how the payer's return from saving a bank account went, or that it was forgotten. */
+export type SavedNotice = SavingOutcome | "forgotten";
+
+/** What the checkout's query asks the page to say above the form, where it may. */
+export interface QueryNotices {
+  /** `?refused=`: what stopped a post to the pay or abandon route (a missing field or an error code). */
+  refused?: string;
+  /** `?stopped=1`: "Choose another bank" stopped the unfinished payment. */
+  stopped: boolean;
+  saved?: SavedNotice;
+}
+
+/**
+ * The notices the checkout's query asks for, only where they are true. A refusal, a stopped
+ * payment and a forgotten account come back from our own routes, so, like the choices
+ * (keptChoices), they are read only when our own pages sent the payer: a link from anywhere else
+ * must not make the page say the order is paid or has expired. How saving an account went comes
+ * back through the provider's redirect, from its own site, so it is said only when the checkout's
+ * record of that saving (`saving`) agrees.
+ */
+export function queryNotices(
+  query: Record<string, unknown>,
+  fetchSite: string | null,
+  saving: SavingOutcome | null,
+): QueryNotices {
+  const ours = fetchSite === "same-origin";
+  let saved: SavedNotice | undefined;
+  if (query.saved === "forgotten") saved = ours ? "forgotten" : undefined;
+  else if (saving !== null && query.saved === saving) saved = saving;
+  return {
+    ...(ours && typeof query.refused === "string" && { refused: query.refused }),
+    stopped: ours && query.stopped === "1",
+    ...(saved && { saved }),
   };
 }

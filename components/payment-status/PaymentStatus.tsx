@@ -14,7 +14,8 @@ const POLL_INTERVAL_MS = 1_500;
 const POLL_MAX_INTERVAL_MS = 10_000;
 const POLL_CAP_MS = 2 * 60_000;
 
-type Outcome = "checking" | "pending" | "atBank" | "slow" | "paid" | "failed" | "expired" | "cancelled" | "unreachable";
+type Outcome =
+  "checking" | "pending" | "atBank" | "slow" | "notPaid" | "paid" | "failed" | "expired" | "cancelled" | "unreachable";
 
 function outcomeOf(data: CheckoutStatusView | null, failedToLoad: boolean, timedOut: boolean): Outcome {
   if (!data) return failedToLoad ? "unreachable" : "checking";
@@ -29,6 +30,9 @@ function outcomeOf(data: CheckoutStatusView | null, failedToLoad: boolean, timed
       if (data.attempt?.statusGroup === "failed" && !data.attempt.abandoned) return "failed";
       // The bank has the payment order; settling it can take a while, and that is normal.
       if (data.attempt?.statusGroup === "pending") return "atBank";
+      // Nothing under way: no payment was started, or the payer stopped it to pay another way.
+      // Saying "do not pay again" here would keep the payer from paying at all.
+      if (data.status === "open" && (!data.attempt || data.attempt.abandoned)) return "notPaid";
       return timedOut ? "slow" : "pending";
   }
 }
@@ -41,6 +45,7 @@ const VIEWS: Record<Outcome, { heading: keyof StatusMessages; body: keyof Status
   cancelled: { heading: "status.cancelled.heading", body: "status.ended.body", tone: "status-ended" },
   atBank: { heading: "status.atBank.heading", body: "status.atBank.body", tone: "status-pending" },
   slow: { heading: "status.slow.heading", body: "status.slow.body", tone: "status-pending" },
+  notPaid: { heading: "status.notPaid.heading", body: "status.notPaid.body", tone: "status-ended" },
   unreachable: { heading: "status.unreachable.heading", body: "status.unreachable.body", tone: "status-pending" },
   pending: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
   checking: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
@@ -101,8 +106,9 @@ export function PaymentStatus({
 }) {
   const [timedOut, setTimedOut] = useState(false);
   const [round, setRound] = useState(0);
+  // A failed or unpaid checkout changes only when the payer pays again: nothing to wait for.
   const settledView = (view: CheckoutStatusView | undefined) =>
-    view !== undefined && (view.final || outcomeOf(view, false, false) === "failed");
+    view !== undefined && (view.final || ["failed", "notPaid"].includes(outcomeOf(view, false, false)));
   const query = useQuery({
     ...checkoutStatusQuery(checkoutId),
     initialData: initial ?? undefined,
@@ -155,9 +161,9 @@ export function PaymentStatus({
         <p>{message}</p>
       </div>
       <div className="actions">
-        {outcome === "failed" && (
+        {(outcome === "failed" || outcome === "notPaid") && (
           <a className="btn btn-primary" href={checkoutHref} onClick={() => clearAttemptKey(checkoutId)}>
-            {t["common.tryAgain"]}
+            {outcome === "failed" ? t["common.tryAgain"] : t["status.notPaid.action"]}
           </a>
         )}
         {(outcome === "slow" || outcome === "unreachable" || (outcome === "atBank" && timedOut)) && (

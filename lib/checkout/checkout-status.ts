@@ -52,8 +52,11 @@ export async function getCheckoutStatus(
     currency: checkout.currency,
     returnUrl: checkout.returnUrl,
     attempt: attempt ? toAttemptView(attempt) : null,
+    // A payment the payer stopped to pay another way fails without failing the checkout (ADR 8).
     failureReason:
-      attempt && (checkout.status === "failed" || attempt.statusGroup === "failed") ? failureReasonOf(attempt) : null,
+      attempt && (checkout.status === "failed" || (attempt.statusGroup === "failed" && !attempt.abandonedAt))
+        ? failureReasonOf(attempt)
+        : null,
   };
 }
 

@@ -1,5 +1,13 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { acceptedLanguages, chooseCountry, chooseLocale } from "./page-data";
+import { accountLinks } from "../db/schema";
+import { testDbKinds } from "../db/testing";
+import { createCheckout } from "./create-checkout";
+import { acceptedLanguages, chooseCountry, chooseLocale, savingOutcome } from "./page-data";
+import { continueAfterLinking } from "./saved-accounts/link-return";
+import { startLinking } from "./saved-accounts/linking";
+import { newPayerHandle } from "./saved-accounts/payer-handle";
+import { order, savedAccountsContext } from "./saved-accounts/test-setup";
 
 const countries = ["LT", "LV", "EE"];
 const headers = (h: Record<string, string>) => new Headers(h);
@@ -37,5 +45,30 @@ describe("country of the bank list", () => {
     expect(
       chooseCountry({ hint: "DE", headers: headers({ "cf-ipcountry": "XX", "accept-language": "de-DE" }), countries }),
     ).toBe("LT");
+  });
+});
+
+describe.each(testDbKinds())("how saving the bank account went, as the checkout page may say it (%s)", (kind) => {
+  const s = savedAccountsContext(kind);
+
+  it("nothing when the payer did not try to save one while paying this checkout", async () => {
+    const checkout = await createCheckout(order("cust-never"), s.ctx);
+    expect(await savingOutcome(s.ctx, checkout.id, newPayerHandle())).toBeNull();
+  });
+
+  it("declined at the bank", async () => {
+    const checkout = await createCheckout(order("cust-no"), s.ctx);
+    const start = { bankId: "SWEDBANK_LT_SAND", termsAccepted: true };
+    const { handle } = await startLinking(checkout.id, start, undefined, s.ctx);
+    const [link] = await s.ctx.db.select().from(accountLinks).where(eq(accountLinks.checkoutId, checkout.id));
+    await continueAfterLinking(checkout.id, { requestId: link!.id, status: "failure" }, handle, s.ctx);
+    expect(await savingOutcome(s.ctx, checkout.id, handle)).toBe("declined");
+  });
+
+  it("saved for this browser, or for the one where the payer started", async () => {
+    const { checkout, handle } = await s.linkWhilePaying("cust-yes");
+    expect(await savingOutcome(s.ctx, checkout.id, handle)).toBe("linked");
+    expect(await savingOutcome(s.ctx, checkout.id, newPayerHandle())).toBe("elsewhere");
+    expect(await savingOutcome(s.ctx, checkout.id, undefined)).toBe("elsewhere");
   });
 });

@@ -1,4 +1,6 @@
 import { isIP } from "node:net";
+import { desc, eq } from "drizzle-orm";
+import { accountLinks } from "../db/schema";
 import { clientIp } from "../http/client-address";
 import { checkoutWithLatestAttempt, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
@@ -6,7 +8,8 @@ import { findBank, projectInfoOrBankOnly, providerCountries } from "./project";
 import type { AttemptView, CheckoutView, SavedAccountView } from "./contract";
 import { savedAccountView } from "./saved-accounts/paying";
 import { LOCALES, type Locale } from "./types";
-import { hashHandle } from "./saved-accounts/payer-handle";
+import { hashHandle, validHandle } from "./saved-accounts/payer-handle";
+import type { LinkOutcome } from "./saved-accounts/link-return";
 import { expireIfDue } from "./checkout-status";
 
 /** Everything the checkout page needs, computed on the server for one request. */
@@ -140,4 +143,28 @@ export async function getCheckoutPageData(
     canSaveAccount: checkout.customerId !== null && project.methods.bank && project.scopes.includes("payments"),
     savedAccount,
   };
+}
+
+/** How saving a bank account while paying ended: LinkOutcome, or saved for the browser where the payer started. */
+export type SavingOutcome = LinkOutcome | "elsewhere";
+
+/**
+ * How the latest try to save a bank account while paying this checkout ended, for this browser;
+ * null when there was none or it has not ended. What the page's `?saved=` may say (the provider's
+ * redirect brings it from another site, so the query alone proves nothing).
+ */
+export async function savingOutcome(
+  c: CheckoutContext,
+  checkoutId: string,
+  payerHandle: string | undefined,
+): Promise<SavingOutcome | null> {
+  const [link] = await c.db
+    .select()
+    .from(accountLinks)
+    .where(eq(accountLinks.checkoutId, checkoutId))
+    .orderBy(desc(accountLinks.createdAt))
+    .limit(1);
+  if (link?.status === "failed") return link.failureReason === "declined" ? "declined" : "failed";
+  if (link?.status !== "active") return null;
+  return validHandle(payerHandle) && hashHandle(payerHandle) === link.handleHash ? "linked" : "elsewhere";
 }

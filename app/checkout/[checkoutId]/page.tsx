@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { loadCheckoutPage, type CheckoutRouteProps } from "@/components/checkout/load-page";
+import { loadCheckoutPage, unknownCheckout, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
 import { PaymentSection, stateOf } from "@/components/checkout/PaymentSection";
@@ -13,13 +12,14 @@ export const dynamic = "force-dynamic";
 
 export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
   const { data } = await loadCheckoutPage(props, { savedAccount: true });
+  const t = messages(data?.locale ?? "en");
   // The checkout id in the URL is the payer's only credential: keep these pages out of indexes.
-  return { title: messages(data?.locale ?? "en")["checkout.title"], robots: { index: false, follow: false } };
+  return { title: t["checkout.title"], description: t["meta.description"], robots: { index: false, follow: false } };
 }
 
 export default async function CheckoutPage(props: CheckoutRouteProps) {
-  const { data, query, kept } = await loadCheckoutPage(props, { savedAccount: true });
-  if (!data) notFound();
+  const { data, query, kept, notices } = await loadCheckoutPage(props, { savedAccount: true });
+  if (!data) unknownCheckout((await props.params).checkoutId, query);
 
   const { checkout, locale } = data;
   const t = messages(locale);
@@ -42,7 +42,7 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
           </header>
           <div className="stack">
             <OrderSummary checkout={checkout} locale={locale} />
-            <PaymentSection data={data} query={query} kept={kept} />
+            <PaymentSection data={data} query={query} kept={kept} notices={notices} />
           </div>
         </div>
         {(state === "form" || state === "attempt") && <PhoneQr url={`${env().appUrl}${path}`} locale={locale} />}

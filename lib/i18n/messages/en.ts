@@ -12,6 +12,8 @@ export const en = {
   "common.returnToShop": "Return to the shop",
   "common.tryAgain": "Try again",
   "common.newTab": "opens in a new tab",
+  // The page's <meta name="description">
+  "meta.description": "Pay by bank: choose your bank, approve the payment there, and return to the shop.",
 
   // Checkout page
   "checkout.title": "Checkout",
@@ -210,6 +212,9 @@ export const en = {
   "status.unreachable.body":
     "We could not reach the server. If you approved the payment at your bank, please do not pay again.",
   "status.checkAgain": "Check again",
+  "status.notPaid.heading": "This order is not paid yet",
+  "status.notPaid.body": "No payment is under way and no money has been taken. You can pay for the order now.",
+  "status.notPaid.action": "Go to payment",
 
   // Accessibility statement
   "a11y.title": "Accessibility statement",

@@ -9,6 +9,7 @@ export const et: Messages = {
   "common.returnToShop": "Tagasi poodi",
   "common.tryAgain": "Proovi uuesti",
   "common.newTab": "avaneb uuel vahelehel",
+  "meta.description": "Makske pangaga: valige oma pank, kinnitage makse seal ja naaske poodi.",
 
   "checkout.title": "Maksmine",
   "checkout.heading": "Maksmine",
@@ -198,6 +199,9 @@ export const et: Messages = {
   "status.unreachable.body":
     "Serveriga ei õnnestunud ühendust saada. Kui kinnitasite makse pangas, ärge palun uuesti makske.",
   "status.checkAgain": "Kontrolli uuesti",
+  "status.notPaid.heading": "See tellimus pole veel makstud",
+  "status.notPaid.body": "Ühtegi makset ei tehta ja raha ei võetud. Saate tellimuse kohe eest maksta.",
+  "status.notPaid.action": "Mine maksma",
 
   "a11y.title": "Ligipääsetavuse teatis",
   "a11y.intro":

@@ -9,6 +9,8 @@ export const lt: Messages = {
   "common.returnToShop": "Grįžti į parduotuvę",
   "common.tryAgain": "Bandyti dar kartą",
   "common.newTab": "atsidaro naujame skirtuke",
+  "meta.description":
+    "Mokėkite per banką: pasirinkite savo banką, patvirtinkite mokėjimą jame ir grįžkite į parduotuvę.",
 
   "checkout.title": "Apmokėjimas",
   "checkout.heading": "Apmokėjimas",
@@ -203,6 +205,9 @@ export const lt: Messages = {
   "status.unreachable.heading": "Nepavyko patikrinti jūsų mokėjimo",
   "status.unreachable.body": "Nepavyko susisiekti su serveriu. Jei mokėjimą patvirtinote banke, nemokėkite dar kartą.",
   "status.checkAgain": "Tikrinti dar kartą",
+  "status.notPaid.heading": "Šis užsakymas dar neapmokėtas",
+  "status.notPaid.body": "Joks mokėjimas nevykdomas ir pinigai nebuvo nuskaičiuoti. Užsakymą galite apmokėti dabar.",
+  "status.notPaid.action": "Eiti į apmokėjimą",
 
   "a11y.title": "Prieinamumo pareiškimas",
   "a11y.intro":

@@ -9,6 +9,8 @@ export const lv: Messages = {
   "common.returnToShop": "Atgriezties veikalā",
   "common.tryAgain": "Mēģināt vēlreiz",
   "common.newTab": "atveras jaunā cilnē",
+  "meta.description":
+    "Maksājiet ar banku: izvēlieties savu banku, apstipriniet maksājumu tajā un atgriezieties veikalā.",
 
   "checkout.title": "Apmaksa",
   "checkout.heading": "Apmaksa",
@@ -204,6 +206,9 @@ export const lv: Messages = {
   "status.unreachable.body":
     "Neizdevās sazināties ar serveri. Ja apstiprinājāt maksājumu bankā, lūdzu, nemaksājiet vēlreiz.",
   "status.checkAgain": "Pārbaudīt vēlreiz",
+  "status.notPaid.heading": "Šis pasūtījums vēl nav apmaksāts",
+  "status.notPaid.body": "Neviens maksājums netiek veikts, un nauda netika iekasēta. Pasūtījumu varat apmaksāt tagad.",
+  "status.notPaid.action": "Doties uz apmaksu",
 
   "a11y.title": "Piekļūstamības paziņojums",
   "a11y.intro":

@@ -1,17 +1,18 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { loadCheckoutPage, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { PaymentSection } from "@/components/checkout/PaymentSection";
 import { EmbedBridge } from "@/components/embed/EmbedBridge";
+import { NotFoundCard, notFoundLocale } from "@/components/errors/NotFound";
 import { DocumentLang } from "@/components/i18n/DocumentLang";
 import { env } from "@/lib/env";
-import { messages } from "@/lib/i18n";
+import { messages, type Locale } from "@/lib/i18n";
 
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
   const { data } = await loadCheckoutPage(props, { savedAccount: true });
-  return { title: messages(data?.locale ?? "en")["embed.heading"], robots: { index: false, follow: false } };
+  const t = messages(data?.locale ?? "en");
+  return { title: t["embed.heading"], description: t["meta.description"], robots: { index: false, follow: false } };
 }
 
 /**
@@ -20,8 +21,10 @@ export async function generateMetadata(props: CheckoutRouteProps): Promise<Metad
  * the page that says it is one of them.
  */
 export default async function EmbeddedCheckout(props: CheckoutRouteProps) {
-  const { data, query, kept } = await loadCheckoutPage(props, { savedAccount: true });
-  if (!data) notFound();
+  const { data, query, kept, notices } = await loadCheckoutPage(props, { savedAccount: true });
+  // Said here, in the frame: the not-found page the other checkout pages go on to (unknownCheckout)
+  // may not be framed (proxy.ts). The price is a 200 instead of a 404.
+  if (!data) return <UnknownInFrame locale={await notFoundLocale(query.lang)} />;
   const { locale } = data;
   const t = messages(locale);
   const parent = typeof query.parent === "string" ? query.parent : null;
@@ -37,7 +40,18 @@ export default async function EmbeddedCheckout(props: CheckoutRouteProps) {
             <strong>{t["common.testBannerLabel"]}</strong> · {t["common.testBanner"]}
           </p>
         )}
-        <PaymentSection data={data} query={query} kept={kept} embedded />
+        <PaymentSection data={data} query={query} kept={kept} notices={notices} embedded />
+      </main>
+    </div>
+  );
+}
+
+function UnknownInFrame({ locale }: { locale: Locale }) {
+  return (
+    <div lang={locale} className="embed">
+      <DocumentLang locale={locale} />
+      <main className="stack">
+        <NotFoundCard locale={locale} />
       </main>
     </div>
   );

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { loadCheckoutPage, type CheckoutRouteProps } from "@/components/checkout/load-page";
-import { notFound } from "next/navigation";
+import { loadCheckoutPage, unknownCheckout, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
 import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
@@ -49,7 +48,8 @@ async function initialStatus(checkoutId: string): Promise<CheckoutStatusView | n
 
 export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
   const { data } = await loadCheckoutPage(props);
-  return { title: messages(data?.locale ?? "en")["status.title"], robots: { index: false, follow: false } };
+  const t = messages(data?.locale ?? "en");
+  return { title: t["status.title"], description: t["meta.description"], robots: { index: false, follow: false } };
 }
 
 /**
@@ -60,8 +60,8 @@ export async function generateMetadata(props: CheckoutRouteProps): Promise<Metad
  */
 export default async function ReturnPage(props: CheckoutRouteProps) {
   await adoptFromReturn(props);
-  const { data } = await loadCheckoutPage(props);
-  if (!data) notFound();
+  const { data, query } = await loadCheckoutPage(props);
+  if (!data) unknownCheckout((await props.params).checkoutId, query);
   const { checkout, locale } = data;
   const id = encodeURIComponent(checkout.id);
   const initial = await initialStatus(checkout.id);

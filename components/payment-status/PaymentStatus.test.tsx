@@ -1,0 +1,94 @@
+// @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { AttemptView, CheckoutStatusView } from "@/lib/checkout/contract";
+import { pickMessages } from "@/lib/i18n";
+import { PaymentStatus } from "./PaymentStatus";
+
+const attempt = (over: Partial<AttemptView>): AttemptView => ({
+  id: "pa_test",
+  method: "bank",
+  bankId: null,
+  statusGroup: "started",
+  providerStatus: null,
+  abandoned: false,
+  duplicate: false,
+  createdAt: "2026-11-28T10:00:00.000Z",
+  ...over,
+});
+
+const status = (over: Partial<CheckoutStatusView>): CheckoutStatusView => ({
+  id: "co_test",
+  status: "open",
+  final: false,
+  amount: "24.90",
+  currency: "EUR",
+  returnUrl: "https://shop.example/thanks",
+  attempt: null,
+  failureReason: null,
+  ...over,
+});
+
+const LANDING = "/checkout/co_test/return";
+
+/** The landing's status card as the server sends it: what the payer sees before (or without) its code. */
+function landing(initial: CheckoutStatusView) {
+  const doc = document.implementation.createHTMLDocument();
+  doc.body.innerHTML = renderToString(
+    <QueryClientProvider client={new QueryClient()}>
+      <PaymentStatus
+        checkoutId="co_test"
+        checkoutHref="/checkout/co_test"
+        checkAgainLink={<a href={LANDING}>Check again</a>}
+        initial={initial}
+        messages={pickMessages("en", ["status.", "common.returnToShop", "common.tryAgain"])}
+      />
+    </QueryClientProvider>,
+  );
+  const links = [...doc.querySelectorAll("a")].map((a) => ({ text: a.textContent, href: a.getAttribute("href") }));
+  return { heading: doc.querySelector("h1")?.textContent, text: doc.body.textContent ?? "", links };
+}
+
+describe("the landing when nothing is being paid", () => {
+  it("a payment the payer stopped, then cancelled at the bank: not paid, nothing taken, a way to pay; never 'do not pay again'", () => {
+    // What /status answers in that case (the abandoned attempt is the newest).
+    const shown = landing(
+      status({ attempt: attempt({ statusGroup: "failed", abandoned: true }), failureReason: "cancelled_by_payer" }),
+    );
+    expect(shown.heading).toBe("This order is not paid yet");
+    expect(shown.text).toContain("no money has been taken");
+    expect(shown.text).not.toMatch(/pay again|Confirming/i);
+    expect(shown.links).toContainEqual({ text: "Go to payment", href: "/checkout/co_test" });
+    // Nothing will change by itself: no "Check again".
+    expect(shown.links.map((l) => l.text)).not.toContain("Check again");
+  });
+
+  it("a checkout with no payment at all says the same", () => {
+    const shown = landing(status({ attempt: null }));
+    expect(shown.heading).toBe("This order is not paid yet");
+    expect(shown.links).toContainEqual({ text: "Go to payment", href: "/checkout/co_test" });
+  });
+
+  it("a payment the payer stopped but the bank accepted after all is money on its way: do not pay again", () => {
+    const shown = landing(status({ attempt: attempt({ statusGroup: "pending", abandoned: true }) }));
+    expect(shown.heading).toBe("Your bank is processing the payment");
+    expect(shown.text).toContain("Please do not pay again.");
+    expect(shown.links.map((l) => l.text)).not.toContain("Go to payment");
+  });
+});
+
+describe("the landing while a payment is under way (unchanged)", () => {
+  it("a payment started at the bank is being confirmed, with no way to pay again", () => {
+    const shown = landing(status({ attempt: attempt({ statusGroup: "started" }) }));
+    expect(shown.heading).toBe("Confirming your payment…");
+    expect(shown.text).toContain("there is no need to pay again");
+    expect(shown.links.map((l) => l.text)).toEqual(["Check again", "Return to the shop"]);
+  });
+
+  it("a payment the bank accepted says the bank is processing it", () => {
+    const shown = landing(status({ status: "processing", attempt: attempt({ statusGroup: "pending" }) }));
+    expect(shown.heading).toBe("Your bank is processing the payment");
+    expect(shown.links.map((l) => l.text)).toEqual(["Check again", "Return to the shop"]);
+  });
+});

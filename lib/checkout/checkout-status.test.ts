@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDbKinds } from "../db/testing";
+import type { CheckoutContext } from "./context";
+import { getCheckoutStatus } from "./checkout-status";
+import { createCheckout } from "./create-checkout";
+import { abandonPayment } from "./payments";
+import { startPayment } from "./start-payment";
+import { forceProviderStatus, testContext } from "./test-context";
+
+describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) => {
+  let ctx: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  const order = () => ({
+    amount: "24.90",
+    currency: "EUR",
+    description: "Order",
+    reference: `s-${Math.random().toString(36).slice(2)}`,
+    returnUrl: "https://shop.test/thanks",
+  });
+
+  it("a payment the payer stopped, then cancelled at the bank, is no failure of the checkout: still open, no reason", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const { confirmLink } = await startPayment(
+      checkout.id,
+      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "key-stopped-1" },
+      ctx,
+    );
+    await abandonPayment(checkout.id, ctx);
+    const paymentId = new URL(confirmLink).pathname.split("/").pop()!;
+    await forceProviderStatus(paymentId, { bankStatus: "CANC" });
+
+    const status = await getCheckoutStatus(checkout.id, ctx);
+    expect(status).toMatchObject({ status: "open", final: false, failureReason: null });
+    expect(status.attempt).toMatchObject({ statusGroup: "failed", abandoned: true });
+  });
+});
