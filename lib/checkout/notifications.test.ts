@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications } from "../db/schema";
 import { testDbKinds } from "../db/testing";
-import { deliverDueNotifications } from "./notifications";
+import { deliverDueNotifications, enqueueNotification } from "./notifications";
 import { notificationsContext } from "./notifications-test-setup";
 import { TEST_NOTIFY_SECRET } from "./test-context";
 
@@ -49,6 +49,23 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     expect(sent[1]!.body).toBe(sent[0]!.body);
     expect(sent[1]!.deliveryId).toBe(sent[0]!.deliveryId);
     expect(JSON.parse(sent[0]!.body).id).toBe(sent[0]!.deliveryId);
+  });
+
+  it("delivers a checkout's notifications in the order they happened: a later one waits while an earlier one is retried", async () => {
+    s.answer = 503;
+    const checkout = await s.queue(0);
+    const notify = (event: "checkout.payment_failed" | "checkout.paid") =>
+      s.ctx.db.transaction((tx) => enqueueNotification(tx, { ...checkout, notifyUrl: s.notifyUrl }, event));
+    await notify("checkout.payment_failed");
+    expect(await deliverDueNotifications(s.ctx)).toBe(0);
+    await notify("checkout.paid");
+    s.answer = 200;
+    // The failed one is not due yet, and the paid one must not overtake it.
+    expect(await deliverDueNotifications(s.ctx)).toBe(0);
+    const later = { ...s.ctx, now: () => new Date(Date.now() + 60_000) };
+    while ((await deliverDueNotifications(later)) > 0);
+    const events = s.received.filter((r) => JSON.parse(r.body).checkout.id === checkout.id).map((r) => r.event);
+    expect(events).toEqual(["checkout.payment_failed", "checkout.payment_failed", "checkout.paid"]);
   });
 
   it("with private URLs not allowed, never connects to one, and says why in the notification's last error", async () => {

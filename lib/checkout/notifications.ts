@@ -98,11 +98,20 @@ async function claimDue(ctx: CheckoutContext, limit: number, timeoutMs: number):
   if (limit <= 0) return [];
   const now = nowOf(ctx);
   const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
+  // A checkout's notifications go out in the order they happened: one waits while an earlier one of
+  // its checkout is still being tried (until that is delivered or given up), or a merchant whose
+  // "payment failed" is retried would hear "paid" first and "failed" last.
   const result = await ctx.db.execute(sql`
     update notifications set locked_until = ${lease}
     where id in (
-      select id from notifications
+      select id from notifications n
       where delivered_at is null and next_attempt_at <= ${now} and (locked_until is null or locked_until <= ${now})
+        and not exists (
+          select 1 from notifications earlier
+          where earlier.checkout_id = n.checkout_id and earlier.delivered_at is null
+            and earlier.attempts <= ${RETRY_DELAYS_MS.length}
+            and (earlier.created_at, earlier.id) < (n.created_at, n.id)
+        )
       order by next_attempt_at
       limit ${limit}
       for update skip locked
