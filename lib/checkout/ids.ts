@@ -13,6 +13,11 @@ export function newAttemptId(): string {
   return `pa_${randomUUID()}`;
 }
 
+export const ATTEMPT_ID = /^pa_[0-9a-f-]{36}$/;
+
+/** Whether `id` could be a payment attempt id at all: anything else is not looked up. */
+export const isAttemptId = (id: string) => ATTEMPT_ID.test(id);
+
 /** A saved account's id, also the provider's Request-Id of its linking. */
 export function newLinkId(): string {
   return `al_${randomBytes(18).toString("base64url")}`;

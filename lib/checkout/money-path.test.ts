@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkouts, notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
-import { createPisClient, type InitiatePaymentInput, type InitiatedPayment } from "../pis";
+import { createPisClient, webhookSignature, type InitiatePaymentInput, type InitiatedPayment } from "../pis";
 import { getCheckoutDetail } from "./checkouts";
 import { webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
@@ -10,7 +10,7 @@ import { abandonPayment, adoptReturnedPayment } from "./payments";
 import { initiationTimeoutMs } from "./attempts";
 import { closeStuckInitiations, refreshAttempts } from "./reconcile";
 import { createRefund } from "./refunds";
-import { forceProviderStatus, signedWebhook, testContext } from "./test-context";
+import { TEST_WEBHOOK_SECRET, forceProviderStatus, signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
@@ -132,6 +132,26 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
       providerPaymentId: payment.id,
       statusGroup: "completed",
     });
+  });
+
+  it("a signed webhook for an unknown payment whose URL names no attempt of ours (junk, a NUL) is answered 'unknown payment', not 500", async () => {
+    for (const attempt of ["junk", "pa_\u0000"]) {
+      const w = signedWebhook(
+        { id: "f".repeat(40), bankStatus: "ACSC", statusGroup: "completed", type: "PAYMENT" },
+        { url: webhookUrl(ctx, attempt) },
+      );
+      expect(await receivePisWebhook(w.raw, w.headers, ctx, new URLSearchParams({ attempt }))).toMatchObject({
+        refusal: "webhook_unknown_payment",
+      });
+    }
+    // Not JSON at all, with a raw NUL in it: refused as malformed, and its audit row written.
+    const raw = '{"id":"\u0000';
+    const ts = String(Date.now());
+    const headers = new Headers({
+      "X-Kevin-Timestamp": ts,
+      "X-Kevin-Signature": webhookSignature(TEST_WEBHOOK_SECRET, webhookUrl(ctx), ts, raw),
+    });
+    expect(await receivePisWebhook(raw, headers, ctx)).toMatchObject({ refusal: "webhook_malformed" });
   });
 
   it("the same submit on another instance while the starting one dies: once no live request can hold the initiation, Try again, and the checkout is open", async () => {

@@ -12,16 +12,14 @@ import { REFUND_CURRENCIES, amountProblem, fromMinor, normaliseAmount, toMinor }
 import { projectInfo } from "./project";
 import { validateIdempotencyKey } from "./idempotency";
 import { refundedAttempt } from "./attempts";
+import { ATTEMPT_ID } from "./ids";
 
 /** What a merchant sends to refund; an unknown field is refused (a misspelt `attemptId` would refund the wrong payment). */
 export const createRefundInput = z.strictObject({
   amount: amountInput,
   reason: z.string().trim().max(200).optional(),
   /** The payment to refund: by default the one that paid; a duplicate payment's id to give it back. */
-  attemptId: z
-    .string()
-    .regex(/^pa_[0-9a-f-]{36}$/, "is not a payment attempt id")
-    .optional(),
+  attemptId: z.string().regex(ATTEMPT_ID, "is not a payment attempt id").optional(),
 });
 export type CreateRefundInput = z.infer<typeof createRefundInput>;
 

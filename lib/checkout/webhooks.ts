@@ -6,6 +6,7 @@ import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
 import { applyWebhookStatus, type ApplyOutcome } from "./apply-status";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
 import { applyRefundStatus } from "./refund-status";
+import { isAttemptId } from "./ids";
 
 /**
  * A webhook is a signal (the provider's own advice): its body has no failure codes. The status
@@ -60,12 +61,14 @@ export async function receivePisWebhook(
   c: CheckoutContext,
   query: URLSearchParams = new URLSearchParams(),
 ): Promise<WebhookResult> {
-  // The provider signs over the exact Webhook-URL we gave it, our attempt id included (ADR 13).
-  const attemptId = query.get("attempt") ?? undefined;
+  // The provider signs over the exact Webhook-URL we gave it, our attempt id included (ADR 13); only
+  // an id of ours is looked up by.
+  const attemptParam = query.get("attempt") ?? undefined;
+  const attemptId = attemptParam !== undefined && isAttemptId(attemptParam) ? attemptParam : undefined;
   const verdict = verifyWebhook({
     rawBody,
     headers,
-    url: webhookUrl(c, attemptId),
+    url: webhookUrl(c, attemptParam),
     secret: c.config.webhookSecret,
     now: nowOf(c).getTime(),
   });
@@ -77,7 +80,8 @@ export async function receivePisWebhook(
     return { refusal: "webhook_unsigned", outcome: `rejected_${verdict.reason}`, authentic: false };
   }
   let audited = false;
-  const rawBodyKept = rawBody.slice(0, 64 * 1024);
+  // Postgres text cannot hold U+0000, which a signed but malformed body may: kept as its escape.
+  const rawBodyKept = rawBody.slice(0, 64 * 1024).replaceAll("\0", "\\u0000");
   if (!verdict.ok) {
     result = { refusal: "webhook_malformed", outcome: `rejected_${verdict.reason}`, authentic: true };
   } else if (verdict.event.type === "PAYMENT") {

@@ -159,6 +159,11 @@ describe("webhook signature", () => {
     expect(signed(`{"id":"1.5","paymentId":"${PID}","statusGroup":"completed","type":"PAYMENT_REFUND"}`)).toMatchObject(
       { ok: false, reason: "malformed" },
     );
+    // A refund id is a 32-bit Int (the JVM client's InitiatePaymentRefundResponse.id).
+    for (const id of ["2147483648", "99999999999999999999999"])
+      expect(
+        signed(`{"id":"${id}","paymentId":"${PID}","statusGroup":"completed","type":"PAYMENT_REFUND"}`),
+      ).toMatchObject({ ok: false, reason: "malformed" });
   });
 
   it("refuses a timestamp from the future beyond the window, and one that is not a number", () => {

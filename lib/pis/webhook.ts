@@ -18,8 +18,17 @@ const paymentEvent = z.object({
 
 const refundEvent = z.object({
   type: z.literal("PAYMENT_REFUND"),
-  // The refund id is an integer in the API but arrives as a string in the webhook.
-  id: z.union([z.string().regex(/^\d+$/), z.number().int()]).transform((v) => Number(v)),
+  // The refund id is an integer in the API but arrives as a string in the webhook; a 32-bit one
+  // (the JVM client's Int), so a larger one is no refund of ours.
+  id: z
+    .union([z.string().regex(/^\d{1,10}$/), z.number().int()])
+    .transform((v) => Number(v))
+    .pipe(
+      z
+        .number()
+        .min(0)
+        .max(2 ** 31 - 1),
+    ),
   paymentId,
   statusGroup,
 });
