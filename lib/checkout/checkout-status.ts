@@ -7,6 +7,8 @@ import { checkoutNotFound } from "./errors";
 import { isFinalCheckout, isFinalGroup } from "./status-machine";
 import type { CheckoutStatusView } from "./contract";
 import { checkoutWithLatestAttempt, failureReasonOf, loadCheckout, toAttemptView } from "./checkouts";
+import { PROVIDER_DATA_WAIT_MS } from "./cache";
+import { withinMs } from "./poll";
 
 /**
  * The status the landing page shows. While the latest attempt is not final, asks the provider
@@ -31,8 +33,12 @@ export async function getCheckoutStatus(
   ) {
     try {
       await c.db.update(paymentAttempts).set({ checkedAt: now }).where(eq(paymentAttempts.id, attempt.id));
-      const status = await c.pis.payments.status(attempt.providerPaymentId);
-      const outcome = await applyProviderStatus(c, { attemptId: attempt.id }, status, "landing");
+      const { id: attemptId, providerPaymentId } = attempt;
+      const refresh = (async () =>
+        applyProviderStatus(c, { attemptId }, await c.pis.payments.status(providerPaymentId), "landing"))();
+      // A provider that hangs (a GET is tried three times, 15 s each) must not hold the page or its
+      // poll: past the wait, what is stored is answered, and the answer lands when it comes.
+      const outcome = await withinMs(refresh, PROVIDER_DATA_WAIT_MS);
       if (outcome === "applied") {
         const fresh = await checkoutWithLatestAttempt(c, id);
         checkout = fresh.checkout ?? checkout;

@@ -4,6 +4,8 @@ import { listBanks } from "./banks";
 import type { CheckoutContext } from "./context";
 import { createCheckout } from "./create-checkout";
 import { getCheckoutPageData } from "./page-data";
+import { getCheckoutStatus } from "./checkout-status";
+import { startPayment } from "./start-payment";
 import { testContext } from "./test-context";
 
 /**
@@ -20,6 +22,7 @@ function providerHangs(ctx: CheckoutContext): CheckoutContext {
       project: { ...pis.project, settings: never, paymentMethods: never },
       general: { ...pis.general, countries: never },
       banks: { ...pis.banks, list: never, get: never },
+      payments: { ...pis.payments, status: never },
     },
   };
 }
@@ -39,5 +42,22 @@ describe.each(testDbKinds())("a provider that hangs (%s)", (kind) => {
     const page = await getCheckoutPageData(checkout.id, { headers: new Headers() }, hung);
     expect(page).toMatchObject({ methods: { bank: true, card: false }, countries: ["LT", "LV", "EE"] });
     await expect(listBanks("LT", hung)).rejects.toMatchObject({ code: "banks_unavailable" });
+  });
+
+  it("answers the landing page's status from what is stored, while the provider is asked in the background", async () => {
+    const checkout = await createCheckout(
+      { amount: "5.00", currency: "EUR", description: "Hang", reference: "hang-2", returnUrl: "http://localhost/r" },
+      ctx,
+    );
+    await startPayment(
+      checkout.id,
+      { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey: "hang-attempt-0002" },
+      ctx,
+    );
+    expect(await getCheckoutStatus(checkout.id, providerHangs(ctx))).toMatchObject({
+      status: "processing",
+      final: false,
+      attempt: { statusGroup: "started" },
+    });
   });
 });
