@@ -12,7 +12,7 @@ import { CheckoutError } from "@/lib/checkout/errors";
 import { createRefund } from "@/lib/checkout/refunds";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/http/client-address";
-import { hit, limits, peek } from "@/lib/http/rate-limit";
+import { limitFailures, limits } from "@/lib/http/rate-limit";
 import {
   SESSION_COOKIE,
   endAllSessions,
@@ -40,14 +40,16 @@ export async function login(_previous: LoginState, formData: FormData): Promise<
   const key = `login:ip:${clientIp(await headers())}`;
   const rule = limits().loginFailuresPerIp;
   const { db } = await appContext();
-  const verdict = await peek(db, key, rule);
-  if (!verdict.ok)
-    return { error: `Too many wrong passwords. Try again in ${Math.ceil(verdict.retryAfterSeconds / 60)} min.` };
   const password = formData.get("password");
-  if (typeof password !== "string" || password === "" || !passwordMatches(password, env().backofficePassword)) {
-    await hit(db, key, rule);
-    return { error: "Wrong password" };
-  }
+  const judged = await limitFailures(
+    db,
+    key,
+    rule,
+    () => typeof password === "string" && password !== "" && passwordMatches(password, env().backofficePassword),
+  );
+  if (!judged.ok)
+    return { error: `Too many wrong passwords. Try again in ${Math.ceil(judged.retryAfterSeconds / 60)} min.` };
+  if (!judged.passed) return { error: "Wrong password" };
   (await cookies()).set(
     SESSION_COOKIE,
     await openSession(db, env().backofficePassword),

@@ -18,6 +18,20 @@ describe("back-office list filters", () => {
     expect(problems.join(" ")).toMatch(/From "2025-13-40"/);
   });
 
+  it("ignores a search with a NUL character and dates no checkout can have, naming each, instead of failing the page", () => {
+    const { filter, problems } = parseFilter({
+      q: "order\u00001",
+      from: "0000-01-01",
+      to: "9999-12-31",
+      status: "paid",
+    });
+    expect(filter).toEqual({ status: "paid", page: 1 });
+    expect(problems).toHaveLength(3);
+    expect(problems.join(" ")).toMatch(/Search "order\uFFFD1"/);
+    expect(problems.join(" ")).toMatch(/From "0000-01-01"/);
+    expect(problems.join(" ")).toMatch(/To "9999-12-31"/);
+  });
+
   it("swaps From and To when they are the wrong way round", () => {
     const { filter, problems } = parseFilter({ from: "2025-03-10", to: "2025-03-01" });
     expect(filter).toMatchObject({ from: "2025-03-01", to: "2025-03-10" });

@@ -35,7 +35,9 @@ export function parseFilter(params: SearchParams): { filter: CheckoutFilter; pro
     }
     const bad = new Set(parsed.error.issues.map((i) => String(i.path[0])));
     for (const key of bad) {
-      problems.push(`${FIELD_NAMES[key] ?? key} "${(raw[key] ?? "").slice(0, 40)}" is not valid and was ignored.`);
+      // Control characters are shown as U+FFFD: a NUL would vanish from the page's HTML.
+      const shown = (raw[key] ?? "").slice(0, 40).replace(/[\u0000-\u001f\u007f]/g, "\uFFFD");
+      problems.push(`${FIELD_NAMES[key] ?? key} "${shown}" is not valid and was ignored.`);
       delete raw[key];
     }
   }

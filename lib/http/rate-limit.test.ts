@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type DbHandle } from "../db/client";
 import { openTestDb, testDbKinds } from "../db/testing";
-import { hit, peek, RateLimitedError } from "./rate-limit";
+import { hit, limitFailures, RateLimitedError } from "./rate-limit";
 import { route } from "./route";
 
 describe.each(testDbKinds())("shared rate limits (%s)", (kind) => {
@@ -38,13 +38,42 @@ describe.each(testDbKinds())("shared rate limits (%s)", (kind) => {
     expect(verdicts.filter((v) => v.ok)).toHaveLength(10);
   });
 
-  it("peek() says whether one more hit would pass, without counting", async () => {
-    const key = `peek-${Math.random()}`;
-    const one = { limit: 1, windowMs: 60_000 };
-    expect((await peek(handle.db, key, one)).ok).toBe(true);
-    expect((await peek(handle.db, key, one)).ok).toBe(true);
-    await hit(handle.db, key, one);
-    expect((await peek(other.db, key, one)).ok).toBe(false);
+  // The back-office login (app/backoffice/actions.ts) checks its password through limitFailures().
+  describe("limitFailures(): guesses at a password", () => {
+    const login = { limit: 10, windowMs: 15 * 60_000 };
+
+    it("checks at most the limit's number of wrong passwords however many arrive at once, then refuses even the right one", async () => {
+      const key = `login-${Math.random()}`;
+      let wrongChecked = 0;
+      const wrong = () => {
+        wrongChecked++;
+        return false;
+      };
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          limitFailures((i % 2 ? other : handle).db, key, login, i === 39 ? () => true : wrong),
+        ),
+      );
+      expect(wrongChecked).toBe(10);
+      expect(answers.filter((a) => a.ok && !a.passed)).toHaveLength(10);
+      expect(answers.filter((a) => !a.ok).length).toBeGreaterThanOrEqual(29);
+
+      let rightChecked = false;
+      const right = await limitFailures(other.db, key, login, () => (rightChecked = true));
+      expect(right).toMatchObject({ ok: false });
+      expect(rightChecked).toBe(false);
+    });
+
+    it("a right password does not use up the allowance of wrong ones", async () => {
+      const key = `login-${Math.random()}`;
+      for (let i = 0; i < 15; i++)
+        expect(await limitFailures(handle.db, key, login, () => true)).toEqual({ ok: true, passed: true });
+      const wrong = await Promise.all(
+        Array.from({ length: 10 }, () => limitFailures(other.db, key, login, () => false)),
+      );
+      expect(wrong.every((a) => a.ok && !a.passed)).toBe(true);
+      expect((await limitFailures(handle.db, key, login, () => false)).ok).toBe(false);
+    });
   });
 });
 

@@ -113,12 +113,34 @@ export async function hitAll(db: Db, hits: Hit[], now = new Date()): Promise<Ver
   return verdictsOf(hits, rowsOf<Counted>(result), now);
 }
 
-/** Whether `key` is within the limit now, without counting a hit. */
-export async function peek(db: Db, key: string, rule: Limit, now = new Date()): Promise<Verdict> {
-  const result = await db.execute(
-    sql`select hits + 1 as hits, expires_at from rate_limits where key = ${key} and expires_at > ${now}`,
-  );
-  return verdict(rule, rowsOf<{ hits: number; expires_at: Date }>(result)[0], now);
+/** What limitFailures() says: refused before checking, or checked and whether the check passed. */
+export type Judged = { ok: false; retryAfterSeconds: number } | { ok: true; passed: boolean };
+
+/**
+ * Runs `check` (a password) only while `key` has failures to spare, and counts only failures. The
+ * attempt is counted before the check, in the atomic upsert: a check that read the count first
+ * and counted afterwards let every request of a burst through. A passed check takes its hit back,
+ * in the same window only, so a colleague who typed well uses up nothing.
+ */
+export async function limitFailures(
+  db: Db,
+  key: string,
+  rule: Limit,
+  check: () => boolean,
+  now = new Date(),
+): Promise<Judged> {
+  const hits = [{ key, rule }];
+  const rows = rowsOf<Counted>(await db.execute(countingHits(countedKeys(hits, now), now)));
+  await sweepNowAndThen(db, now);
+  const [counted] = verdictsOf(hits, rows, now);
+  if (!counted!.ok) return { ok: false, retryAfterSeconds: counted!.retryAfterSeconds };
+  const passed = check();
+  if (passed) {
+    await db.execute(
+      sql`update rate_limits set hits = hits - 1 where key = ${key} and expires_at = ${new Date(rows[0]!.expires_at)}`,
+    );
+  }
+  return { ok: true, passed };
 }
 
 const MINUTE = 60_000;
