@@ -48,6 +48,8 @@ describe("POST /auth", () => {
     expect(scopes("?scopes[0]=payments&scopes[1]=accounts_basic")).toEqual(["payments", "accounts_basic"]);
     expect(scopes("?scopes%5B0%5D=payments&scopes%5B1%5D=accounts_basic")).toEqual(["payments", "accounts_basic"]);
     expect(scopes("?scopes[]=payments&scopes=accounts_basic,payments")).toEqual(["payments", "accounts_basic"]);
+    // The official JVM client puts its enum's name on the wire (Ktor's parameter() calls toString()).
+    expect(scopes("?scopes=PAYMENTS&scopes=ACCOUNTS_BASIC")).toEqual(["payments", "accounts_basic"]);
   });
 
   it("shows the granted scopes on the consent page, whatever the encoding", async () => {

@@ -24,14 +24,16 @@ const LINKING_TTL_MS = 90 * 24 * 3600 * 1000;
 /**
  * The scopes of POST /auth in every encoding clients use: `scopes=a&scopes=b` (JVM),
  * `scopes[0]=a&scopes[1]=b` (PHP, often percent-encoded as `scopes%5B0%5D`, which URLSearchParams
- * decodes), `scopes[]=a` and `scopes=a,b`.
+ * decodes), `scopes[]=a` and `scopes=a,b`, in any case: the official JVM client sends its enum's
+ * name (`PAYMENTS`: Ktor's parameter() writes toString(), not the @SerialName), and a client the
+ * provider published is taken to have worked against it.
  */
 export function parseScopes(url: URL): string[] {
   const found: string[] = [];
   for (const [key, value] of url.searchParams) {
     if (key !== "scopes" && !/^scopes\[\d*\]$/.test(key)) continue;
     for (const scope of value.split(",")) {
-      const trimmed = scope.trim();
+      const trimmed = scope.trim().toLowerCase();
       if (trimmed !== "" && !found.includes(trimmed)) found.push(trimmed);
     }
   }
