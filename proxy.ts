@@ -68,6 +68,19 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
+/**
+ * A server action posted from another site's page (CSRF): Next refuses it, with a 500. Its own test,
+ * refused here as the sender's error: an Origin whose host is not the one the request was sent to
+ * (X-Forwarded-Host behind a proxy, else Host). A request without an Origin is Next's to judge.
+ */
+function crossSiteAction(headers: Headers): boolean {
+  const origin = headers.get("origin");
+  if (!headers.has("next-action") || origin === null) return false;
+  const originHost = URL.canParse(origin) ? new URL(origin).host : origin;
+  const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host");
+  return originHost !== host;
+}
+
 function decodable(pathname: string): boolean {
   try {
     decodeURIComponent(pathname);
@@ -91,6 +104,8 @@ function undecodablePath(api: boolean, appUrl: string): Response {
 
 async function bodyRefusal(request: NextRequest): Promise<Response | null> {
   if (request.method === "GET" || request.method === "HEAD") return null;
+  if (crossSiteAction(request.headers))
+    return problem("cross_site_action", { detail: "A server action is taken only from this site's own pages." });
   const length = request.headers.get("content-length");
   if (length === null) return problem("length_required", { detail: "Send the request body with a Content-Length." });
   if (Number(length) > MAX_BODY_BYTES) return problem("body_too_large", { detail: `At most ${MAX_BODY_BYTES} bytes.` });

@@ -409,6 +409,24 @@ test("a 10 MB body is refused with 413 on pages (server actions) and the API, an
   }
 });
 
+test("a server action posted from another site is refused 403 before Next (which refused it with a 500)", async ({
+  request,
+}) => {
+  const manifest = JSON.parse(readFileSync(path.join(root, ".next/server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, unknown>;
+  };
+  for (const action of Object.keys(manifest.node)) {
+    const res = await request.post("/backoffice/login", {
+      headers: { "Next-Action": action, Origin: "https://evil.example" },
+      multipart: { password: "guess" },
+      maxRedirects: 0,
+    });
+    expect([action, res.status()]).toEqual([action, 403]);
+    expect(await res.json()).toMatchObject({ code: "cross_site_action" });
+    expect(res.headers()["x-content-type-options"]).toBe("nosniff");
+  }
+});
+
 test('a server action called with anything but a form is refused with 400, never a 5xx (a JSON argument holding "$" made Next answer 500)', async ({
   request,
 }) => {

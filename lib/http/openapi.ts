@@ -99,7 +99,7 @@ const PAYER_CHOICE: ErrorCode[] = [
 ];
 
 /** The answers proxy.ts gives to page requests (form posts) before they reach a page. */
-export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large"];
+export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large", "cross_site_action", "invalid_body"];
 /** The answer to a method a path does not list (with `Allow`; lib/http/route.ts otherMethods). */
 export const OTHER_METHOD_ERRORS: ErrorCode[] = ["method_not_allowed"];
 
