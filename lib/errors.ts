@@ -46,6 +46,7 @@ export const ERRORS = {
   refund_not_allowed: { status: 422, retry: false },
   refund_too_late: { status: 422, retry: false },
   refund_exceeds_payment: { status: 422, retry: false },
+  refund_refused: { status: 422, retry: false },
 
   // The provider could not be reached or refused: no money moved.
   provider_error: { status: 502, retry: true },

@@ -189,6 +189,34 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
   }
   const later = () => ({ ...ctx, now: () => new Date(Date.now() + 5 * 60_000) });
 
+  it("a refund the provider refuses is answered refund_refused with its words, not 'could not reach, try again', and frees the amount", async () => {
+    const { checkout } = await paidCheckout("20.00");
+    const refusing: CheckoutContext = {
+      ...ctx,
+      pis: {
+        ...ctx.pis,
+        refunds: {
+          ...ctx.pis.refunds,
+          create: () =>
+            Promise.reject(
+              new PisError({
+                kind: "http",
+                operation: "initiatePaymentRefund",
+                httpStatus: 400,
+                name: "RefundNotPossible",
+                description: "Transit account balance is too low.",
+              }),
+            ),
+        },
+      },
+    };
+    const refused = await refusal(createRefund(checkout.id, { amount: "20.00" }, "merchant-api", refusing));
+    expect(refused).toMatchObject({ code: "refund_refused", status: 422 });
+    expect(refused.detail).toContain("Transit account balance is too low.");
+    expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("failed");
+    expect((await createRefund(checkout.id, { amount: "20.00" }, "merchant-api", ctx)).amount).toBe("20.00");
+  });
+
   it("a refund whose answer was lost is answered as made with its outcome unknown, not 'try again' (a retry would refund twice)", async () => {
     const { checkout } = await paidCheckout("20.00");
     const refund = await createRefund(checkout.id, { amount: "5.00" }, "merchant-api", answerLost(true));

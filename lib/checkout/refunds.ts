@@ -140,7 +140,7 @@ export async function createRefund(
       })
       .where(eq(refunds.id, id));
     if (!err.outcomeUnknown) {
-      throw new CheckoutError("provider_error", {
+      throw new CheckoutError("refund_refused", {
         detail: `The payment service refused the refund${err.description ? `: ${err.description}` : "."}`,
       });
     }

@@ -241,6 +241,7 @@ export function openApiDocument(serverUrl: string) {
             "refund_not_allowed",
             "refund_too_late",
             "refund_exceeds_payment",
+            "refund_refused",
             "idempotency_key_reused",
             "provider_error",
           ],

@@ -115,6 +115,7 @@ export const en = {
   "apiError.refund_not_allowed": "Refunds of this kind of payment are not enabled for this shop.",
   "apiError.refund_too_late": "This payment is too old to be refunded.",
   "apiError.refund_exceeds_payment": "The refund is more than what can still be refunded.",
+  "apiError.refund_refused": "The payment service refused this refund. No money was returned.",
   "apiError.provider_error": "We could not reach the payment service just now. No money was taken. Please try again.",
   "apiError.banks_unavailable": "The list of banks could not be loaded. Please try again.",
   "apiError.webhook_malformed": "The webhook could not be read.",

@@ -104,6 +104,7 @@ export const et: Messages = {
   "apiError.refund_not_allowed": "Seda liiki maksete tagasimaksed ei ole selles poes lubatud.",
   "apiError.refund_too_late": "See makse on tagasimaksmiseks liiga vana.",
   "apiError.refund_exceeds_payment": "Tagasimakse on suurem kui summa, mida veel saab tagasi maksta.",
+  "apiError.refund_refused": "Makseteenus keeldus sellest tagasimaksest. Raha ei tagastatud.",
   "apiError.provider_error":
     "Makseteenuse pakkujaga ei õnnestunud praegu ühendust saada. Raha ei võetud. Palun proovige uuesti.",
   "apiError.banks_unavailable": "Pankade loendit ei õnnestunud laadida. Palun proovige uuesti.",

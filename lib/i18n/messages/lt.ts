@@ -110,6 +110,7 @@ export const lt: Messages = {
   "apiError.refund_not_allowed": "Šios parduotuvės tokio mokėjimo pinigų grąžinimas neįjungtas.",
   "apiError.refund_too_late": "Šis mokėjimas per senas, kad būtų galima grąžinti pinigus.",
   "apiError.refund_exceeds_payment": "Grąžinama suma didesnė nei dar galima grąžinti.",
+  "apiError.refund_refused": "Mokėjimų paslauga atmetė šį grąžinimą. Pinigai negrąžinti.",
   "apiError.provider_error":
     "Šiuo metu nepavyko susisiekti su mokėjimo paslaugos teikėju. Pinigai nebuvo nuskaičiuoti. Bandykite dar kartą.",
   "apiError.banks_unavailable": "Nepavyko įkelti bankų sąrašo. Bandykite dar kartą.",

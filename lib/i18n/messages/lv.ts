@@ -110,6 +110,7 @@ export const lv: Messages = {
   "apiError.refund_not_allowed": "Šim veikalam šāda veida maksājumu atmaksa nav ieslēgta.",
   "apiError.refund_too_late": "Šis maksājums ir pārāk vecs, lai to atmaksātu.",
   "apiError.refund_exceeds_payment": "Atmaksa pārsniedz summu, ko vēl var atmaksāt.",
+  "apiError.refund_refused": "Maksājumu pakalpojums noraidīja šo atmaksu. Nauda netika atmaksāta.",
   "apiError.provider_error":
     "Pašlaik neizdevās sazināties ar maksājumu pakalpojuma sniedzēju. Nauda netika iekasēta. Lūdzu, mēģiniet vēlreiz.",
   "apiError.banks_unavailable": "Banku sarakstu neizdevās ielādēt. Lūdzu, mēģiniet vēlreiz.",
