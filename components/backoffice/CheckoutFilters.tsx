@@ -1,7 +1,7 @@
 "use client";
 
 import type { FormEvent } from "react";
-import type { CheckoutFilter } from "@/lib/checkout/backoffice-filter";
+import { FIRST_DAY, LAST_DAY, type CheckoutFilter } from "@/lib/checkout/backoffice-filter";
 import { CHECKOUT_STATUSES } from "@/lib/checkout/types";
 import { STATUS_LABELS } from "./format";
 import { hasFilters, listHref, parseFilter } from "./filters";
@@ -66,11 +66,18 @@ export function CheckoutFilters({ filter, banks }: CheckoutFiltersProps) {
         </div>
         <div className="field">
           <label htmlFor="filter-from">From</label>
-          <input id="filter-from" name="from" type="date" defaultValue={filter.from ?? ""} />
+          <input
+            id="filter-from"
+            name="from"
+            type="date"
+            min={FIRST_DAY}
+            max={LAST_DAY}
+            defaultValue={filter.from ?? ""}
+          />
         </div>
         <div className="field">
           <label htmlFor="filter-to">To</label>
-          <input id="filter-to" name="to" type="date" defaultValue={filter.to ?? ""} />
+          <input id="filter-to" name="to" type="date" min={FIRST_DAY} max={LAST_DAY} defaultValue={filter.to ?? ""} />
         </div>
         <div className={styles.filterActions}>
           <button type="submit" className="btn btn-primary">

@@ -6,8 +6,8 @@ import { CHECKOUT_STATUSES } from "./types";
  * from after 2999; beyond both lie the days Postgres refuses as a timestamp (year 0, and 9999-12-31
  * whose next day, the end of the range, has five digits), which answered staff with a 500.
  */
-const FIRST_DAY = "2000-01-01";
-const LAST_DAY = "2999-12-31";
+export const FIRST_DAY = "2000-01-01";
+export const LAST_DAY = "2999-12-31";
 const day = z.iso
   .date()
   .refine((d) => d >= FIRST_DAY && d <= LAST_DAY, `must be a date from ${FIRST_DAY} to ${LAST_DAY}`);
