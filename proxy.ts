@@ -28,8 +28,8 @@ export async function proxy(request: NextRequest) {
   const common = commonSecurityHeaders(settings.appUrl, { framable: frameAncestors.length > 0 });
   // Pages take bodies only as server actions and forms, all small and sent with their length by
   // every browser: a body over the limit, or one streamed without a length (which could be any
-  // size), is refused here, before Next reads it for an action.
-  const refused = await bodyRefusal(request);
+  // size), is refused here, before Next reads it for an action; so is an action from another site.
+  const refused = await postRefusal(request);
   if (refused) {
     for (const [k, v] of Object.entries(common)) refused.headers.set(k, v);
     return refused;
@@ -102,7 +102,7 @@ function undecodablePath(api: boolean, appUrl: string): Response {
   return res;
 }
 
-async function bodyRefusal(request: NextRequest): Promise<Response | null> {
+async function postRefusal(request: NextRequest): Promise<Response | null> {
   if (request.method === "GET" || request.method === "HEAD") return null;
   if (crossSiteAction(request.headers))
     return problem("cross_site_action", { detail: "A server action is taken only from this site's own pages." });
