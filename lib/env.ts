@@ -147,7 +147,11 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     meaning: "port of the demo merchant site that embeds the bank picker (sandbox mode only)",
     default: "3002",
   },
-  PIS_API_VERSION: { meaning: "provider API version: v0.3, v0.2 or v0.1", default: "v0.3" },
+  PIS_API_VERSION: {
+    meaning:
+      "provider API version: v0.3, v0.2 or v0.1 (before v0.3 bank payments only: no cards, refunds or saved accounts)",
+    default: "v0.3",
+  },
   PIS_TIMEOUT_MS: { meaning: "timeout of each provider call, in milliseconds", default: "15000" },
   PIS_CLIENT_ID: {
     meaning: "the provider project's Client-Id",

@@ -36,6 +36,8 @@ const loadProject = cachedPerClient(TEN_MINUTES, async (ctx, _: "project"): Prom
 
 /** The project's settings, or null while the provider cannot be asked (an outage, nothing cached). */
 async function knownProject(ctx: CheckoutContext): Promise<ProjectInfo | null> {
+  // Before v0.3 the API has no settings to ask: bank payments are all there is.
+  if (!ctx.pis.profile.projectSettings) return BANK_ONLY;
   return loadProject(ctx, "project").catch((err: unknown) => {
     if (err instanceof PisError) return null;
     throw err;

@@ -63,6 +63,11 @@ export async function createRefund(
     const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
     if (earlier) return toRefundView(earlier);
   }
+  if (!c.pis.profile.refunds) {
+    throw new CheckoutError("refund_not_allowed", {
+      detail: `Refunds exist from version v0.3 of the payment API; this shop uses ${c.pis.version} (PIS_API_VERSION).`,
+    });
+  }
   if (checkout.status !== "paid") throw new CheckoutError("not_paid");
   if (!REFUND_CURRENCIES.includes(checkout.currency)) {
     throw new CheckoutError("refund_currency", {

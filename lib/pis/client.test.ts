@@ -14,7 +14,9 @@ describe("the client as a whole", () => {
   it("groups every operation by area", () => {
     const pis = createPisClient({ baseUrl: "http://x/platform", clientId: "a", clientSecret: "b" });
     const shape = Object.fromEntries(
-      Object.entries(pis).flatMap(([area, ops]) => (typeof ops === "object" ? [[area, Object.keys(ops).sort()]] : [])),
+      Object.entries(pis).flatMap(([area, ops]) =>
+        typeof ops === "object" && area !== "profile" ? [[area, Object.keys(ops).sort()]] : [],
+      ),
     );
     expect(shape).toEqual({
       general: ["countries"],

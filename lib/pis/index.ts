@@ -69,6 +69,8 @@ export function createPisClient(config: PisConfig) {
   const request = createTransport({ ...config, version });
   return {
     version,
+    /** What this version of the API has (cards, refunds, project settings, ...). */
+    profile,
     general: generalApi(request),
     banks: banksApi(request, profile),
     project: projectApi(request),

@@ -65,6 +65,9 @@ export interface VersionProfile {
   cardPayments: boolean;
   /** `Webhook-URL` on POST /auth exists from v0.3 on. */
   authWebhookUrl: boolean;
+  /** Project settings, payment methods and refunds exist from v0.3 on (provider-api.md 11). */
+  projectSettings: boolean;
+  refunds: boolean;
   /** The bank shape: the v0.3 flags (`isBeta`, ...) are required only where they exist. */
   bank: z.ZodType<Bank>;
 }
@@ -76,6 +79,8 @@ const PROFILES: Record<ApiVersion, VersionProfile> = {
     paymentReadPsu: ["ipAddress"],
     cardPayments: false,
     authWebhookUrl: false,
+    projectSettings: false,
+    refunds: false,
     bank: legacyBank,
   },
   "v0.2": {
@@ -85,6 +90,8 @@ const PROFILES: Record<ApiVersion, VersionProfile> = {
     paymentReadPsu: ["ipAddress", "ipPort", "userAgent", "deviceId"],
     cardPayments: false,
     authWebhookUrl: false,
+    projectSettings: false,
+    refunds: false,
     bank: legacyBank,
   },
   "v0.3": {
@@ -93,6 +100,8 @@ const PROFILES: Record<ApiVersion, VersionProfile> = {
     paymentReadPsu: [],
     cardPayments: true,
     authWebhookUrl: true,
+    projectSettings: true,
+    refunds: true,
     bank,
   },
 };
