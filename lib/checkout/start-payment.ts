@@ -12,7 +12,7 @@ import {
   type Counted,
   type Hit,
 } from "../http/rate-limit";
-import { checkouts, paymentAttempts, type AttemptRow, type CheckoutRow } from "../db/schema";
+import { checkouts, paymentAttempts, type AttemptRow, type CheckoutRow, type LinkRow } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, checkoutMove, type SeenAttempt } from "./apply-status";
 import { assertPayable, loadCheckout } from "./checkouts";
@@ -23,7 +23,7 @@ import { bankIdInput, isCheckoutId, newAttemptId } from "./ids";
 import { findBank, projectInfo, projectInfoOrBankOnly, redirectPreferredFor } from "./project";
 import { LOCALES } from "./types";
 import type { StartPaymentResponse } from "./contract";
-import { markLinkUsed, markLinkRevoked, SavedAccountEndedError } from "./saved-accounts/links";
+import { markLinkUsed, markLinkRevoked, readLink, SavedAccountEndedError } from "./saved-accounts/links";
 import { savedAccountForPayment } from "./saved-accounts/paying";
 import { accessTokenOf } from "./saved-accounts/tokens";
 import { endToEndIdOf, failAttempt, closeUnknownInitiation, replay, findByKey } from "./attempts";
@@ -116,8 +116,8 @@ export async function startPayment(
     throw new CheckoutError("payment_in_progress", { detail: "Finish it at your bank, or wait for its result." });
   }
 
-  try {
-    const res = await c.pis.payments.initiate({
+  const pay = (token: string | undefined) =>
+    c.pis.payments.initiate({
       amount: checkout.amount,
       currencyCode: checkout.currency,
       description: checkout.description,
@@ -129,10 +129,19 @@ export async function startPayment(
       bankId,
       redirectPreferred,
       countryCode: bankId ? undefined : input.country,
-      accessToken,
+      accessToken: token,
       lang: input.lang,
       redirectUrl: returnUrl(c, checkoutId, attemptId),
       webhookUrl: webhookUrl(c, attemptId),
+    });
+
+  try {
+    const res = await pay(accessToken).catch(async (err: unknown) => {
+      if (!link || !(err instanceof PisError) || err.httpStatus !== 401) throw err;
+      // A 401 is a definite refusal: the provider made no payment, so paying again under this
+      // attempt cannot make a second one. Our stored expiry is only our guess at the provider's,
+      // so a refreshed token decides whether the consent is gone (ADR 11).
+      return pay(await renewedToken(c, link, attemptId));
     });
     const confirmLink = res.confirmLink;
     if (!confirmLink || !isProviderLink(c, confirmLink)) {
@@ -160,7 +169,7 @@ export async function startPayment(
       throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
     }
     if (link && err.httpStatus === 401) {
-      // A token refreshed moments ago and still refused: the payer withdrew the consent at the bank.
+      // Refused again with a token refreshed just now: the payer withdrew the consent at the bank.
       await failAttempt(c, attemptId, "saved_account_refused");
       await markLinkRevoked(c, link.id);
       savedAccountEnded(new SavedAccountEndedError("revoked"));
@@ -296,6 +305,21 @@ function countingStatement(db: Db, n: number) {
     .leftJoin(paymentAttempts, keyedAttempt(sql.placeholder("attemptKey")))
     .where(eq(checkouts.id, sql.placeholder("checkoutId")))
     .prepare(`checkout_and_attempt_key_counting_${n}`);
+}
+
+/**
+ * A new access token for the saved account whose stored one the provider refused. If there is
+ * none, the attempt fails (the refused call made no payment) and the payer is told why.
+ */
+async function renewedToken(c: CheckoutContext, link: LinkRow, attemptId: string): Promise<string> {
+  try {
+    // Read again: a refresh moments ago (ours, or another instance's) may have rotated the refresh
+    // token this row holds, and a spent one is better not presented. accessTokenOf settles a race.
+    return await accessTokenOf(c, (await readLink(c, link.id)) ?? link, { force: true });
+  } catch (err) {
+    await failAttempt(c, attemptId, err instanceof SavedAccountEndedError ? "saved_account_refused" : "refresh_failed");
+    return savedAccountEnded(err);
+  }
 }
 
 /** A saved account that can no longer pay becomes a refusal the page explains (link again). */

@@ -1,14 +1,23 @@
 import { describe, expect, inject, it } from "vitest";
 import { testDbKinds } from "../../db/testing";
-import { order, PSU, refusal, savedAccountsContext } from "./test-setup";
+import { order, PSU, refusal, sandboxPayment, savedAccountsContext } from "./test-setup";
 import { eq } from "drizzle-orm";
-import { accountLinks } from "../../db/schema";
+import { accountLinks, paymentAttempts } from "../../db/schema";
 import { createCheckout } from "../create-checkout";
 import { startPayment } from "../start-payment";
 import { SANDBOX_CONTROL } from "../test-context";
-import { openToken } from "../token-vault";
+import { openToken, sealToken } from "../token-vault";
 import { savedAccountView } from "./paying";
 import { accessTokenOf, resealOldTokens } from "./tokens";
+
+/** The payer withdraws the consent at the bank (only this linking: other tests share the sandbox). */
+async function revokeAtBank(providerLinkId: string) {
+  const res = await fetch(`${inject("sandboxUrl")}/_sandbox/linkings/${providerLinkId}/revoke`, {
+    method: "POST",
+    headers: SANDBOX_CONTROL,
+  });
+  expect(res.status).toBe(200);
+}
 
 describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
   const s = savedAccountsContext(kind);
@@ -36,6 +45,34 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
     ).resolves.toMatchObject({ clientConsent: true });
   });
 
+  it("pays one-click when the provider refuses an access token our clock still calls fresh: refreshes once, the link stays", async () => {
+    const { query, handle } = await s.linkWhilePaying("cust-stale-token");
+    const before = await s.linkOf(query.requestId!);
+    // The provider's clock ran ahead of ours: it refuses the stored token as expired (401 InvalidToken),
+    // while our stored expiry still says an hour is left. The refresh token is good for 89 more days.
+    await s.ctx.db
+      .update(accountLinks)
+      .set({ accessToken: sealToken("expired-at-the-provider", s.ctx.config.tokenKeys) })
+      .where(eq(accountLinks.id, before.id));
+
+    const next = await createCheckout(order("cust-stale-token"), s.ctx);
+    const paid = await startPayment(
+      next.id,
+      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "stale-token" },
+      s.ctx,
+      handle,
+    );
+    const payment = await sandboxPayment(new URL(paid.confirmLink).pathname.split("/").pop()!);
+    expect(payment).toMatchObject({ linkingId: before.providerLinkId, step: "confirm" });
+    const after = await s.linkOf(before.id);
+    expect(after).toMatchObject({ status: "active", endedAt: null });
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    // One attempt, and one payment at the provider: the refused call made none.
+    const attempts = await s.ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, next.id));
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ id: paid.attemptId, failureReason: null });
+  });
+
   it("ends the link when the payer withdraws consent at the bank, and asks to link again", async () => {
     const { query, handle } = await s.linkWhilePaying("cust-revoked");
     const link = await s.linkOf(query.requestId!);
@@ -59,6 +96,59 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
       handle,
     );
     expect((await refusal(pay)).code).toBe("no_saved_account");
+  });
+
+  it("ends the link when a one-click payment finds the consent withdrawn: no payment, the payer links again", async () => {
+    const { query, handle } = await s.linkWhilePaying("cust-revoked-pay");
+    const link = await s.linkOf(query.requestId!);
+    await revokeAtBank(link.providerLinkId!);
+
+    // Paid straight away: the provider refuses the token we think fresh, then its refresh.
+    const next = await createCheckout(order("cust-revoked-pay"), s.ctx);
+    const pay = startPayment(
+      next.id,
+      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "revoked-pay" },
+      s.ctx,
+      handle,
+    );
+    expect((await refusal(pay)).code).toBe("saved_account_ended");
+    expect(await s.linkOf(link.id)).toMatchObject({ status: "revoked", accessToken: null, refreshToken: null });
+    const [attempt] = await s.ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, next.id));
+    expect(attempt).toMatchObject({
+      providerPaymentId: null,
+      statusGroup: "failed",
+      failureReason: "saved_account_refused",
+    });
+  });
+
+  it("ends the link when the provider refuses the payment again with a token refreshed just now", async () => {
+    const { query, handle } = await s.linkWhilePaying("cust-revoked-between");
+    const link = await s.linkOf(query.requestId!);
+    await s.ctx.db
+      .update(accountLinks)
+      .set({ accessToken: sealToken("expired-at-the-provider", s.ctx.config.tokenKeys) })
+      .where(eq(accountLinks.id, link.id));
+    // The payer withdraws the consent at the bank between our refresh and the payment's retry.
+    const auth = s.ctx.pis.auth;
+    const withdrawnAfterRefresh = {
+      ...s.ctx,
+      pis: {
+        ...s.ctx.pis,
+        auth: { ...auth, refresh: (t: string) => auth.refresh(t).finally(() => revokeAtBank(link.providerLinkId!)) },
+      },
+    };
+
+    const next = await createCheckout(order("cust-revoked-between"), s.ctx);
+    const pay = startPayment(
+      next.id,
+      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "revoked-between" },
+      withdrawnAfterRefresh,
+      handle,
+    );
+    expect((await refusal(pay)).code).toBe("saved_account_ended");
+    expect(await s.linkOf(link.id)).toMatchObject({ status: "revoked", failureReason: "payment_refused" });
+    const [attempt] = await s.ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, next.id));
+    expect(attempt).toMatchObject({ statusGroup: "failed", failureReason: "saved_account_refused" });
   });
 
   it("after a key rotation, reading a saved account re-seals it with the newest key, so the old key can go and it still pays", async () => {
