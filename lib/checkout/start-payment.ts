@@ -23,9 +23,9 @@ import { bankIdInput, isCheckoutId, newAttemptId } from "./ids";
 import { findBank, projectInfo, projectInfoOrBankOnly, redirectPreferredFor } from "./project";
 import { LOCALES } from "./types";
 import type { StartPaymentResponse } from "./contract";
-import { markLinkUsed, markLinkRevoked, readLink, SavedAccountEndedError } from "./saved-accounts/links";
+import { markLinkUsed, markLinkRevoked, SavedAccountEndedError } from "./saved-accounts/links";
 import { savedAccountForPayment } from "./saved-accounts/paying";
-import { accessTokenOf } from "./saved-accounts/tokens";
+import { accessTokenOf, refreshedAccessToken } from "./saved-accounts/tokens";
 import { endToEndIdOf, failAttempt, closeUnknownInitiation, replay, findByKey } from "./attempts";
 
 /** What the payer's browser may send. Note what is absent: amount, currency, creditor, redirect. */
@@ -313,9 +313,7 @@ function countingStatement(db: Db, n: number) {
  */
 async function renewedToken(c: CheckoutContext, link: LinkRow, attemptId: string): Promise<string> {
   try {
-    // Read again: a refresh moments ago (ours, or another instance's) may have rotated the refresh
-    // token this row holds, and a spent one is better not presented. accessTokenOf settles a race.
-    return await accessTokenOf(c, (await readLink(c, link.id)) ?? link, { force: true });
+    return await refreshedAccessToken(c, link);
   } catch (err) {
     await failAttempt(c, attemptId, err instanceof SavedAccountEndedError ? "saved_account_refused" : "refresh_failed");
     return savedAccountEnded(err);

@@ -10,7 +10,7 @@ import { findBank } from "../project";
 import type { SavedAccountView } from "../contract";
 import { ownedBy, ending, SavedAccountEndedError } from "./links";
 import { validHandle, hashHandle } from "./payer-handle";
-import { accessTokenOf } from "./tokens";
+import { accessTokenOf, refreshedAccessToken } from "./tokens";
 
 /** Account information is a nicety on the page: it may not hold the page up longer than this. */
 const ACCOUNT_INFO_BUDGET_MS = 2000;
@@ -93,7 +93,7 @@ export async function savedAccountView(
     const accessToken = await accessTokenOf(ctx, latest);
     const info = await withinMs(accountInfo(ctx, latest, accessToken, checkout, psu), ACCOUNT_INFO_BUDGET_MS);
     // The bank refused a token we thought fresh: a refresh tells whether the consent is gone.
-    if (info === "refused") await accessTokenOf(ctx, latest, { force: true });
+    if (info === "refused") await refreshedAccessToken(ctx, latest);
     return view("active", info === "refused" ? null : info);
   } catch (err) {
     if (err instanceof SavedAccountEndedError) return view("expired", null);

@@ -87,6 +87,15 @@ const refused = (err: unknown) =>
   (err.httpStatus === 400 || err.httpStatus === 401 || err.httpStatus === 403);
 
 /**
+ * A new access token for a link whose current one the provider refused, though our clock called it
+ * fresh. The link is read again first: a refresh moments ago (ours, or another instance's) may have
+ * rotated the refresh token the caller's row holds, and a spent one is better not presented.
+ */
+export async function refreshedAccessToken(ctx: CheckoutContext, link: LinkRow): Promise<string> {
+  return accessTokenOf(ctx, (await readLink(ctx, link.id)) ?? link, { force: true });
+}
+
+/**
  * An access token for the link, refreshed first when it is about to expire. Refresh tokens rotate,
  * so two requests refreshing at once would spend the same one: no lock is held over the provider
  * call; instead the new tokens are stored only if the old refresh token is still the stored one,
