@@ -36,4 +36,31 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
     expect(status).toMatchObject({ status: "open", final: false, failureReason: null });
     expect(status.attempt).toMatchObject({ statusGroup: "failed", abandoned: true });
   });
+
+  it("asks the provider once for twenty status reads that arrive together, however many tabs and instances poll", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startPayment(
+      checkout.id,
+      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "key-polled-1" },
+      ctx,
+    );
+    let asked = 0;
+    const counting: CheckoutContext = {
+      ...ctx,
+      pis: {
+        ...ctx.pis,
+        payments: {
+          ...ctx.pis.payments,
+          status: (id) => {
+            asked++;
+            return ctx.pis.payments.status(id);
+          },
+        },
+      },
+    };
+    // Past the 2 s between asks, twenty reads at once: one of them asks.
+    const later = { ...counting, now: () => new Date(Date.now() + 5_000) };
+    await Promise.all(Array.from({ length: 20 }, () => getCheckoutStatus(checkout.id, later)));
+    expect(asked).toBe(1);
+  });
 });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { checkouts, paymentAttempts, type CheckoutRow } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, moveCheckout } from "./apply-status";
@@ -29,25 +29,12 @@ export async function getCheckoutStatus(
     opts.askProvider !== false &&
     attempt?.providerPaymentId &&
     !isFinalGroup(attempt.statusGroup) &&
-    !recentlyChecked
+    !recentlyChecked &&
+    (await askProvider(c, attempt.id, attempt.providerPaymentId, now)) === "applied"
   ) {
-    try {
-      await c.db.update(paymentAttempts).set({ checkedAt: now }).where(eq(paymentAttempts.id, attempt.id));
-      const { id: attemptId, providerPaymentId } = attempt;
-      const refresh = (async () =>
-        applyProviderStatus(c, { attemptId }, await c.pis.payments.status(providerPaymentId), "landing"))();
-      // A provider that hangs (a GET is tried three times, 15 s each) must not hold the page or its
-      // poll: past the wait, what is stored is answered, and the answer lands when it comes.
-      const outcome = await withinMs(refresh, PROVIDER_DATA_WAIT_MS);
-      if (outcome === "applied") {
-        const fresh = await checkoutWithLatestAttempt(c, id);
-        checkout = fresh.checkout ?? checkout;
-        attempt = fresh.attempt;
-      }
-    } catch (err) {
-      // The provider being unreachable must not break the page: show what we know and poll again.
-      if (!(err instanceof PisError)) throw err;
-    }
+    const fresh = await checkoutWithLatestAttempt(c, id);
+    checkout = fresh.checkout ?? checkout;
+    attempt = fresh.attempt;
   }
   checkout = await expireIfDue(c, checkout);
   return {
@@ -67,6 +54,40 @@ export async function getCheckoutStatus(
 }
 
 const REFRESH_MIN_MS = 2000;
+
+/**
+ * Asks the provider about an attempt and applies its answer; null when this read does not ask or
+ * gets no answer in time. Of reads that arrive together (tabs, instances), only the one whose write
+ * moves checked_at asks. A provider that hangs (a GET is tried three times, 15 s each) must not hold
+ * the page or its poll: past the wait, what is stored is answered, and the answer lands when it
+ * comes. One that cannot be reached must not break the page either: the next poll asks again.
+ */
+async function askProvider(
+  c: CheckoutContext,
+  attemptId: string,
+  providerPaymentId: string,
+  now: Date,
+): Promise<Awaited<ReturnType<typeof applyProviderStatus>> | null> {
+  const claimed = await c.db
+    .update(paymentAttempts)
+    .set({ checkedAt: now })
+    .where(
+      and(
+        eq(paymentAttempts.id, attemptId),
+        or(isNull(paymentAttempts.checkedAt), lt(paymentAttempts.checkedAt, new Date(now.getTime() - REFRESH_MIN_MS))),
+      ),
+    )
+    .returning({ id: paymentAttempts.id });
+  if (claimed.length === 0) return null;
+  const refresh = (async () =>
+    applyProviderStatus(c, { attemptId }, await c.pis.payments.status(providerPaymentId), "landing"))();
+  try {
+    return await withinMs(refresh, PROVIDER_DATA_WAIT_MS);
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    return null;
+  }
+}
 
 /**
  * Expires an open or failed checkout past its time as soon as anyone looks at it, so the payer
