@@ -106,13 +106,33 @@ async function settleRefund(
   if (providerRefundId === null) {
     // Ours is a listed refund of the same amount that no other row of ours holds yet.
     const held = await ctx.db
-      .select({ id: refunds.providerRefundId })
+      .select({
+        id: refunds.id,
+        providerRefundId: refunds.providerRefundId,
+        statusGroup: refunds.statusGroup,
+        amount: refunds.amount,
+        createdAt: refunds.createdAt,
+      })
       .from(refunds)
       .where(eq(refunds.attemptId, refund.attemptId));
-    const taken = new Set(held.map((h) => h.id));
-    const match = listed.find(
-      (l) => !taken.has(l.id) && toMinor(String(l.amount), refund.currency) === toMinor(refund.amount, refund.currency),
+    const taken = new Set(held.map((h) => h.providerRefundId));
+    const sameAmount = (amount: string) => toMinor(amount, refund.currency) === toMinor(refund.amount, refund.currency);
+    const match = listed.find((l) => !taken.has(l.id) && sameAmount(String(l.amount)));
+    // A row of the same amount whose own request may still be on its way may be about to bind this
+    // very refund: binding it to ours would leave theirs to fail on the unique index and the money
+    // told to the wrong row. So we wait; the window is short, and after it the row has either bound
+    // its refund or is unknown like ours, and the unknown ones take the unbound refunds oldest first.
+    // The list is read after every row it can hold was written, so no such row can be missed.
+    const inFlightSince = nowOf(ctx).getTime() - refundAnswerWindowMs(ctx);
+    const inFlight = held.some(
+      (h) =>
+        h.id !== refund.id &&
+        h.providerRefundId === null &&
+        h.statusGroup === null &&
+        h.createdAt.getTime() > inFlightSince &&
+        sameAmount(h.amount),
     );
+    if (match && inFlight) return false;
     if (!match) {
       // Never made at the provider: the amount is free again, and the merchant, whose request may
       // have got no answer, is told.

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notifications, paymentAttempts } from "../db/schema";
+import { notifications, paymentAttempts, refunds } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
@@ -149,6 +149,35 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect(await listRefunds(checkout.id, ctx)).toHaveLength(1);
   });
 
+  it("the same key again while the first request's provider call is under way waits for it, not answered 'unknown'", async () => {
+    const { checkout } = await paidCheckout("30.00");
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const held: CheckoutContext = {
+      ...ctx,
+      pis: {
+        ...ctx.pis,
+        refunds: {
+          ...ctx.pis.refunds,
+          create: async (paymentId, input) => {
+            await gate;
+            return ctx.pis.refunds.create(paymentId, input);
+          },
+        },
+      },
+    };
+    const first = createRefund(checkout.id, { amount: "4.00" }, "merchant-api", held, {
+      idempotencyKey: "in-flight-1",
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const again = createRefund(checkout.id, { amount: "4.00" }, "merchant-api", ctx, { idempotencyKey: "in-flight-1" });
+    setTimeout(release, 300);
+    const [a, b] = await Promise.all([first, again]);
+    expect(b.id).toBe(a.id);
+    expect(b.status).not.toBe("unknown");
+    expect(b.status).toBe(a.status);
+  });
+
   it("a refund of more than half the payment sent twice at once with one key refunds once and answers both with it", async () => {
     const { checkout, paymentId } = await paidCheckout("1.94");
     const [a, b] = await Promise.all([
@@ -250,5 +279,66 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     ]);
     await createRefund(checkout.id, { amount: "20.00" }, "staff", ctx);
     expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
+  });
+
+  it("a lost refund is not bound to the provider refund of a later one of the same amount whose call is still under way", async () => {
+    const { checkout, paymentId } = await paidCheckout("12.50");
+    const r1 = await createRefund(checkout.id, { amount: "5.00" }, "merchant-api", answerLost(false), {
+      idempotencyKey: "K1",
+    });
+    // R2 comes 19 s after R1: R1's answer window (20 s) ends while R2's provider call is under way.
+    await ctx.db
+      .update(refunds)
+      .set({ createdAt: new Date(Date.now() - 19_000) })
+      .where(eq(refunds.id, r1.id));
+    let made!: () => void;
+    const madeAtProvider = new Promise<void>((resolve) => (made = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: CheckoutContext = {
+      ...ctx,
+      pis: {
+        ...ctx.pis,
+        refunds: {
+          ...ctx.pis.refunds,
+          create: async (id, input) => {
+            const res = await ctx.pis.refunds.create(id, input);
+            made();
+            await gate;
+            return res;
+          },
+        },
+      },
+    };
+    const r2 = createRefund(checkout.id, { amount: "5.00" }, "merchant-api", slow, { idempotencyKey: "K2" });
+    await madeAtProvider;
+    await reconcileRefunds({ ...ctx, now: () => new Date(Date.now() + 5_000) });
+    release();
+    const answered = await r2;
+    expect(answered.status).toMatch(/started|pending|completed/);
+    await reconcileRefunds(later());
+    const atProvider = await ctx.pis.refunds.list(paymentId);
+    expect(atProvider).toHaveLength(1);
+    const rows = await ctx.db.select().from(refunds).where(eq(refunds.checkoutId, checkout.id));
+    expect(rows.find((r) => r.id === r1.id)).toMatchObject({
+      statusGroup: "failed",
+      failureReason: "not_created_at_provider",
+      providerRefundId: null,
+    });
+    expect(rows.find((r) => r.id === answered.id)!.providerRefundId).toBe(atProvider[0]!.id);
+    expect((await listRefunds(checkout.id, ctx)).find((r) => r.id === answered.id)!.status).toMatch(
+      /started|pending|completed/,
+    );
+  });
+
+  it("two lost refunds of one amount and one refund at the provider: it is bound to one of them, the other fails", async () => {
+    const { checkout, paymentId } = await paidCheckout("12.50");
+    await createRefund(checkout.id, { amount: "5.00" }, "merchant-api", answerLost(false), { idempotencyKey: "K1" });
+    await createRefund(checkout.id, { amount: "5.00" }, "merchant-api", answerLost(true), { idempotencyKey: "K2" });
+    await reconcileRefunds(later());
+    const [atProvider] = await ctx.pis.refunds.list(paymentId);
+    const rows = await ctx.db.select().from(refunds).where(eq(refunds.checkoutId, checkout.id));
+    expect(rows.map((r) => r.providerRefundId).sort()).toEqual([atProvider!.id, null]);
+    expect(rows.find((r) => r.providerRefundId === null)!.statusGroup).toBe("failed");
   });
 });

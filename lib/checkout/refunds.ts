@@ -9,6 +9,7 @@ import { nowOf, webhookUrl, type CheckoutContext, type Tx } from "./context";
 import { amountInput, type RefundView } from "./contract";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { REFUND_CURRENCIES, amountProblem, fromMinor, normaliseAmount, toMinor } from "./money";
+import { pollUntil } from "./poll";
 import { projectInfo } from "./project";
 import { validateIdempotencyKey } from "./idempotency";
 import { refundedAttempt } from "./attempts";
@@ -61,7 +62,7 @@ export async function createRefund(
     .digest("hex");
   if (key !== undefined) {
     const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
-    if (earlier) return toRefundView(earlier);
+    if (earlier) return toRefundView(await onceSent(c, earlier));
   }
   if (!c.pis.profile.refunds) {
     throw new CheckoutError("refund_not_allowed", {
@@ -120,7 +121,7 @@ export async function createRefund(
       if (key !== undefined && isUniqueViolation(err)) return false;
       throw err;
     });
-  if (!inserted) return toRefundView((await refundByKey(c.db, checkoutId, key!, requestHash))!);
+  if (!inserted) return toRefundView(await onceSent(c, (await refundByKey(c.db, checkoutId, key!, requestHash))!));
 
   try {
     const res = await c.pis.refunds.create(attempt.providerPaymentId!, { amount, webhookUrl: webhookUrl(c) });
@@ -152,6 +153,19 @@ export async function createRefund(
   }
   const [row] = await c.db.select().from(refunds).where(eq(refunds.id, id));
   return toRefundView(row!);
+}
+
+/**
+ * The refund a repeated request (same key) found, once the request that made it has had the
+ * provider's answer: while that call is under way (no status and no outcome recorded yet) it is
+ * waited for, as a repeated payment start is, rather than answered "unknown", which says the
+ * provider's answer was lost. An instance that died mid-call leaves it so: after the wait, unknown.
+ */
+async function onceSent(c: CheckoutContext, row: RefundRow): Promise<RefundRow> {
+  const sent = (r: RefundRow) => r.statusGroup !== null || r.failureReason !== null;
+  if (sent(row)) return row;
+  const read = async () => (await c.db.select().from(refunds).where(eq(refunds.id, row.id)))[0] ?? row;
+  return pollUntil(read, sent, c.config.pisTimeoutMs + 1_000);
 }
 
 async function refundByKey(
