@@ -1,5 +1,6 @@
 import { PisError } from "../pis";
 import type { CheckoutContext } from "./context";
+import { orAfter } from "./poll";
 
 /** How long a provider failure is remembered: an outage costs one call per key per this, not one per request. */
 const FAILURE_TTL_MS = 5_000;
@@ -51,14 +52,12 @@ export function cached<K, V>(
     entry.loading.catch(() => undefined);
     return entry.loading;
   };
-  const waitFor = (loading: Promise<V>): Promise<V> => {
-    if (opts.waitMs === undefined) return loading;
-    let timer: NodeJS.Timeout | undefined;
-    const slow = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(opts.slow?.() ?? new Error("too slow")), opts.waitMs);
-    });
-    return Promise.race([loading, slow]).finally(() => clearTimeout(timer));
-  };
+  const waitFor = (loading: Promise<V>): Promise<V> =>
+    opts.waitMs === undefined
+      ? loading
+      : orAfter(loading, opts.waitMs, () => {
+          throw opts.slow?.() ?? new Error("too slow");
+        });
   return async (key: K): Promise<V> => {
     const entry = entries.get(key) ?? { at: 0 };
     touch(key, entry);

@@ -22,10 +22,24 @@ export async function pollUntil<T>(
  * up. Late work is dropped, its failure included.
  */
 export function withinMs<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  return orAfter(work, ms, () => null);
+}
+
+/**
+ * The work's result, or what `late()` gives (or throws) when it takes longer than `ms`. The work goes
+ * on; a failure of it after that is dropped.
+ */
+export function orAfter<T, L>(work: Promise<T>, ms: number, late: () => L): Promise<T | L> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
+  const timedOut = new Promise<L>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(late());
+      } catch (err) {
+        reject(err);
+      }
+    }, ms);
   });
   work.catch(() => undefined);
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
 }
