@@ -1,10 +1,7 @@
-import { readFileSync } from "node:fs";
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
-import { createCheckout } from "./journey";
+import { createCheckout, serverActionIds } from "./journey";
 
 /*
  * The pages and their server actions, fuzzed over HTTP against the running app (the route handlers
@@ -12,7 +9,6 @@ import { createCheckout } from "./journey";
  * Never a 5xx, never a stack trace. Sent from 127.0.0.2, so the rate limits it runs into (wrong
  * passwords, for one) are its own and not those of the other specs, which come from 127.0.0.1.
  */
-const root = fileURLToPath(new URL("..", import.meta.url));
 const PAGE_RUNS = 800;
 const ACTION_RUNS = 400;
 
@@ -124,14 +120,7 @@ test("pages and server actions: no input makes a 5xx", async ({ request, baseURL
   );
 
   // The build's own server actions (and made-up ones), with random form and JSON bodies.
-  const manifest = JSON.parse(readFileSync(path.join(root, ".next/server/server-reference-manifest.json"), "utf8")) as {
-    node: Record<string, unknown>;
-  };
-  const actionId = fc.oneof(
-    fc.constantFrom(...Object.keys(manifest.node)),
-    fc.stringMatching(/^[0-9a-f]{42}$/),
-    printable,
-  );
+  const actionId = fc.oneof(fc.constantFrom(...serverActionIds()), fc.stringMatching(/^[0-9a-f]{42}$/), printable);
   const form = fc.dictionary(
     fc.constantFrom(
       "password",

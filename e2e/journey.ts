@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 
 /** The documented sandbox defaults (README): the merchant API key and the test bank login. */
@@ -141,4 +142,10 @@ export async function approveAndVanish(page: Page): Promise<string> {
   await decideAtBank(page, "Approve");
   await expect.poll(() => location).not.toBe("");
   return location;
+}
+
+/** The ids of the build's server actions (Next's manifest), for tests that call them as any client could. */
+export function serverActionIds(): string[] {
+  const manifest = new URL("../.next/server/server-reference-manifest.json", import.meta.url);
+  return Object.keys((JSON.parse(readFileSync(manifest, "utf8")) as { node: Record<string, unknown> }).node);
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { createTestPostgresDatabase, testDbKinds } from "@/lib/db/testing";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { testDbKinds } from "@/lib/db/testing";
 import { webhookSignature } from "@/lib/pis/webhook";
-import { freshAppEnv } from "./test-env";
+import { freshAppFor } from "./test-env";
 
 /**
  * The route handlers as the merchant's backend and the payer's browser call them: real handlers,
@@ -41,17 +41,10 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     forgetPost: typeof import("@/app/checkout/[checkoutId]/saved-account/forget/route");
     abandonPost: typeof import("@/app/checkout/[checkoutId]/abandon/route");
   };
-  let drop = async () => {};
+  // Each database kind gets a fresh process-wide app context, as a fresh server would.
+  freshAppFor(kind);
 
   beforeAll(async () => {
-    // Each database kind gets a fresh process-wide app context, as a fresh server would.
-    if (kind === "postgres") {
-      const db = await createTestPostgresDatabase();
-      drop = db.drop;
-      freshAppEnv({ databaseUrl: db.url });
-    } else {
-      freshAppEnv();
-    }
     routes = {
       checkouts: await import("@/app/api/checkouts/route"),
       checkout: await import("@/app/api/checkouts/[checkoutId]/route"),
@@ -69,13 +62,6 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     };
     // Opening and migrating the database is start-up work, not part of any one request.
     await (await import("@/lib/checkout/app-context")).appContext();
-  });
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    const holder = globalThis as { __checkoutDb?: Promise<{ close(): Promise<void> }> };
-    await (await holder.__checkoutDb)?.close();
-    delete holder.__checkoutDb;
-    await drop();
   });
 
   const create = async (body: unknown = order, headers: Record<string, string> = auth) =>

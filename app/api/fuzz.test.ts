@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { freshAppEnv } from "./test-env";
+import { closeFreshApp, freshAppEnv, staffCookie } from "./test-env";
 import { webhookSignature } from "@/lib/pis/webhook";
 
 /**
@@ -157,7 +157,7 @@ const query = fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength:
 
 describe("route fuzzing: no input makes a 5xx", () => {
   let known = "";
-  let staffCookie = "";
+  let staff = "";
   let requests = 0;
   let handlers: Record<string, Handler>;
   const errors = vi.spyOn(console, "error");
@@ -202,9 +202,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "GET /api/backoffice/checkouts": staffList.GET,
       "GET /api/backoffice/checkouts/{id}": staffDetail.GET,
     } as Record<string, Handler>;
-    const { db } = await (await import("@/lib/checkout/app-context")).appContext();
-    const { openSession } = await import("@/lib/http/staff-session");
-    staffCookie = `bo_session=${await openSession(db, "dev-backoffice")}`;
+    staff = await staffCookie();
     const created = await checkouts.POST(
       new Request(`${APP}/api/checkouts`, {
         method: "POST",
@@ -221,12 +219,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     );
     known = ((await created.json()) as { id: string }).id;
   });
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    const holder = globalThis as { __checkoutDb?: Promise<{ close(): Promise<void> }> };
-    await (await holder.__checkoutDb)?.close();
-    delete holder.__checkoutDb;
-  });
+  afterAll(closeFreshApp);
 
   const checkoutId = () =>
     fc.oneof(
@@ -238,7 +231,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
   /** One request as a client sends it; "STAFF" in the Cookie header stands for a signed-in staff member. */
   async function send(name: string, req: Request, params: Record<string, string>): Promise<Response> {
     requests++;
-    if (req.headers.get("cookie") === "STAFF") req.headers.set("cookie", staffCookie);
+    if (req.headers.get("cookie") === "STAFF") req.headers.set("cookie", staff);
     return handlers[name]!(req, { params: Promise.resolve(params) });
   }
 

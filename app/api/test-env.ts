@@ -1,4 +1,5 @@
-import { inject, vi } from "vitest";
+import { afterAll, beforeAll, inject, vi } from "vitest";
+import { createTestPostgresDatabase, type DbKind } from "@/lib/db/testing";
 
 /**
  * Makes the next import of route handlers behave like a freshly started server in sandbox mode:
@@ -14,4 +15,41 @@ export function freshAppEnv(opts: { databaseUrl?: string } = {}) {
   vi.stubEnv("PGLITE_DIR", "memory://");
   vi.stubEnv("DATABASE_URL", opts.databaseUrl ?? "");
   vi.stubEnv("WORKER_INTERVAL_MS", "600000");
+}
+
+/** Closes the app freshAppEnv made (its database) and takes back its settings. */
+export async function closeFreshApp() {
+  vi.unstubAllEnvs();
+  const holder = globalThis as { __checkoutDb?: Promise<{ close(): Promise<void> }> };
+  await (await holder.__checkoutDb)?.close();
+  delete holder.__checkoutDb;
+}
+
+/**
+ * A fresh app (freshAppEnv) for the tests of this describe block, on `kind`: an in-memory PGlite,
+ * or a Postgres database of its own, dropped afterwards. Call it before the block's own beforeAll,
+ * which then imports the routes it tests.
+ */
+export function freshAppFor(kind: DbKind) {
+  let drop = async () => {};
+  beforeAll(async () => {
+    if (kind === "postgres") {
+      const db = await createTestPostgresDatabase();
+      drop = db.drop;
+      freshAppEnv({ databaseUrl: db.url });
+    } else {
+      freshAppEnv();
+    }
+  });
+  afterAll(async () => {
+    await closeFreshApp();
+    await drop();
+  });
+}
+
+/** A signed-in staff member's cookie on the fresh app (the sandbox's documented password). */
+export async function staffCookie(): Promise<string> {
+  const { db } = await (await import("@/lib/checkout/app-context")).appContext();
+  const { openSession } = await import("@/lib/http/staff-session");
+  return `bo_session=${await openSession(db, "dev-backoffice")}`;
 }

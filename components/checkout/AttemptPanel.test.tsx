@@ -1,27 +1,23 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { serverHtml } from "@/components/query/server-html";
 import { pickMessages } from "@/lib/i18n";
 import { AttemptPanel, type InFlightAttempt } from "./AttemptPanel";
 
 /** The panel as the server sends it when the payer comes back from the bank: what shows before (or without) its code. */
 function panel(statusGroup: InFlightAttempt["statusGroup"]) {
-  const doc = document.implementation.createHTMLDocument();
-  doc.body.innerHTML = renderToString(
-    <QueryClientProvider client={new QueryClient()}>
-      <AttemptPanel
-        checkoutId="co_test"
-        amountText="€24.90"
-        attempt={{ method: "bank", bankName: "Swedbank", statusGroup }}
-        statusHref="/checkout/co_test/return"
-        locale="en"
-        postsItself
-        refused={null}
-        messages={pickMessages("en", ["attempt.", "payError.", "apiError.", "common.tryAgain"])}
-        onOver={() => {}}
-      />
-    </QueryClientProvider>,
+  const doc = serverHtml(
+    <AttemptPanel
+      checkoutId="co_test"
+      amountText="€24.90"
+      attempt={{ method: "bank", bankName: "Swedbank", statusGroup }}
+      statusHref="/checkout/co_test/return"
+      locale="en"
+      postsItself
+      refused={null}
+      messages={pickMessages("en", ["attempt.", "payError.", "apiError.", "common.tryAgain"])}
+      onOver={() => {}}
+    />,
   );
   return {
     buttons: [...doc.querySelectorAll("button")].map((b) => b.textContent),

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
+import { serverHtml } from "@/components/query/server-html";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BankView } from "@/lib/checkout/contract";
 import { pickMessages } from "@/lib/i18n";
@@ -69,10 +69,8 @@ describe("PaymentForm as the browser posts it by itself (app/checkout/[checkoutI
 });
 
 /** The form's HTML as the server sends it: what the payer sees before the page's code runs. */
-function serverHtml(over: Partial<PaymentFormProps>): Document {
-  const doc = document.implementation.createHTMLDocument();
-  doc.body.innerHTML = renderToString(tree(over));
-  return doc;
+function formHtml(over: Partial<PaymentFormProps>): Document {
+  return serverHtml(tree(over));
 }
 
 describe("PaymentForm's HTML, before its code runs", () => {
@@ -87,13 +85,13 @@ describe("PaymentForm's HTML, before its code runs", () => {
     searchTerms: [],
   };
   it("shows the way to pay, the bank and 'Remember' it starts from (a refused post's choices) as chosen", () => {
-    const hosted = serverHtml({ methods: { bank: true, card: true, hybrid: false }, initialChoice: "hosted" });
+    const hosted = formHtml({ methods: { bank: true, card: true, hybrid: false }, initialChoice: "hosted" });
     const checked = [...hosted.querySelectorAll<HTMLInputElement>('input[name="choice"]')].filter((i) =>
       i.hasAttribute("checked"),
     );
     expect(checked.map((i) => i.value)).toEqual(["hosted"]);
 
-    const here = serverHtml({
+    const here = formHtml({
       initialBanks: { country: "LT", banks: [bank] },
       initialBankId: "SEB_LT_SAND",
       offerSave: true,
@@ -125,7 +123,7 @@ describe("a long bank list, without the page's code", () => {
   const banksIn = (doc: Document) => doc.querySelectorAll('input[name="bankId"]').length;
 
   it("shows the first 48, and a button that asks the page again for all of them with the form as it stands", () => {
-    const doc = serverHtml({ initialBanks: { country: "LT", banks: many }, post });
+    const doc = formHtml({ initialBanks: { country: "LT", banks: many }, post });
     expect(banksIn(doc)).toBe(48);
     // The page's own "Show all" needs its code; the one in <noscript> submits the form itself.
     const button = doc.querySelector<HTMLButtonElement>('noscript button[name="banks"]');
@@ -138,7 +136,7 @@ describe("a long bank list, without the page's code", () => {
   });
 
   it("shows every bank when the page was asked for all of them, and no button for more", () => {
-    const doc = serverHtml({ initialBanks: { country: "LT", banks: many }, post, initialShowAll: true });
+    const doc = formHtml({ initialBanks: { country: "LT", banks: many }, post, initialShowAll: true });
     expect(banksIn(doc)).toBe(60);
     expect(doc.body.innerHTML).not.toContain("Show all");
   });

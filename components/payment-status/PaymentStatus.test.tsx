@@ -1,8 +1,7 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { AttemptView, CheckoutStatusView } from "@/lib/checkout/contract";
+import { serverHtml } from "@/components/query/server-html";
 import { pickMessages } from "@/lib/i18n";
 import { PaymentStatus } from "./PaymentStatus";
 
@@ -34,17 +33,14 @@ const LANDING = "/checkout/co_test/return";
 
 /** The landing's status card as the server sends it: what the payer sees before (or without) its code. */
 function landing(initial: CheckoutStatusView) {
-  const doc = document.implementation.createHTMLDocument();
-  doc.body.innerHTML = renderToString(
-    <QueryClientProvider client={new QueryClient()}>
-      <PaymentStatus
-        checkoutId="co_test"
-        checkoutHref="/checkout/co_test"
-        checkAgainLink={<a href={LANDING}>Check again</a>}
-        initial={initial}
-        messages={pickMessages("en", ["status.", "common.returnToShop", "common.tryAgain"])}
-      />
-    </QueryClientProvider>,
+  const doc = serverHtml(
+    <PaymentStatus
+      checkoutId="co_test"
+      checkoutHref="/checkout/co_test"
+      checkAgainLink={<a href={LANDING}>Check again</a>}
+      initial={initial}
+      messages={pickMessages("en", ["status.", "common.returnToShop", "common.tryAgain"])}
+    />,
   );
   const links = [...doc.querySelectorAll("a")].map((a) => ({ text: a.textContent, href: a.getAttribute("href") }));
   return { heading: doc.querySelector("h1")?.textContent, text: doc.body.textContent ?? "", links };

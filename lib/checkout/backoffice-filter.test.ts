@@ -1,32 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { freshAppEnv } from "@/app/api/test-env";
-import { createTestPostgresDatabase, testDbKinds } from "../db/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { freshAppFor, staffCookie } from "@/app/api/test-env";
+import { testDbKinds } from "../db/testing";
 
 /** The back-office list's filters as staff send them to GET /api/backoffice/checkouts. */
 describe.each(testDbKinds())("back-office list filters over the API (%s)", (kind) => {
   let list: typeof import("@/app/api/backoffice/checkouts/route").GET;
   let cookie = "";
-  let drop = async () => {};
-
+  freshAppFor(kind);
   beforeAll(async () => {
-    if (kind === "postgres") {
-      const db = await createTestPostgresDatabase();
-      drop = db.drop;
-      freshAppEnv({ databaseUrl: db.url });
-    } else {
-      freshAppEnv();
-    }
     list = (await import("@/app/api/backoffice/checkouts/route")).GET;
-    const { db } = await (await import("@/lib/checkout/app-context")).appContext();
-    const { openSession } = await import("@/lib/http/staff-session");
-    cookie = `bo_session=${await openSession(db, "dev-backoffice")}`;
-  });
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    const holder = globalThis as { __checkoutDb?: Promise<{ close(): Promise<void> }> };
-    await (await holder.__checkoutDb)?.close();
-    delete holder.__checkoutDb;
-    await drop();
+    cookie = await staffCookie();
   });
 
   const get = (query: string) =>

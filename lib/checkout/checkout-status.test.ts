@@ -5,7 +5,7 @@ import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
 import { abandonPayment } from "./payments";
 import { startPayment } from "./start-payment";
-import { forceProviderStatus, testContext } from "./test-context";
+import { forceProviderStatus, testContext, withPis } from "./test-context";
 
 describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) => {
   let ctx: CheckoutContext;
@@ -45,19 +45,12 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
       ctx,
     );
     let asked = 0;
-    const counting: CheckoutContext = {
-      ...ctx,
-      pis: {
-        ...ctx.pis,
-        payments: {
-          ...ctx.pis.payments,
-          status: (id) => {
-            asked++;
-            return ctx.pis.payments.status(id);
-          },
-        },
+    const counting = withPis(ctx, "payments", {
+      status: (id) => {
+        asked++;
+        return ctx.pis.payments.status(id);
       },
-    };
+    });
     // Past the 2 s between asks, twenty reads at once: one of them asks.
     const later = { ...counting, now: () => new Date(Date.now() + 5_000) };
     await Promise.all(Array.from({ length: 20 }, () => getCheckoutStatus(checkout.id, later)));

@@ -10,7 +10,7 @@ import { abandonPayment, adoptReturnedPayment } from "./payments";
 import { initiationTimeoutMs } from "./attempts";
 import { closeStuckInitiations, refreshAttempts } from "./reconcile";
 import { createRefund } from "./refunds";
-import { TEST_WEBHOOK_SECRET, forceProviderStatus, signedWebhook, testContext } from "./test-context";
+import { TEST_WEBHOOK_SECRET, forceProviderStatus, signedWebhook, testContext, withPis } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
@@ -59,16 +59,8 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
   /** The context with something happening right after the provider (the real one) made a payment. */
   const afterInitiation = (
     then: (made: InitiatedPayment, input: InitiatePaymentInput) => Promise<InitiatedPayment>,
-  ): CheckoutContext => ({
-    ...ctx,
-    pis: {
-      ...ctx.pis,
-      payments: {
-        ...ctx.pis.payments,
-        initiate: async (input) => then(await ctx.pis.payments.initiate(input), input),
-      },
-    },
-  });
+  ): CheckoutContext =>
+    withPis(ctx, "payments", { initiate: async (input) => then(await ctx.pis.payments.initiate(input), input) });
 
   /**
    * A payment start whose instance is killed after the provider made the payment and before we

@@ -6,7 +6,7 @@ import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
 import { PisError } from "../pis";
 import { createRefund, listRefunds } from "./refunds";
-import { forceProviderStatus, projectUnknown, signedWebhook, testContext } from "./test-context";
+import { forceProviderStatus, projectUnknown, signedWebhook, testContext, withPis } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
@@ -153,19 +153,12 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     const { checkout } = await paidCheckout("30.00");
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const held: CheckoutContext = {
-      ...ctx,
-      pis: {
-        ...ctx.pis,
-        refunds: {
-          ...ctx.pis.refunds,
-          create: async (paymentId, input) => {
-            await gate;
-            return ctx.pis.refunds.create(paymentId, input);
-          },
-        },
+    const held = withPis(ctx, "refunds", {
+      create: async (paymentId, input) => {
+        await gate;
+        return ctx.pis.refunds.create(paymentId, input);
       },
-    };
+    });
     const first = createRefund(checkout.id, { amount: "4.00" }, "merchant-api", held, {
       idempotencyKey: "in-flight-1",
     });
@@ -202,43 +195,29 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
   /** A refund whose provider answer is lost: the call may or may not have been made. */
   function answerLost(made: boolean): CheckoutContext {
     const lost = () => new PisError({ kind: "timeout", operation: "initiatePaymentRefund" });
-    return {
-      ...ctx,
-      pis: {
-        ...ctx.pis,
-        refunds: {
-          ...ctx.pis.refunds,
-          create: async (paymentId, input) => {
-            if (made) await ctx.pis.refunds.create(paymentId, input);
-            throw lost();
-          },
-        },
+    return withPis(ctx, "refunds", {
+      create: async (paymentId, input) => {
+        if (made) await ctx.pis.refunds.create(paymentId, input);
+        throw lost();
       },
-    };
+    });
   }
   const later = () => ({ ...ctx, now: () => new Date(Date.now() + 5 * 60_000) });
 
   it("a refund the provider refuses is answered refund_refused with its words, not 'could not reach, try again', and frees the amount", async () => {
     const { checkout } = await paidCheckout("20.00");
-    const refusing: CheckoutContext = {
-      ...ctx,
-      pis: {
-        ...ctx.pis,
-        refunds: {
-          ...ctx.pis.refunds,
-          create: () =>
-            Promise.reject(
-              new PisError({
-                kind: "http",
-                operation: "initiatePaymentRefund",
-                httpStatus: 400,
-                name: "RefundNotPossible",
-                description: "Transit account balance is too low.",
-              }),
-            ),
-        },
-      },
-    };
+    const refusing = withPis(ctx, "refunds", {
+      create: () =>
+        Promise.reject(
+          new PisError({
+            kind: "http",
+            operation: "initiatePaymentRefund",
+            httpStatus: 400,
+            name: "RefundNotPossible",
+            description: "Transit account balance is too low.",
+          }),
+        ),
+    });
     const refused = await refusal(createRefund(checkout.id, { amount: "20.00" }, "merchant-api", refusing));
     expect(refused).toMatchObject({ code: "refund_refused", status: 422 });
     expect(refused.detail).toContain("Transit account balance is too low.");
@@ -295,21 +274,14 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     const madeAtProvider = new Promise<void>((resolve) => (made = resolve));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow: CheckoutContext = {
-      ...ctx,
-      pis: {
-        ...ctx.pis,
-        refunds: {
-          ...ctx.pis.refunds,
-          create: async (id, input) => {
-            const res = await ctx.pis.refunds.create(id, input);
-            made();
-            await gate;
-            return res;
-          },
-        },
+    const slow = withPis(ctx, "refunds", {
+      create: async (id, input) => {
+        const res = await ctx.pis.refunds.create(id, input);
+        made();
+        await gate;
+        return res;
       },
-    };
+    });
     const r2 = createRefund(checkout.id, { amount: "5.00" }, "merchant-api", slow, { idempotencyKey: "K2" });
     await madeAtProvider;
     await reconcileRefunds({ ...ctx, now: () => new Date(Date.now() + 5_000) });

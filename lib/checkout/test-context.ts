@@ -47,13 +47,27 @@ export async function testContext(kind: DbKind, over: Partial<CheckoutContext> =
   return { ctx, close: handle.close, sibling };
 }
 
+type Pis = CheckoutContext["pis"];
+
+/**
+ * The context with some of one area's provider calls replaced (a lost answer, a held call, a
+ * counter around the real one); every other call still reaches the sandbox.
+ */
+export function withPis<A extends Exclude<keyof Pis, "version" | "profile">>(
+  ctx: CheckoutContext,
+  area: A,
+  calls: Partial<Pis[A]>,
+): CheckoutContext {
+  return { ...ctx, pis: { ...ctx.pis, [area]: { ...ctx.pis[area], ...calls } } };
+}
+
 /**
  * The context with the provider's project endpoints down (an outage) and nothing of them cached
  * yet, as on an instance just restarted: payments and the rest still reach the sandbox.
  */
 export function projectUnknown(ctx: CheckoutContext): CheckoutContext {
   const down = () => Promise.reject(new PisError({ kind: "network", operation: "getProjectSettings" }));
-  return { ...ctx, pis: { ...ctx.pis, project: { ...ctx.pis.project, settings: down, paymentMethods: down } } };
+  return withPis(ctx, "project", { settings: down, paymentMethods: down });
 }
 
 /** A webhook exactly as the provider signs it, for our endpoint. */

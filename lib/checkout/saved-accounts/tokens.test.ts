@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { accountLinks, paymentAttempts } from "../../db/schema";
 import { createCheckout } from "../create-checkout";
 import { startPayment } from "../start-payment";
-import { SANDBOX_CONTROL } from "../test-context";
+import { SANDBOX_CONTROL, withPis } from "../test-context";
 import { openToken, sealToken } from "../token-vault";
 import { savedAccountView } from "./paying";
 import { accessTokenOf, resealOldTokens } from "./tokens";
@@ -21,6 +21,20 @@ async function revokeAtBank(providerLinkId: string) {
 
 describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
   const s = savedAccountsContext(kind);
+
+  /** Pays a checkout one-click with the customer's saved account, as its button does. */
+  const payOneClick = (checkoutId: string, attemptKey: string, handle: string, ctx = s.ctx) =>
+    startPayment(checkoutId, { method: "bank", savedAccount: true, termsAccepted: false, attemptKey }, ctx, handle);
+
+  /**
+   * The provider's clock ran ahead of ours: it refuses the stored access token as expired (401
+   * InvalidToken), while our stored expiry still says an hour is left.
+   */
+  const expireAtProvider = (linkId: string) =>
+    s.ctx.db
+      .update(accountLinks)
+      .set({ accessToken: sealToken("expired-at-the-provider", s.ctx.config.tokenKeys) })
+      .where(eq(accountLinks.id, linkId));
 
   it("refreshes the access token before it expires, once even when two requests race", async () => {
     const { query } = await s.linkWhilePaying("cust-refresh");
@@ -48,20 +62,11 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
   it("pays one-click when the provider refuses an access token our clock still calls fresh: refreshes once, the link stays", async () => {
     const { query, handle } = await s.linkWhilePaying("cust-stale-token");
     const before = await s.linkOf(query.requestId!);
-    // The provider's clock ran ahead of ours: it refuses the stored token as expired (401 InvalidToken),
-    // while our stored expiry still says an hour is left. The refresh token is good for 89 more days.
-    await s.ctx.db
-      .update(accountLinks)
-      .set({ accessToken: sealToken("expired-at-the-provider", s.ctx.config.tokenKeys) })
-      .where(eq(accountLinks.id, before.id));
+    // The refresh token is good for 89 more days.
+    await expireAtProvider(before.id);
 
     const next = await createCheckout(order("cust-stale-token"), s.ctx);
-    const paid = await startPayment(
-      next.id,
-      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "stale-token" },
-      s.ctx,
-      handle,
-    );
+    const paid = await payOneClick(next.id, "stale-token", handle);
     const payment = await sandboxPayment(new URL(paid.confirmLink).pathname.split("/").pop()!);
     expect(payment).toMatchObject({ linkingId: before.providerLinkId, step: "confirm" });
     const after = await s.linkOf(before.id);
@@ -76,11 +81,7 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
   it("ends the link when the payer withdraws consent at the bank, and asks to link again", async () => {
     const { query, handle } = await s.linkWhilePaying("cust-revoked");
     const link = await s.linkOf(query.requestId!);
-    const res = await fetch(`${inject("sandboxUrl")}/_sandbox/linkings/${link.providerLinkId}/revoke`, {
-      method: "POST",
-      headers: SANDBOX_CONTROL,
-    });
-    expect(res.status).toBe(200);
+    await revokeAtBank(link.providerLinkId!);
 
     const next = await createCheckout(order("cust-revoked"), s.ctx);
     // The page still believes the access token fresh; the provider refuses it and then the refresh.
@@ -89,12 +90,7 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
       bankId: "SWEDBANK_LT_SAND",
     });
     expect(await s.linkOf(link.id)).toMatchObject({ status: "revoked", accessToken: null, refreshToken: null });
-    const pay = startPayment(
-      next.id,
-      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "after-revoke" },
-      s.ctx,
-      handle,
-    );
+    const pay = payOneClick(next.id, "after-revoke", handle);
     expect((await refusal(pay)).code).toBe("no_saved_account");
   });
 
@@ -105,12 +101,7 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
 
     // Paid straight away: the provider refuses the token we think fresh, then its refresh.
     const next = await createCheckout(order("cust-revoked-pay"), s.ctx);
-    const pay = startPayment(
-      next.id,
-      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "revoked-pay" },
-      s.ctx,
-      handle,
-    );
+    const pay = payOneClick(next.id, "revoked-pay", handle);
     expect((await refusal(pay)).code).toBe("saved_account_ended");
     expect(await s.linkOf(link.id)).toMatchObject({ status: "revoked", accessToken: null, refreshToken: null });
     const [attempt] = await s.ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, next.id));
@@ -124,27 +115,15 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
   it("ends the link when the provider refuses the payment again with a token refreshed just now", async () => {
     const { query, handle } = await s.linkWhilePaying("cust-revoked-between");
     const link = await s.linkOf(query.requestId!);
-    await s.ctx.db
-      .update(accountLinks)
-      .set({ accessToken: sealToken("expired-at-the-provider", s.ctx.config.tokenKeys) })
-      .where(eq(accountLinks.id, link.id));
+    await expireAtProvider(link.id);
     // The payer withdraws the consent at the bank between our refresh and the payment's retry.
     const auth = s.ctx.pis.auth;
-    const withdrawnAfterRefresh = {
-      ...s.ctx,
-      pis: {
-        ...s.ctx.pis,
-        auth: { ...auth, refresh: (t: string) => auth.refresh(t).finally(() => revokeAtBank(link.providerLinkId!)) },
-      },
-    };
+    const withdrawnAfterRefresh = withPis(s.ctx, "auth", {
+      refresh: (t: string) => auth.refresh(t).finally(() => revokeAtBank(link.providerLinkId!)),
+    });
 
     const next = await createCheckout(order("cust-revoked-between"), s.ctx);
-    const pay = startPayment(
-      next.id,
-      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "revoked-between" },
-      withdrawnAfterRefresh,
-      handle,
-    );
+    const pay = payOneClick(next.id, "revoked-between", handle, withdrawnAfterRefresh);
     expect((await refusal(pay)).code).toBe("saved_account_ended");
     expect(await s.linkOf(link.id)).toMatchObject({ status: "revoked", failureReason: "payment_refused" });
     const [attempt] = await s.ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, next.id));
@@ -167,12 +146,7 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
     // The old key removed: the account is still offered and pays.
     const newOnly = { ...rotated, config: { ...rotated.config, tokenKeys: rotated.config.tokenKeys.slice(0, 1) } };
     expect(await savedAccountView(newOnly, await s.loadRow(next.id), handle, PSU)).toMatchObject({ state: "active" });
-    const paid = await startPayment(
-      next.id,
-      { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "after-rotation" },
-      newOnly,
-      handle,
-    );
+    const paid = await payOneClick(next.id, "after-rotation", handle, newOnly);
     expect(paid.confirmLink).toBeTruthy();
   });
 
@@ -199,12 +173,7 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
         state: "expired",
         bankId: "SWEDBANK_LT_SAND",
       });
-      const pay = startPayment(
-        next.id,
-        { method: "bank", savedAccount: true, termsAccepted: false, attemptKey: "lost-key" },
-        lostKey,
-        handle,
-      );
+      const pay = payOneClick(next.id, "lost-key", handle, lostKey);
       expect((await refusal(pay)).code).toBe("saved_account_ended");
     } finally {
       console.warn = original;
