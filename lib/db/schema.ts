@@ -275,6 +275,9 @@ export const accountLinks = pgTable(
     uniqueIndex("account_links_one_active_idx")
       .on(t.customerId, t.handleHash)
       .where(sql`${t.status} = 'active'`),
+    // The checkout page reads a checkout's latest linking to say whether the account was saved
+    // (savingOutcome).
+    index("account_links_checkout_idx").on(t.checkoutId, t.createdAt),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "account_links_checkout_idx" ON "account_links" USING btree ("checkout_id","created_at");
