@@ -17,6 +17,8 @@ test("a payer buys in the shop, chooses a bank, approves it and sees the payment
   const checkoutId = new URL(page.url()).pathname.split("/").pop()!;
 
   await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  // The sandbox's project is a test project, on every API version: the payer is told so.
+  await expect(page.getByText("This checkout uses a test payment project. No real money moves.")).toBeVisible();
   await expectNoAxeViolations(page);
   await payWithBank(page);
   await decideAtBank(page, "Approve");

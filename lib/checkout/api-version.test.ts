@@ -54,6 +54,11 @@ describe.each(testDbKinds())("an older API version (%s)", (kind) => {
     expect(card).toMatchObject({ code: "method_unavailable" });
   });
 
+  it("shows the test banner for a sandbox project, whose banks say it where no settings do", async () => {
+    const checkout = await createCheckout({ ...order("v02-banner"), country: "LT" }, ctx);
+    expect((await getCheckoutPageData(checkout.id, { headers: new Headers() }, ctx))?.sandboxProject).toBe(true);
+  });
+
   it("refuses a refund as something this API version cannot do, not as an outage", async () => {
     const checkout = await createCheckout(order("v02-refund"), ctx);
     await startPayment(

@@ -48,3 +48,16 @@ export async function banksAnswer(country: string, c: CheckoutContext): Promise<
   }
   return answer;
 }
+
+/**
+ * Whether a country's banks are all the provider's test banks: before v0.3, which has no project
+ * settings to say so, the one sign that the project is a test project. False while the provider
+ * cannot be asked.
+ */
+export async function onlyTestBanks(country: string, c: CheckoutContext): Promise<boolean> {
+  const banks = await loadBanks(c, country).catch((err: unknown) => {
+    if (err instanceof PisError) return [];
+    throw err;
+  });
+  return banks.length > 0 && banks.every((bank) => bank.isSandbox);
+}

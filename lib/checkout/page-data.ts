@@ -5,6 +5,7 @@ import { clientIp } from "../http/client-address";
 import { checkoutWithLatestAttempt, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { findBank, projectInfoOrBankOnly, providerCountries } from "./project";
+import { onlyTestBanks } from "./banks";
 import type { AttemptView, CheckoutView, SavedAccountView } from "./contract";
 import { savedAccountView } from "./saved-accounts/paying";
 import { LOCALES, type Locale } from "./types";
@@ -123,6 +124,9 @@ export async function getCheckoutPageData(
   const checkout = await expireIfDue(c, found);
   const [project, countries] = await Promise.all([projectInfoOrBankOnly(c), providerCountries(c)]);
   const bank = attempt?.bankId ? await findBank(c, attempt.bankId).catch(() => null) : null;
+  const defaultCountry = chooseCountry({ hint: checkout.country, headers: request.headers, countries });
+  const sandboxProject =
+    project.isSandbox || (!c.pis.profile.projectSettings && (await onlyTestBanks(defaultCountry, c)));
   const payable = checkout.status === "open" || checkout.status === "failed";
   const savedAccount =
     payable && request.payerHandle
@@ -135,10 +139,10 @@ export async function getCheckoutPageData(
       checkoutLocale: checkout.locale,
       acceptLanguage: request.headers.get("accept-language"),
     }),
-    defaultCountry: chooseCountry({ hint: checkout.country, headers: request.headers, countries }),
+    defaultCountry,
     countries,
     methods: project.methods,
-    sandboxProject: project.isSandbox,
+    sandboxProject,
     attempt: attempt ? { ...toAttemptView(attempt), bankName: bank?.name ?? null } : null,
     canSaveAccount: checkout.customerId !== null && project.methods.bank && project.scopes.includes("payments"),
     savedAccount,
