@@ -1,7 +1,3 @@
-// The same policy as lib/http/security-headers.ts's API_CSP (a test keeps them equal): where both
-// apply, this one wins.
-const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // A self-contained server in .next/standalone (node server.js) for the container image
@@ -34,17 +30,14 @@ const nextConfig = {
   },
   reactStrictMode: true,
   // Pages get their security headers (and the CSP nonce) from proxy.ts at run time, API responses
-  // from the route wrapper; the static assets both skip get the ones that matter for files (ADR 10).
+  // from the route wrapper (an address no route has, too: app/api/[...unknown]); the static assets
+  // both skip get the ones that matter for files (ADR 10).
   async headers() {
     const headers = [
       { key: "X-Content-Type-Options", value: "nosniff" },
       { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
     ];
-    return [
-      ...["/_next/static/:path*", "/_next/image", "/favicon.svg"].map((source) => ({ source, headers })),
-      // API routes set the full set in lib/http/route.ts; this covers what no route answers (404s).
-      { source: "/api/:path*", headers: [...headers, { key: "Content-Security-Policy", value: API_CSP }] },
-    ];
+    return ["/_next/static/:path*", "/_next/image", "/favicon.svg"].map((source) => ({ source, headers }));
   },
 };
 

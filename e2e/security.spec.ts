@@ -160,6 +160,31 @@ test("a method an API route does not take is answered 405 problem+json with Allo
   }
 });
 
+test("an address the API does not have is answered 404 problem+json not_found with the API's headers, whatever the method", async ({
+  request,
+}) => {
+  const id = await createCheckout(request);
+  const cases: [method: string, path: string][] = [
+    ["GET", "/api/checkout"],
+    ["POST", "/api/checkout"],
+    ["POST", `/api/checkouts/${id}/refund`],
+    ["GET", `/api/checkouts/${id}/status/now`],
+    ["DELETE", "/api/nothing/at/all"],
+    ["HEAD", "/api/banks/LT"],
+  ];
+  for (const [method, path] of cases) {
+    const res = await request.fetch(path, { method, data: method === "POST" ? {} : undefined });
+    const where = `${method} ${path}`;
+    expect(res.status(), where).toBe(404);
+    expect(res.headers()["content-type"], where).toBe("application/problem+json");
+    if (method !== "HEAD") expect(await res.json(), where).toMatchObject({ code: "not_found", retry: false });
+    expect(res.headers()["content-security-policy"], where).toBe(
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
+    expect(res.headers()["x-content-type-options"], where).toBe("nosniff");
+  }
+});
+
 test("no credential appears in any built client asset or page response", async ({ request }) => {
   const staticDir = path.join(root, ".next/static");
   const files = listFiles(staticDir);

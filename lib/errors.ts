@@ -18,6 +18,7 @@ export const ERRORS = {
   unauthorized: { status: 401, retry: false },
   checkout_not_found: { status: 404, retry: false },
   method_not_allowed: { status: 405, retry: false },
+  not_found: { status: 404, retry: false },
   cross_site_action: { status: 403, retry: false },
   length_required: { status: 411, retry: false },
   body_too_large: { status: 413, retry: false },

@@ -102,6 +102,8 @@ const PAYER_CHOICE: ErrorCode[] = [
 export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large", "cross_site_action", "invalid_body"];
 /** The answer to a method a path does not list (with `Allow`; lib/http/route.ts otherMethods). */
 export const OTHER_METHOD_ERRORS: ErrorCode[] = ["method_not_allowed"];
+/** The answer to an address under /api that the document does not list (app/api/[...unknown]). */
+export const UNKNOWN_PATH_ERRORS: ErrorCode[] = ["not_found"];
 
 /**
  * The OpenAPI 3.1 description of the public API, generated from the zod schemas that parse its
@@ -114,11 +116,12 @@ export function openApiDocument(serverUrl: string) {
       title: "Bank checkout API",
       version: "1.0.0",
       description:
-        "Create checkouts for bank payments, follow them, refund them. Every refusal is application/problem+json with a stable `code` (lib/errors.ts); a method a path does not list is answered 405 `method_not_allowed` with `Allow`.",
+        "Create checkouts for bank payments, follow them, refund them. Every refusal is application/problem+json with a stable `code` (lib/errors.ts); a method a path does not list is answered 405 `method_not_allowed` with `Allow`, and an address the document does not list 404 `not_found`.",
     },
     servers: [{ url: serverUrl }],
     "x-page-error-codes": PAGE_ERRORS,
     "x-other-method-error-codes": OTHER_METHOD_ERRORS,
+    "x-unknown-path-error-codes": UNKNOWN_PATH_ERRORS,
     components: {
       securitySchemes: {
         merchantKey: { type: "http", scheme: "bearer", description: "MERCHANT_API_KEY" },

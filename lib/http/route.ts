@@ -241,3 +241,11 @@ export function otherMethods(...taken: Taken[]) {
   const options = route({}, async () => new Response(null, { status: 204, headers: { Allow: allow } }));
   return { GET: refuse, HEAD: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: options };
 }
+
+/** Answers for an address the API does not have (app/api/[...unknown]), for every method. */
+export function unknownAddress() {
+  const refuse = route({}, async () =>
+    problem("not_found", { detail: "See /api/openapi.json for the API's addresses." }),
+  );
+  return { GET: refuse, HEAD: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: refuse };
+}

@@ -92,13 +92,3 @@ describe("newNonce", () => {
     expect(Buffer.from(newNonce(), "base64")).toHaveLength(16);
   });
 });
-
-describe("next.config.mjs", () => {
-  it("gives unrouted API paths the same policy as the route wrapper, which it overrides where both apply", async () => {
-    const { default: config } = (await import(
-      /* @vite-ignore */ new URL("../../next.config.mjs", import.meta.url).href
-    )) as { default: { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> } };
-    const api = (await config.headers()).find((h) => h.source === "/api/:path*");
-    expect(api?.headers.find((h) => h.key === "Content-Security-Policy")?.value).toBe(API_CSP);
-  });
-});

@@ -91,6 +91,7 @@ export const en = {
   "apiError.unauthorized": "You are not signed in, or the API key is not valid.",
   "apiError.checkout_not_found": "This checkout no longer exists. Go back to the shop to start again.",
   "apiError.method_not_allowed": "This address does not take that method.",
+  "apiError.not_found": "This address is not part of the API.",
   "apiError.cross_site_action": "This form was sent from another site.",
   "apiError.length_required": "The request did not say how long it is.",
   "apiError.body_too_large": "The request is too large.",

@@ -81,6 +81,7 @@ export const et: Messages = {
   "apiError.unauthorized": "Te ei ole sisse logitud või API-võti ei kehti.",
   "apiError.checkout_not_found": "Seda makset enam ei ole. Minge tagasi poodi ja alustage uuesti.",
   "apiError.method_not_allowed": "See aadress seda meetodit vastu ei võta.",
+  "apiError.not_found": "Seda aadressi API-s ei ole.",
   "apiError.cross_site_action": "See vorm saadeti teiselt saidilt.",
   "apiError.length_required": "Päring ei öelnud, kui pikk see on.",
   "apiError.body_too_large": "Päring on liiga suur.",

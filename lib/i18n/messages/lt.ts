@@ -86,6 +86,7 @@ export const lt: Messages = {
   "apiError.unauthorized": "Neprisijungėte arba API raktas neteisingas.",
   "apiError.checkout_not_found": "Šio apmokėjimo nebėra. Grįžkite į parduotuvę ir pradėkite iš naujo.",
   "apiError.method_not_allowed": "Šis adresas nepriima tokio metodo.",
+  "apiError.not_found": "Tokio adreso API nėra.",
   "apiError.cross_site_action": "Ši forma išsiųsta iš kitos svetainės.",
   "apiError.length_required": "Užklausoje nenurodytas jos ilgis.",
   "apiError.body_too_large": "Užklausa per didelė.",

@@ -86,6 +86,7 @@ export const lv: Messages = {
   "apiError.unauthorized": "Jūs neesat pieteicies vai API atslēga nav derīga.",
   "apiError.checkout_not_found": "Šī apmaksa vairs nepastāv. Atgriezieties veikalā un sāciet no jauna.",
   "apiError.method_not_allowed": "Šī adrese nepieņem šo metodi.",
+  "apiError.not_found": "Šādas adreses API nav.",
   "apiError.cross_site_action": "Šī veidlapa nosūtīta no citas vietnes.",
   "apiError.length_required": "Pieprasījumā nav norādīts tā garums.",
   "apiError.body_too_large": "Pieprasījums ir pārāk liels.",
