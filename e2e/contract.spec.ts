@@ -72,7 +72,8 @@ test("every API answer of the e2e run matches the OpenAPI document", async ({ re
     // An address the document does not list: what the document says of it.
     if (!template && a.status === 404) {
       const body = JSON.parse(a.body || "{}") as { code?: string };
-      if (a.method !== "HEAD" && (!problem(body) || body.code !== "not_found")) problems.push(`${where}: not not_found`);
+      if (a.method !== "HEAD" && (!problem(body) || body.code !== "not_found"))
+        problems.push(`${where}: not not_found`);
       continue;
     }
     const operation = template ? doc.paths[template]![a.method.toLowerCase()] : undefined;
