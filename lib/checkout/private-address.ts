@@ -1,4 +1,5 @@
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
+import { networkInterfaces } from "node:os";
 
 /**
  * Whether a merchant URL's host is this machine or a private network: what a stranger who can
@@ -17,44 +18,110 @@ export function isPrivateHost(hostname: string): boolean {
   return /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/.test(host);
 }
 
-const V4_PRIVATE: [number, number][] = [
-  [0x00000000, 8], // "this" network
-  [0x0a000000, 8], // 10/8
-  [0x64400000, 10], // carrier-grade NAT
-  [0x7f000000, 8], // loopback
-  [0xa9fe0000, 16], // link-local, cloud metadata (169.254.169.254)
-  [0xac100000, 12], // 172.16/12
-  [0xc0000000, 24], // IETF protocol assignments
-  [0xc0a80000, 16], // 192.168/16
-  [0xc6120000, 15], // benchmarking
-  [0xe0000000, 3], // multicast, reserved, broadcast
+// Special-purpose ranges (IANA's registries) that are no one's public address.
+const V4_PRIVATE: [string, number][] = [
+  ["0.0.0.0", 8], // "this" network
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10], // carrier-grade NAT
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local, cloud metadata (169.254.169.254)
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // documentation (TEST-NET-1), and so on below
+  ["192.88.99.0", 24], // 6to4 relays
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 3], // multicast, reserved, broadcast
 ];
+const V6_PRIVATE: [string, number][] = [
+  ["::", 96], // unspecified, loopback, IPv4-compatible (deprecated)
+  ["64:ff9b:1::", 48], // local-use NAT64
+  ["100::", 64], // discard
+  ["2001::", 32], // Teredo
+  ["2001:2::", 48], // benchmarking
+  ["2001:10::", 28], // ORCHID
+  ["2001:db8::", 32], // documentation
+  ["3fff::", 20], // documentation
+  ["fc00::", 7], // unique local
+  ["fe80::", 10], // link-local
+  ["fec0::", 10], // site-local (deprecated)
+  ["ff00::", 8], // multicast
+];
+const privateRanges = new BlockList();
+for (const [net, bits] of V4_PRIVATE) privateRanges.addSubnet(net, bits, "ipv4");
+for (const [net, bits] of V6_PRIVATE) privateRanges.addSubnet(net, bits, "ipv6");
 
-function v4Number(ip: string): number {
-  return ip.split(".").reduce((n, part) => n * 256 + Number(part), 0);
+/** An IPv6 address as its eight 16-bit groups. */
+function groupsOf(ip: string): number[] {
+  let text = ip;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(":").map((g) => parseInt(g, 16)) : []);
+  const [h, t] = [part(head), part(tail)];
+  return tail === undefined ? h : [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
 }
 
-/** Whether an IP address (v4 or v6) is loopback, private, link-local or otherwise not public. */
-export function isPrivateAddress(ip: string): boolean {
+const v4Of = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+
+/**
+ * The IPv4 address an IPv6 one carries to the IPv4 internet, if any: IPv4-mapped (::ffff:0:0/96),
+ * NAT64 (64:ff9b::/96) and 6to4 (2002::/16). Each reaches that IPv4 address, so it is judged as one.
+ */
+function embeddedV4(g: number[]): string | null {
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return v4Of(g[6]!, g[7]!);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4Of(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return v4Of(g[1]!, g[2]!);
+  return null;
+}
+
+/** One spelling per address: IPv4 dotted, IPv6 as eight groups (an IPv4-mapped one as its IPv4). */
+function canonical(ip: string): string {
+  if (isIP(ip) === 4) return ip;
+  const g = groupsOf(ip.toLowerCase());
+  const zeros = g.slice(0, 5).every((x) => x === 0);
+  return zeros && g[5] === 0xffff ? v4Of(g[6]!, g[7]!) : g.map((x) => x.toString(16)).join(":");
+}
+
+/** The addresses of a machine's network interfaces (os.networkInterfaces()), one spelling each. */
+export function ownAddressesOf(
+  interfaces: Record<string, readonly { address: string }[] | undefined>,
+): ReadonlySet<string> {
+  return new Set(
+    Object.values(interfaces)
+      .flatMap((list) => list ?? [])
+      .map((i) => i.address.replace(/%.*$/, ""))
+      .filter((a) => isIP(a))
+      .map(canonical),
+  );
+}
+
+// Asking the kernel costs ~40 µs; an address added to an interface is seen within 10 s.
+let ownCache: { set: ReadonlySet<string>; until: number } | null = null;
+function ownAddresses(): ReadonlySet<string> {
+  if (!ownCache || Date.now() > ownCache.until)
+    ownCache = { set: ownAddressesOf(networkInterfaces()), until: Date.now() + 10_000 };
+  return ownCache.set;
+}
+
+/**
+ * Whether an IP address (v4 or v6) is not a public address of another machine: loopback, private,
+ * link-local, special-purpose, or one of this machine's own (whatever network it is on, a call
+ * to it reaches our own services).
+ */
+export function isPrivateAddress(ip: string, own: ReadonlySet<string> = ownAddresses()): boolean {
   const address = ip.toLowerCase();
-  if (isIP(address) === 4) {
-    const n = v4Number(address);
-    return V4_PRIVATE.some(([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)));
-  }
-  if (isIP(address) !== 6) return true; // not an address at all: never trusted as public
-  // IPv4-mapped (::ffff:10.0.0.1, which the URL parser writes as ::ffff:a00:1).
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address)?.[1];
-  if (mapped) return isPrivateAddress(mapped);
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(address);
-  if (mappedHex) {
-    const [hi, lo] = [parseInt(mappedHex[1]!, 16), parseInt(mappedHex[2]!, 16)];
-    return isPrivateAddress([hi >> 8, hi & 255, lo >> 8, lo & 255].join("."));
-  }
-  if (address === "::" || address === "::1") return true;
-  const first = parseInt(address.split(":")[0] || "0", 16);
-  return (
-    (first & 0xfe00) === 0xfc00 /* unique local fc00::/7 */ ||
-    (first & 0xffc0) === 0xfe80 /* link-local */ ||
-    (first & 0xff00) === 0xff00
-  ); /* multicast */
+  const kind = isIP(address);
+  if (kind === 0) return true; // not an address at all: never trusted as public
+  if (own.has(canonical(address))) return true;
+  if (kind === 4) return privateRanges.check(address, "ipv4");
+  const v4 = embeddedV4(groupsOf(address));
+  if (v4 !== null) return isPrivateAddress(v4, own);
+  return privateRanges.check(address, "ipv6");
 }
