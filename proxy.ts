@@ -124,6 +124,10 @@ export const config = {
   // Static build assets are immutable files with no secrets and no script context: next.config.mjs
   // gives them nosniff. API routes set their own headers, and so do the two files route handlers
   // serve (embed.js, stylesheet.css). Everything else (pages, RSC requests, server actions) comes
-  // here, and API paths holding a %, to be refused if they do not decode (above).
-  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.svg|embed\\.js|stylesheet\\.css).*)", "/api/(.*%.*)"],
+  // here, and API paths holding a %, to be refused if they do not decode (above). The files are
+  // skipped by their whole path: "/embed.jsX" is a page (a 404) and gets a page's headers.
+  matcher: [
+    "/((?!api/|_next/static/|_next/image$|favicon\\.svg$|embed\\.js$|stylesheet\\.css$).*)",
+    "/api/(.*%.*)",
+  ],
 };

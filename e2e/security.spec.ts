@@ -72,6 +72,19 @@ test.describe("headers", () => {
     expect(nonces.size).toBe((await pagePaths(request)).length); // a fresh nonce per response
   });
 
+  test("a page address that only starts like a static file's is a page, with the page headers", async ({ request }) => {
+    for (const p of ["/embed.jsX", "/favicon.svg/x", "/stylesheet.cssx", "/_next/imagex", "/_next/staticx"]) {
+      const res = await request.get(p);
+      expect(res.status(), p).toBe(404);
+      expect(res.headers()["content-security-policy"], p).toContain("frame-ancestors 'none'");
+      expect(res.headers()["x-frame-options"], p).toBe("DENY");
+      expect(res.headers()["x-content-type-options"], p).toBe("nosniff");
+    }
+    // The files themselves are still served as files.
+    for (const p of ["/embed.js", "/favicon.svg", "/stylesheet.css"])
+      expect((await request.get(p)).status(), p).toBe(200);
+  });
+
   test("API responses, errors included, carry the API policy", async ({ request }) => {
     const id = await createCheckout(request);
     const responses = [
