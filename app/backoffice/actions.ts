@@ -11,7 +11,7 @@ import { appContext } from "@/lib/checkout/app-context";
 import { CheckoutError } from "@/lib/checkout/errors";
 import { createRefund } from "@/lib/checkout/refunds";
 import { env } from "@/lib/env";
-import { clientIp } from "@/lib/http/client-address";
+import { clientKey } from "@/lib/http/client-address";
 import { limitFailures, limits } from "@/lib/http/rate-limit";
 import {
   SESSION_COOKIE,
@@ -37,7 +37,7 @@ const NOT_A_FORM = "This form could not be read. Reload the page and try again."
 export async function login(_previous: LoginState, formData: FormData): Promise<LoginState> {
   if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
   // Failed logins per client address (ADR 10): guessing stops, a colleague who typed well does not.
-  const key = `login:ip:${clientIp(await headers())}`;
+  const key = `login:ip:${clientKey(await headers())}`;
   const rule = limits().loginFailuresPerIp;
   const { db } = await appContext();
   const password = formData.get("password");

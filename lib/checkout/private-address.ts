@@ -1,5 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { networkInterfaces } from "node:os";
+import { ipv6Groups } from "../http/client-address";
 
 /**
  * Whether a merchant URL's host is this machine or a private network: what a stranger who can
@@ -53,20 +54,6 @@ const privateRanges = new BlockList();
 for (const [net, bits] of V4_PRIVATE) privateRanges.addSubnet(net, bits, "ipv4");
 for (const [net, bits] of V6_PRIVATE) privateRanges.addSubnet(net, bits, "ipv6");
 
-/** An IPv6 address as its eight 16-bit groups. */
-function groupsOf(ip: string): number[] {
-  let text = ip;
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split("::") as [string, string | undefined];
-  const part = (s: string | undefined) => (s ? s.split(":").map((g) => parseInt(g, 16)) : []);
-  const [h, t] = [part(head), part(tail)];
-  return tail === undefined ? h : [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
-}
-
 const v4Of = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
 
 /**
@@ -84,7 +71,7 @@ function embeddedV4(g: number[]): string | null {
 /** One spelling per address: IPv4 dotted, IPv6 as eight groups (an IPv4-mapped one as its IPv4). */
 function canonical(ip: string): string {
   if (isIP(ip) === 4) return ip;
-  const g = groupsOf(ip.toLowerCase());
+  const g = ipv6Groups(ip);
   const zeros = g.slice(0, 5).every((x) => x === 0);
   return zeros && g[5] === 0xffff ? v4Of(g[6]!, g[7]!) : g.map((x) => x.toString(16)).join(":");
 }
@@ -121,7 +108,7 @@ export function isPrivateAddress(ip: string, own: ReadonlySet<string> = ownAddre
   if (kind === 0) return true; // not an address at all: never trusted as public
   if (own.has(canonical(address))) return true;
   if (kind === 4) return privateRanges.check(address, "ipv4");
-  const v4 = embeddedV4(groupsOf(address));
+  const v4 = embeddedV4(ipv6Groups(address));
   if (v4 !== null) return isPrivateAddress(v4, own);
   return privateRanges.check(address, "ipv6");
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { clientIp, PEER_HEADER, stampPeerAddress } from "./client-address";
+import { clientIp, clientKey, PEER_HEADER, stampPeerAddress } from "./client-address";
 
 const h = (init: Record<string, string>) => new Headers(init);
 
@@ -20,6 +20,22 @@ describe("clientIp", () => {
   it("falls back to the socket's address when the chain is shorter than the proxies configured", () => {
     expect(clientIp(h({ [PEER_HEADER]: "10.0.0.2", "x-forwarded-for": "6.6.6.6" }), 2)).toBe("10.0.0.2");
     expect(clientIp(h({}), 0)).toBe("unknown");
+  });
+});
+
+describe("clientKey", () => {
+  it("counts an IPv4 client by its address, and an IPv6 one by the /64 it was given, however it is written", () => {
+    expect(clientKey(h({ [PEER_HEADER]: "203.0.113.9" }), 0)).toBe("203.0.113.9");
+    expect(clientKey(h({ [PEER_HEADER]: "::ffff:203.0.113.9" }), 0)).toBe("203.0.113.9");
+    const keys = [
+      "2001:db8:1234:5678::1",
+      "2001:db8:1234:5678::2",
+      "2001:0DB8:1234:5678:1a::1",
+      "2001:db8:1234:5678:ffff:ffff:ffff:ffff",
+    ].map((address) => clientKey(h({ "x-forwarded-for": address }), 1));
+    expect(new Set(keys)).toEqual(new Set(["2001:db8:1234:5678::/64"]));
+    expect(clientKey(h({ "x-forwarded-for": "2001:db8:1234:5679::1" }), 1)).toBe("2001:db8:1234:5679::/64");
+    expect(clientKey(h({}), 0)).toBe("unknown");
   });
 });
 

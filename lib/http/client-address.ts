@@ -27,6 +27,32 @@ export function clientIp(headers: Headers, hops: number = env().trustedProxyHops
   return normalise(peer ?? "unknown");
 }
 
+/**
+ * What a per-client rate limit counts: the client's IPv4 address, or the /64 its IPv6 address is in.
+ * A subscriber is given a whole /64 (or more), so counting single IPv6 addresses would let one
+ * client make 2^64 fresh starts.
+ */
+export function clientKey(headers: Headers, hops?: number): string {
+  const address = clientIp(headers, hops);
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address).slice(0, 4);
+  return `${groups.map((g) => g.toString(16)).join(":")}::/64`;
+}
+
+/** An IPv6 address as its eight 16-bit groups ("::" expanded, a trailing dotted IPv4 read as two). */
+export function ipv6Groups(ip: string): number[] {
+  let text = ip.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(":").map((g) => parseInt(g, 16)) : []);
+  const [h, t] = [part(head), part(tail)];
+  return tail === undefined ? h : [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
+}
+
 /** "::ffff:203.0.113.9" (IPv4 on a dual-stack socket) is 203.0.113.9. */
 function normalise(address: string): string {
   const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;

@@ -2,7 +2,7 @@ import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { rowsOf } from "../db/raw";
 import { env } from "../env";
-import { clientIp } from "./client-address";
+import { clientKey } from "./client-address";
 
 /**
  * Rate limits shared by every instance through the database (ADR 14): a fixed window per key,
@@ -166,7 +166,7 @@ export function paymentStartHits(checkoutId: string, headers: Headers): Hit[] {
   const rules = limits();
   return [
     { key: `pay:checkout:${checkoutId}`, rule: rules.paymentsPerCheckout },
-    { key: `pay:ip:${clientIp(headers)}`, rule: rules.paymentsPerIp },
+    { key: `pay:ip:${clientKey(headers)}`, rule: rules.paymentsPerIp },
   ];
 }
 

@@ -1,5 +1,5 @@
 import { receivePisWebhook } from "@/lib/checkout/webhooks";
-import { clientIp } from "@/lib/http/client-address";
+import { clientKey } from "@/lib/http/client-address";
 import { NO_STORE, problem } from "@/lib/http/problem";
 import { enforce, limits } from "@/lib/http/rate-limit";
 import { otherMethods, route } from "@/lib/http/route";
@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 // with it is in a header, for whoever reads the answer by hand.
 export const POST = route({ rawBody: true }, async ({ req, ctx, rawBody }) => {
   const result = await receivePisWebhook(rawBody, req.headers, ctx, new URL(req.url).searchParams);
-  if (!result.authentic) await enforce(ctx.db, `webhook:ip:${clientIp(req.headers)}`, limits().forgedWebhooksPerIp);
+  if (!result.authentic) await enforce(ctx.db, `webhook:ip:${clientKey(req.headers)}`, limits().forgedWebhooksPerIp);
   if (result.refusal) return problem(result.refusal, { detail: result.outcome });
   return new Response(null, { headers: { ...NO_STORE, "Webhook-Outcome": result.outcome } });
 });

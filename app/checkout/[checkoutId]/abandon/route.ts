@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { checkoutPage, postedLang, readPosted, refusalOf } from "@/components/checkout/posted-form";
 import { abandonPayment } from "@/lib/checkout/payments";
-import { clientIp } from "@/lib/http/client-address";
+import { clientKey } from "@/lib/http/client-address";
 import { seeOther } from "@/lib/http/problem";
 import { enforce, limits } from "@/lib/http/rate-limit";
 import { route } from "@/lib/http/route";
@@ -21,7 +21,7 @@ export const POST = route({ params, rawBody: true }, async ({ params, rawBody, r
   const { lang } = readPosted(postedLang, rawBody);
   const { checkoutId } = params;
   try {
-    await enforce(ctx.db, `abandon:ip:${clientIp(req.headers)}`, limits().abandonsPerIp);
+    await enforce(ctx.db, `abandon:ip:${clientKey(req.headers)}`, limits().abandonsPerIp);
     await abandonPayment(checkoutId, ctx);
     return seeOther(checkoutPage(checkoutId, { lang, stopped: "1" }));
   } catch (err) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { abandonPayment } from "@/lib/checkout/payments";
-import { clientIp } from "@/lib/http/client-address";
+import { clientKey } from "@/lib/http/client-address";
 import { enforce, limits } from "@/lib/http/rate-limit";
 import { otherMethods, route } from "@/lib/http/route";
 
@@ -11,7 +11,7 @@ const params = z.object({ checkoutId: z.string().max(64) });
 
 // Anyone may call it (the payer's page does, on its way out): limited per address like a start.
 export const POST = route({ params }, async ({ params, req, ctx }) => {
-  await enforce(ctx.db, `abandon:ip:${clientIp(req.headers)}`, limits().abandonsPerIp);
+  await enforce(ctx.db, `abandon:ip:${clientKey(req.headers)}`, limits().abandonsPerIp);
   return abandonPayment(params.checkoutId, ctx);
 });
 
