@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "../db";
 import { staffSessions } from "../db/schema";
@@ -13,7 +13,11 @@ export const SESSION_TTL_MS = 8 * 3600_000;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const tokenHash = (token: string) => sha256(`staff-session:${token}`);
-const passwordTag = (password: string) => sha256(`staff-password:${password}`).slice(0, 32);
+// Keyed by the password over the session's own token, which the database never holds (only its
+// hash): a copy of the database gives nothing to test password guesses against, and the tag still
+// stops matching once the staff password changes.
+const passwordTag = (password: string, token: string) =>
+  createHmac("sha256", password).update(`staff-password:${token}`).digest("hex").slice(0, 32);
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function passwordMatches(given: string, expected: string): boolean {
@@ -28,7 +32,7 @@ export async function openSession(db: Db, password: string, now = new Date()): P
   const token = randomBytes(32).toString("base64url");
   await db.insert(staffSessions).values({
     tokenHash: tokenHash(token),
-    passwordTag: passwordTag(password),
+    passwordTag: passwordTag(password, token),
     createdAt: now,
     expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
   });
@@ -48,7 +52,7 @@ export async function sessionIsValid(
     .select({ tag: staffSessions.passwordTag })
     .from(staffSessions)
     .where(and(eq(staffSessions.tokenHash, tokenHash(token)), gt(staffSessions.expiresAt, now)));
-  return row?.tag === passwordTag(password);
+  return row?.tag === passwordTag(password, token);
 }
 
 export async function endSession(db: Db, token: string | undefined): Promise<void> {
