@@ -73,10 +73,21 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     onChange: () => persister.changed(),
     ...(opts.webhookRetryDelaysMs && { retryDelaysMs: opts.webhookRetryDelaysMs }),
   });
+  const servesHost = (host: string | undefined) => {
+    if (!host) return false;
+    const port = listeningPort();
+    const served = [new URL(publicUrl()).host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`];
+    try {
+      return served.includes(new URL(`http://${host}`).host);
+    } catch {
+      return false;
+    }
+  };
   const ctx: SandboxContext = {
     store,
     now,
     publicUrl,
+    servesHost,
     webhooks,
     settings: {
       pendingMs: opts.pendingMs ?? 0,
@@ -179,7 +190,12 @@ async function handle(ctx: SandboxContext, req: http.IncomingMessage, res: http.
   const segments = () => path.split("/").filter(Boolean).map(decodeURIComponent);
   try {
     runDueTransitions(ctx);
+    // The API is for servers, which may know the sandbox under any name (a container's service name).
     if (isApi) return await handleApiCall(ctx, req, res, method, path, url);
+    if (!ctx.servesHost(header(req, "host")) && path !== "/health") {
+      if (isControl) throw new ApiError(421, 10019, "InvalidRequest", "The sandbox does not serve this host name.");
+      throw new PageError(421, "forbidden");
+    }
     if (isControl) {
       if (!sameSecret(header(req, "x-sandbox-secret") ?? "", ctx.settings.controlSecret)) {
         throw new ApiError(

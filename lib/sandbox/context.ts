@@ -20,6 +20,12 @@ export interface SandboxContext {
   now: () => number;
   /** Origin the payer's browser and the merchant use to reach the sandbox, without a trailing slash. */
   publicUrl: () => string;
+  /**
+   * Whether a request's Host is a name the sandbox's pages answer to: its public URL's, or this
+   * machine's loopback names on its port. A page of another site whose name was made to resolve here
+   * (DNS rebinding) must not read the console or force a status with the browser's help.
+   */
+  servesHost: (host: string | undefined) => boolean;
   webhooks: WebhookDispatcher;
   settings: SandboxSettings;
   faults: Faults;

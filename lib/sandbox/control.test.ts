@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -408,6 +409,51 @@ describe("console", () => {
     expect((await consoleForm("/console/reset", {}, "https://evil.example")).status).toBe(403);
     await consoleForm("/console/reset");
     expect(((await c.get("/payments")).json as { data: unknown[] }).data).toEqual([]);
+  });
+});
+
+describe("DNS rebinding", () => {
+  /** A request as a page on another name that now resolves to this machine sends it. */
+  function asRebound(method: string, path: string, headers: Record<string, string> = {}) {
+    const { port } = new URL(s.baseUrl);
+    const foreign = `rebind.attacker.example:${port}`;
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        `${s.baseUrl}${path}`,
+        { method, headers: { Host: foreign, Origin: `http://${foreign}`, ...headers } },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.end(method === "POST" ? "status=bank%3AACSC" : undefined);
+    });
+  }
+
+  it("refuses the console, the bank's pages and control calls under a host name it does not serve", async () => {
+    const { id, confirmLink } = await createPayment(s.api, { query: "?bankId=SEB_LT_SAND" });
+    const forced = await asRebound("POST", `/console/payments/${id}/status`, {
+      "Content-Type": "application/x-www-form-urlencoded",
+    });
+    expect(forced.status).toBe(421);
+    expect(await status(id)).toMatchObject({ group: "started" });
+    const listed = await asRebound("GET", "/");
+    expect([listed.status, listed.body.includes(id)]).toEqual([421, false]);
+    expect((await asRebound("GET", new URL(confirmLink).pathname)).status).toBe(421);
+    expect((await asRebound("GET", "/_sandbox/payments", CONTROL)).status).toBe(421);
+    // The API is for servers, which reach it under whatever name their network gives it.
+    const { port } = new URL(s.baseUrl);
+    const api = await new Promise<number>((resolve, reject) => {
+      http
+        .get(`${s.api}/pis/payment/${id}/status`, { headers: { Host: `sandbox:${port}`, ...credentials } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on("error", reject);
+    });
+    expect(api).toBe(200);
   });
 });
 

@@ -8,7 +8,7 @@ import type { ErrorKey } from "./i18n";
  * close the connection.
  */
 
-export type ErrorStatus = 400 | 401 | 404 | 500;
+export type ErrorStatus = 400 | 401 | 404 | 421 | 500;
 
 /** An error the API answers with the provider's envelope `{"error":{code,name,description},"data"}`. */
 export class ApiError extends Error {
@@ -72,7 +72,7 @@ export const apiErrors = {
 /** Thrown by the hosted pages; rendered as a plain HTML error page. */
 export class PageError extends Error {
   constructor(
-    readonly status: 400 | 403 | 404,
+    readonly status: 400 | 403 | 404 | 421,
     /** An i18n key of the page's heading. */
     readonly titleKey: ErrorKey,
   ) {
