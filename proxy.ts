@@ -126,8 +126,5 @@ export const config = {
   // serve (embed.js, stylesheet.css). Everything else (pages, RSC requests, server actions) comes
   // here, and API paths holding a %, to be refused if they do not decode (above). The files are
   // skipped by their whole path: "/embed.jsX" is a page (a 404) and gets a page's headers.
-  matcher: [
-    "/((?!api/|_next/static/|_next/image$|favicon\\.svg$|embed\\.js$|stylesheet\\.css$).*)",
-    "/api/(.*%.*)",
-  ],
+  matcher: ["/((?!api/|_next/static/|_next/image$|favicon\\.svg$|embed\\.js$|stylesheet\\.css$).*)", "/api/(.*%.*)"],
 };
