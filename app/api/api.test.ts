@@ -40,6 +40,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     payPost: typeof import("@/app/checkout/[checkoutId]/pay/route");
     forgetPost: typeof import("@/app/checkout/[checkoutId]/saved-account/forget/route");
     abandonPost: typeof import("@/app/checkout/[checkoutId]/abandon/route");
+    cancel: typeof import("@/app/api/checkouts/[checkoutId]/cancel/route");
   };
   // Each database kind gets a fresh process-wide app context, as a fresh server would.
   freshAppFor(kind);
@@ -59,6 +60,7 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
       payPost: await import("@/app/checkout/[checkoutId]/pay/route"),
       forgetPost: await import("@/app/checkout/[checkoutId]/saved-account/forget/route"),
       abandonPost: await import("@/app/checkout/[checkoutId]/abandon/route"),
+      cancel: await import("@/app/api/checkouts/[checkoutId]/cancel/route"),
     };
     // Opening and migrating the database is start-up work, not part of any one request.
     await (await import("@/lib/checkout/app-context")).appContext();
@@ -136,6 +138,23 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect(
       (await routes.checkout.GET(req("/api/checkouts/co_nope", { headers: auth }), withId("co_nope"))).status,
     ).toBe(404);
+  });
+
+  it("lets the merchant cancel a checkout, with the key only; the payer can then no longer pay it", async () => {
+    const { id } = await (await create()).json();
+    const cancel = (headers: Record<string, string>) =>
+      routes.cancel.POST(req(`/api/checkouts/${id}/cancel`, { method: "POST", headers }), withId(id));
+    expect((await cancel({})).status).toBe(401);
+    const ok = await cancel(auth);
+    expect([ok.status, (await ok.json()).status]).toEqual([200, "cancelled"]);
+    const pay = await routes.payments.POST(
+      req(`/api/checkouts/${id}/payments`, {
+        method: "POST",
+        body: { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey: "cancelled-1" },
+      }),
+      withId(id),
+    );
+    expect([pay.status, (await pay.json()).code]).toEqual([409, "checkout_cancelled"]);
   });
 
   it("refuses a payment body that tries to set the amount or lacks the attempt key, naming the field", async () => {

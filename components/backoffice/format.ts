@@ -33,6 +33,7 @@ const SOURCE_LABELS: Record<string, string> = {
   webhook: "Webhook",
   reconciliation: "Reconciliation",
   payer: "Payer",
+  merchant: "Merchant",
   system: "System",
 };
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../errors";
 import { PAYMENT_FAILURE_REASONS } from "../pis/status";
 import { DECIMAL_AMOUNT } from "./money";
-import { CHECKOUT_STATUSES, PAYMENT_METHODS, STATUS_GROUPS } from "./types";
+import { CHECKOUT_STATUSES, NOTIFICATION_EVENTS, PAYMENT_METHODS, STATUS_GROUPS } from "./types";
 
 /**
  * What the API answers, as zod schemas: the TypeScript types below come from them, and
@@ -83,7 +83,10 @@ export type FailureReason = z.infer<typeof failureReason>;
 export const checkoutStatusView = z.object({
   id: z.string(),
   status: checkoutStatus,
-  final: z.boolean().meta({ description: "The status will not change any more by itself" }),
+  final: z.boolean().meta({
+    description:
+      "No payment is under way: paid, or no payment can start (expired, cancelled), or the last one failed (the payer may try again until the checkout expires). Only paid is for ever: a payment the payer had stopped can still be approved at the bank, and makes an expired, cancelled or failed checkout paid",
+  }),
   amount,
   currency: z.string(),
   returnUrl: z.string(),
@@ -223,3 +226,21 @@ export const readinessView = z.object({
   provider: z.enum(["ok", "unreachable"]),
 });
 export type Readiness = z.infer<typeof readinessView>;
+
+/** The body of a notification we POST to the merchant's notifyUrl, signed (Checkout-Signature). */
+export const merchantNotification = z.object({
+  id: z.string().meta({ description: "The same on every retry, and sent as Checkout-Delivery-Id: drop repeats" }),
+  event: z.enum(NOTIFICATION_EVENTS),
+  createdAt: time,
+  checkout: z.object({ id: z.string(), reference: z.string(), amount, currency: z.string() }),
+  status: checkoutStatus.optional().meta({ description: "The checkout's status after the event (checkout.* events)" }),
+  attemptId: z
+    .string()
+    .optional()
+    .meta({ description: "The payment attempt the event is about; a duplicate payment's is what to refund" }),
+  refund: z
+    .object({ id: z.string(), amount, currency: z.string() })
+    .optional()
+    .meta({ description: "The refund the event is about (refund.* events)" }),
+});
+export type MerchantNotification = z.infer<typeof merchantNotification>;

@@ -36,16 +36,26 @@ const merchantUrl = z
 export const createCheckoutInput = z
   .strictObject({
     amount: amountInput,
-    currency: z.enum(SUPPORTED_CURRENCIES as [string, ...string[]]),
+    currency: z.enum(SUPPORTED_CURRENCIES as [string, ...string[]]).meta({
+      description:
+        "Bank payments are in EUR (and PLN where the provider offers it), and only EUR and PLN can be refunded; the other currencies are for card projects, and the provider may refuse them",
+    }),
     description: z.string().trim().min(1).max(140),
-    reference: z.string().trim().min(1).max(64),
+    reference: z.string().trim().min(1).max(64).meta({
+      description:
+        "Your order number. Its first 33 characters go to the bank as the payment's end-to-end id (the provider's limit), which the payment keeps through to the statements: keep what tells orders apart within them",
+    }),
     returnUrl: merchantUrl,
     notifyUrl: merchantUrl.optional(),
     locale: z.enum(LOCALES).optional(),
     country: z
       .string()
       .regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 code")
-      .optional(),
+      .optional()
+      .meta({
+        description:
+          "The country whose banks the page shows first, if the provider has banks there (it answers its countries at GET /auth/countries: LT, LV and EE in the sandbox); otherwise the payer's language decides, and the payer may switch",
+      }),
     email: z.email().optional(),
     // The merchant's id for its signed-in customer; offers saving a bank account (ADR 11).
     customerId: z

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications } from "../db/schema";
+import { merchantNotification } from "./contract";
 import { testDbKinds } from "../db/testing";
 import { deliverDueNotifications, enqueueNotification } from "./notifications";
 import { notificationsContext } from "./notifications-test-setup";
@@ -21,6 +22,8 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
       event: "checkout.paid",
       checkout: { id: checkout.id, amount: "12.00", currency: "EUR" },
     });
+    // The body is what the OpenAPI document's webhook says, and nothing else.
+    expect(merchantNotification.strict().safeParse(JSON.parse(got!.body)).error).toBeUndefined();
     // The documented scheme, recomputed here: t=<ms>,v1=hex(HMAC-SHA256(secret, t + "." + body)).
     const [, t, v1] = got!.signature.match(/^t=(\d+),v1=([0-9a-f]{64})$/)!;
     const expected = createHmac("sha256", TEST_NOTIFY_SECRET).update(`${t}.${got!.body}`).digest("hex");

@@ -3,7 +3,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { rowsOf } from "../db/raw";
 import { notifications } from "../db/schema";
 import { nowOf, type CheckoutContext, type Tx } from "./context";
+import type { MerchantNotification } from "./contract";
 import { postToMerchant } from "./merchant-post";
+import type { NotificationEvent } from "./types";
 
 /**
  * Notifications to the merchant's notifyUrl (README "Notifications"). Signed like this:
@@ -11,13 +13,7 @@ import { postToMerchant } from "./merchant-post";
  * The merchant recomputes the HMAC over the raw body, compares in constant time, and refuses a
  * timestamp older than 5 minutes. A delivery succeeds on any 2xx; otherwise it is retried.
  */
-export type NotificationEvent =
-  | "checkout.paid"
-  | "checkout.payment_failed"
-  | "checkout.expired"
-  | "checkout.duplicate_payment"
-  | "refund.completed"
-  | "refund.failed";
+export type { NotificationEvent };
 
 // Back-off after each failed delivery; after the last, the notification is given up (visible in
 // the back office). About two days in all, like the provider's own webhooks.
@@ -41,11 +37,14 @@ export async function enqueueNotification(
   tx: Tx,
   checkout: NotifiedCheckout,
   event: NotificationEvent,
-  data: Record<string, unknown> = {},
+  data: NotificationData = {},
 ): Promise<void> {
   const row = notificationRow(checkout, event, data);
   if (row) await tx.insert(notifications).values(row);
 }
+
+/** What an event adds to the notification's body. */
+type NotificationData = Pick<MerchantNotification, "status" | "attemptId" | "refund">;
 
 type NotifiedCheckout = { id: string; notifyUrl: string | null; reference: string; amount: string; currency: string };
 
@@ -53,17 +52,19 @@ type NotifiedCheckout = { id: string; notifyUrl: string | null; reference: strin
 export function notificationRow(
   checkout: NotifiedCheckout,
   event: NotificationEvent,
-  data: Record<string, unknown> = {},
+  data: NotificationData = {},
 ): typeof notifications.$inferInsert | undefined {
   if (!checkout.notifyUrl) return undefined;
   const id = `ntf_${randomUUID()}`;
-  const payload = JSON.stringify({
+  // Typed by the schema the OpenAPI document gives the merchant (its `webhooks`).
+  const body: MerchantNotification = {
     id,
     event,
     createdAt: new Date().toISOString(),
     checkout: { id: checkout.id, reference: checkout.reference, amount: checkout.amount, currency: checkout.currency },
     ...data,
-  });
+  };
+  const payload = JSON.stringify(body);
   // Due from this millisecond on, by the same clock the outbox claims with (the database's now()
   // has microseconds, and would make it due up to 1 ms after a claim in the same millisecond).
   return { id, checkoutId: checkout.id, event, url: checkout.notifyUrl, payload, nextAttemptAt: new Date() };

@@ -81,7 +81,11 @@ function sameAmount(a: string | number, b: string, currency: string): boolean {
  * only while the provider still reports the payment as merely started; the old payment is kept
  * (not failed), so if the payer does authorise it later in a forgotten tab, the money is seen.
  */
-export async function abandonPayment(checkoutId: string, c: CheckoutContext): Promise<{ abandoned: true }> {
+export async function abandonPayment(
+  checkoutId: string,
+  c: CheckoutContext,
+  source: "payer" | "merchant" = "payer",
+): Promise<{ abandoned: true }> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
   const [attempt] = await c.db
@@ -105,7 +109,7 @@ export async function abandonPayment(checkoutId: string, c: CheckoutContext): Pr
     if (!(err instanceof PisError)) throw err;
     throw new CheckoutError("provider_error", { detail: "We could not check your payment with the bank." });
   }
-  await applyProviderStatus(c, { attemptId: attempt.id }, status, "payer");
+  await applyProviderStatus(c, { attemptId: attempt.id }, status, source);
   const authorised = () =>
     new CheckoutError("payment_authorised", { detail: "Wait for its result instead of paying again." });
   if (status.group !== "started") throw authorised();
@@ -119,7 +123,7 @@ export async function abandonPayment(checkoutId: string, c: CheckoutContext): Pr
       .update(paymentAttempts)
       .set({ abandonedAt: new Date(), updatedAt: new Date() })
       .where(eq(paymentAttempts.id, attempt.id));
-    await moveCheckout(tx, row, "open", "payer", attempt.id);
+    await moveCheckout(tx, row, "open", source, attempt.id);
   });
   return { abandoned: true };
 }

@@ -197,7 +197,8 @@ async function insertAttempt(
   fields: Pick<AttemptRow, "id" | "checkoutId" | "attemptKey" | "method" | "bankId">,
 ): Promise<SeenAttempt> {
   for (let checkout: CheckoutRow | undefined = read; checkout; checkout = await loadCheckout(c, read.id)) {
-    if (checkout.status === "paid") throw new CheckoutError("already_paid");
+    // Read again after a lost race: it may have been paid, cancelled or expired since.
+    assertPayable(c, checkout);
     const move = checkoutMove(checkout, "processing", "initiation", fields.id);
     if (await writeIfUnchanged(c.db, { checkout, attemptInsert: fields, ...move })) {
       const written = { ...checkout, version: checkout.version + 1, status: move?.moveTo ?? checkout.status };

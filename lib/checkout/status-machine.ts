@@ -34,10 +34,11 @@ const CHECKOUT_MOVES: Record<CheckoutStatus, readonly CheckoutStatus[]> = {
   processing: ["paid", "failed", "open"],
   // A failed attempt may be retried; an expired checkout can still be paid by an attempt that was
   // already at the bank, because the money has moved.
-  failed: ["processing", "paid", "expired"],
+  failed: ["processing", "paid", "expired", "cancelled"],
   expired: ["paid"],
   paid: [],
-  cancelled: [],
+  // Like expired: no payment starts, but one the payer had stopped may still be approved at the bank.
+  cancelled: ["paid"],
 };
 
 export function canMoveCheckout(from: CheckoutStatus, to: CheckoutStatus): boolean {

@@ -17,3 +17,14 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const LOCALES = ["en", "lt", "lv", "et"] as const;
 export type Locale = (typeof LOCALES)[number];
+
+/** What the merchant is told at its notifyUrl (README "Notifications to the merchant"). */
+export const NOTIFICATION_EVENTS = [
+  "checkout.paid",
+  "checkout.payment_failed",
+  "checkout.expired",
+  "checkout.duplicate_payment",
+  "refund.completed",
+  "refund.failed",
+] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];

@@ -93,7 +93,7 @@ export const paymentAttempts = pgTable(
   ],
 );
 
-export type StatusSource = "initiation" | "landing" | "webhook" | "reconciliation" | "payer" | "system";
+export type StatusSource = "initiation" | "landing" | "webhook" | "reconciliation" | "payer" | "merchant" | "system";
 
 /** Every applied status change, with who caused it: the audit trail of a checkout. */
 export const statusEvents = pgTable(

@@ -122,6 +122,27 @@ export function openApiDocument(serverUrl: string) {
     "x-page-error-codes": PAGE_ERRORS,
     "x-other-method-error-codes": OTHER_METHOD_ERRORS,
     "x-unknown-path-error-codes": UNKNOWN_PATH_ERRORS,
+    // What we POST to a checkout's notifyUrl (README "Notifications to the merchant").
+    webhooks: {
+      merchantNotification: {
+        post: {
+          summary:
+            "A checkout was paid, a payment failed, a checkout expired, a second payment completed, or a refund completed or failed. Delivered at least once, one checkout's in order: answer 2xx within 10 s, or it is retried (10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h) and the checkout's later notifications wait for it, so answer 2xx to events you do not handle too",
+          parameters: [
+            {
+              name: "Checkout-Signature",
+              in: "header",
+              required: true,
+              schema: { type: "string" },
+              description: 't=<unix ms>,v1=<hex HMAC-SHA256(MERCHANT_NOTIFY_SECRET, "<t>.<raw body>")>',
+            },
+            { name: "Checkout-Delivery-Id", in: "header", required: true, schema: { type: "string" } },
+          ],
+          requestBody: { required: true, content: json(contract.merchantNotification) },
+          responses: { "2XX": { description: "Taken: not sent again" } },
+        },
+      },
+    },
     components: {
       securitySchemes: {
         merchantKey: { type: "http", scheme: "bearer", description: "MERCHANT_API_KEY" },
@@ -155,6 +176,25 @@ export function openApiDocument(serverUrl: string) {
           parameters: [idParam],
           ok: { description: "The checkout", schema: contract.checkoutDetail },
           errors: [...MERCHANT, ...PARAMS, "checkout_not_found"],
+        }),
+      },
+      "/api/checkouts/{checkoutId}/cancel": {
+        post: operation({
+          summary:
+            "Cancel a checkout: its page takes no more payments. A payment the payer has not authorised is stopped; one they have is left to finish (payment_authorised). Cancelling a cancelled checkout answers it again. A stopped payment the payer still approves at the bank makes it paid (checkout.paid), as the money moved",
+          security: "merchant",
+          parameters: [idParam],
+          ok: { description: "The cancelled checkout", schema: contract.checkoutDetail },
+          errors: [
+            ...MERCHANT,
+            ...PARAMS,
+            "checkout_not_found",
+            "already_paid",
+            "checkout_expired",
+            "payment_in_progress",
+            "payment_authorised",
+            "provider_error",
+          ],
         }),
       },
       "/api/checkouts/{checkoutId}/payments": {

@@ -1,0 +1,46 @@
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { checkouts, paymentAttempts } from "../db/schema";
+import { moveCheckout } from "./apply-status";
+import { expireIfDue } from "./checkout-status";
+import { getCheckoutDetail, loadCheckout } from "./checkouts";
+import type { CheckoutContext } from "./context";
+import type { CheckoutDetail } from "./contract";
+import { CheckoutError, checkoutNotFound } from "./errors";
+import { abandonPayment } from "./payments";
+
+/**
+ * The merchant cancels a checkout (the order was cancelled, or went out of stock): its page takes no
+ * more payments. A payment the payer has not authorised at the bank is stopped first, as when the
+ * payer abandons one; one they have authorised cannot be stopped, so the checkout keeps it and its
+ * outcome. A stopped payment that the payer still approves at the bank later (a tab left open) makes
+ * the checkout paid, because the money moved: the merchant hears `checkout.paid` and refunds it.
+ */
+export async function cancelCheckout(checkoutId: string, c: CheckoutContext): Promise<CheckoutDetail> {
+  const found = await loadCheckout(c, checkoutId);
+  if (!found) throw checkoutNotFound();
+  const checkout = await expireIfDue(c, found);
+  if (checkout.status === "cancelled") return getCheckoutDetail(checkoutId, c);
+  if (checkout.status === "paid") throw new CheckoutError("already_paid");
+  if (checkout.status === "expired") throw new CheckoutError("checkout_expired");
+  await abandonPayment(checkoutId, c, "merchant");
+  await c.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
+    if (!row || row.status === "cancelled") return;
+    if (row.status === "paid") throw new CheckoutError("already_paid");
+    if (row.status === "expired") throw new CheckoutError("checkout_expired");
+    // Under the checkout's lock no payment can start (ADR 13): one the payer started meanwhile wins.
+    const [inFlight] = await tx
+      .select({ id: paymentAttempts.id })
+      .from(paymentAttempts)
+      .where(
+        and(
+          eq(paymentAttempts.checkoutId, checkoutId),
+          isNull(paymentAttempts.abandonedAt),
+          or(isNull(paymentAttempts.statusGroup), inArray(paymentAttempts.statusGroup, ["started", "pending"])),
+        ),
+      );
+    if (inFlight) throw new CheckoutError("payment_in_progress", { detail: "The payer has just started a payment." });
+    await moveCheckout(tx, row, "cancelled", "merchant");
+  });
+  return getCheckoutDetail(checkoutId, c);
+}
