@@ -51,6 +51,8 @@ export const ERRORS = {
 
   // The provider could not be reached or refused: no money moved.
   provider_error: { status: 502, retry: true },
+  // It answered, and refused: the same request again will not help.
+  payment_refused: { status: 422, retry: false },
   banks_unavailable: { status: 502, retry: true },
 
   // Provider webhooks: anything but 200 makes the provider deliver again.

@@ -38,6 +38,15 @@ describe("explain", () => {
     });
   });
 
+  it("a provider's refusal: no Try again, and paying another way starts a new attempt", () => {
+    expect(explain(refusal("payment_refused"))).toEqual({
+      key: "apiError.payment_refused",
+      retry: false,
+      reload: false,
+      newKey: true,
+    });
+  });
+
   it("an order that ended meanwhile: reload, no retry", () => {
     expect(explain(refusal("already_paid"))).toMatchObject({
       key: "apiError.already_paid",

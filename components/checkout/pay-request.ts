@@ -36,7 +36,13 @@ const RELOAD = new Set([
   "saved_account_ended",
   "no_saved_account",
 ]);
-const NEW_KEY = new Set(["provider_error", "attempt_failed", "saved_account_ended", "no_saved_account"]);
+const NEW_KEY = new Set([
+  "provider_error",
+  "payment_refused",
+  "attempt_failed",
+  "saved_account_ended",
+  "no_saved_account",
+]);
 
 /**
  * The message of an API error code, when the page has words for it. The catalogue has them for

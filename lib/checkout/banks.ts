@@ -36,7 +36,7 @@ export async function banksAnswer(country: string, c: CheckoutContext): Promise<
   try {
     banks = await loadBanks(c, country);
   } catch (err) {
-    if (err instanceof PisError) throw new CheckoutError("banks_unavailable");
+    if (err instanceof PisError) throw new CheckoutError("banks_unavailable", {}, { cause: err });
     throw err;
   }
   let answer = answers.get(banks);

@@ -19,9 +19,11 @@ export class CheckoutError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly extras: ErrorExtras = {},
+    /** What caused it (a provider's answer), for the log line only: never in the answer. */
+    options?: { cause?: unknown },
   ) {
     const title = problemTitle(code);
-    super(`${code}: ${title}${extras.detail ? ` (${extras.detail})` : ""}`);
+    super(`${code}: ${title}${extras.detail ? ` (${extras.detail})` : ""}`, options);
     this.name = "CheckoutError";
     this.status = ERRORS[code].status;
     this.title = title;

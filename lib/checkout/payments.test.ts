@@ -222,13 +222,23 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     };
     const checkout = await createCheckout(order, ctx);
     const err = await refusal(startPayment(checkout.id, bankPay("key-down-1"), refused));
-    expect(err).toMatchObject({ status: 502, code: "provider_error" });
+    // Refused, not unreachable: trying the same again will not help, and the cause is kept for the log.
+    expect(err).toMatchObject({ status: 422, code: "payment_refused" });
+    expect(String((err.cause as Error).message)).toMatch(/401/);
     expect(err.title).not.toMatch(/\d{3}/);
     const [attempt] = await attempts(checkout.id);
     // A refusal is a definite answer: no payment exists, so the attempt has failed.
     expect(attempt).toMatchObject({ statusGroup: "failed" });
     expect(attempt!.failureReason).toMatch(/^provider_401/);
     expect((await startPayment(checkout.id, bankPay("key-down-2"), ctx)).confirmLink).toBeTruthy();
+  });
+
+  it("says the provider refused a payment to a creditor account it does not take, and keeps why", async () => {
+    const badIban = { ...ctx, config: { ...ctx.config, creditorIban: "LT601010012345678902" } };
+    const checkout = await createCheckout(order, badIban);
+    const err = await refusal(startPayment(checkout.id, bankPay("key-iban-1"), badIban));
+    expect(err).toMatchObject({ status: 422, code: "payment_refused" });
+    expect(String((err.cause as Error).message)).toMatch(/HTTP 400/);
   });
 
   it("refuses an amount with more decimals than the currency has, naming the field", async () => {

@@ -166,7 +166,7 @@ export async function startPayment(
       // confirmLink, so the attempt steps aside (the payer may pay again) but is not failed: if it
       // completes after all, its webhook finds it by the attempt id in the Webhook-URL.
       await closeUnknownInitiation(c, attemptId);
-      throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." });
+      throw new CheckoutError("provider_error", { detail: "We could not reach the payment service." }, { cause: err });
     }
     if (link && err.httpStatus === 401) {
       // Refused again with a token refreshed just now: the payer withdrew the consent at the bank.
@@ -182,7 +182,7 @@ export async function startPayment(
         ? `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}`
         : `provider_${err.kind}`,
     );
-    throw new CheckoutError("provider_error", { detail: "The payment service could not start this payment." });
+    throw new CheckoutError("payment_refused", { detail: "The payment service refused this payment." }, { cause: err });
   }
 }
 

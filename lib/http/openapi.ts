@@ -209,6 +209,7 @@ export function openApiDocument(serverUrl: string) {
             ...PAYER_CHOICE,
             "method_unavailable",
             "payment_in_progress",
+            "payment_refused",
             "attempt_failed",
             "saved_account_ended",
             "no_saved_account",

@@ -104,6 +104,27 @@ describe("route wrapper", () => {
     expect(JSON.stringify(lines())).not.toMatch(/LT601010012345678901|jonas@example/);
   });
 
+  it("logs what the provider answered when it passes on a refusal, and answers the caller without it", async () => {
+    const { PisError } = await import("../pis");
+    const { CheckoutError } = await import("../checkout/errors");
+    const cause = new PisError({
+      kind: "http",
+      httpStatus: 400,
+      name: "InvalidCreditorAccount",
+      operation: "initiatePayment",
+    });
+    const h = route({}, async () => {
+      throw new CheckoutError("payment_refused", { detail: "The payment service refused this payment." }, { cause });
+    });
+    const lines = captureLog();
+    const res = await h(new Request("http://app.test/api/checkouts/co_abc123/payments", { method: "POST" }), ctx());
+    expect(res.status).toBe(422);
+    expect(await res.text()).not.toContain("InvalidCreditorAccount");
+    const logged = lines().find((l) => l.msg === "provider answer")!;
+    expect(logged).toMatchObject({ level: "warn", code: "payment_refused", reqId: res.headers.get("x-request-id") });
+    expect(JSON.stringify(logged)).toContain("InvalidCreditorAccount");
+  });
+
   it("logs one JSON line per request: id, route (no ids in it), status and duration", async () => {
     const lines = captureLog();
     const res = await handler(

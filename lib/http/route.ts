@@ -144,6 +144,18 @@ export function route<
         );
       }
       if (err instanceof CheckoutError) {
+        // A refusal we pass on from the provider: what it said is for the operator, not the caller.
+        if (err.cause !== undefined)
+          logger.warn(
+            {
+              reqId: requestId,
+              method: req.method,
+              route: routeOf(req),
+              code: err.code,
+              err: redactError(err.cause),
+            },
+            "provider answer",
+          );
         return problem(err.code, err.extras);
       }
       // The id ties the payer's report to this log line (and is in the X-Request-Id header).

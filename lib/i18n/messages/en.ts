@@ -118,6 +118,8 @@ export const en = {
   "apiError.refund_exceeds_payment": "The refund is more than what can still be refunded.",
   "apiError.refund_refused": "The payment service refused this refund. No money was returned.",
   "apiError.provider_error": "We could not reach the payment service just now. No money was taken. Please try again.",
+  "apiError.payment_refused":
+    "The payment service refused to start this payment. No money was taken. Please pay another way, or contact the shop.",
   "apiError.banks_unavailable": "The list of banks could not be loaded. Please try again.",
   "apiError.webhook_malformed": "The webhook could not be read.",
   "apiError.webhook_unsigned": "The webhook is not signed with this shop's secret.",

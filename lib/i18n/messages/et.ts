@@ -108,6 +108,8 @@ export const et: Messages = {
   "apiError.refund_refused": "Makseteenus keeldus sellest tagasimaksest. Raha ei tagastatud.",
   "apiError.provider_error":
     "Makseteenuse pakkujaga ei õnnestunud praegu ühendust saada. Raha ei võetud. Palun proovige uuesti.",
+  "apiError.payment_refused":
+    "Makseteenus keeldus seda makset alustamast. Raha ei võetud. Palun makske muul viisil või võtke ühendust poega.",
   "apiError.banks_unavailable": "Pankade loendit ei õnnestunud laadida. Palun proovige uuesti.",
   "apiError.webhook_malformed": "Veebikonksu teadet ei õnnestunud lugeda.",
   "apiError.webhook_unsigned": "Veebikonksu teade ei ole selle poe salajase võtmega allkirjastatud.",

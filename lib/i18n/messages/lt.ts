@@ -114,6 +114,8 @@ export const lt: Messages = {
   "apiError.refund_refused": "Mokėjimų paslauga atmetė šį grąžinimą. Pinigai negrąžinti.",
   "apiError.provider_error":
     "Šiuo metu nepavyko susisiekti su mokėjimo paslaugos teikėju. Pinigai nebuvo nuskaičiuoti. Bandykite dar kartą.",
+  "apiError.payment_refused":
+    "Mokėjimų paslauga atsisakė pradėti šį mokėjimą. Pinigai nebuvo nuskaičiuoti. Sumokėkite kitu būdu arba susisiekite su parduotuve.",
   "apiError.banks_unavailable": "Nepavyko įkelti bankų sąrašo. Bandykite dar kartą.",
   "apiError.webhook_malformed": "Webhook pranešimo nepavyko perskaityti.",
   "apiError.webhook_unsigned": "Webhook pranešimas nepasirašytas šios parduotuvės slaptu raktu.",

@@ -114,6 +114,8 @@ export const lv: Messages = {
   "apiError.refund_refused": "Maksājumu pakalpojums noraidīja šo atmaksu. Nauda netika atmaksāta.",
   "apiError.provider_error":
     "Pašlaik neizdevās sazināties ar maksājumu pakalpojuma sniedzēju. Nauda netika iekasēta. Lūdzu, mēģiniet vēlreiz.",
+  "apiError.payment_refused":
+    "Maksājumu pakalpojums atteicās sākt šo maksājumu. Nauda netika iekasēta. Lūdzu, maksājiet citā veidā vai sazinieties ar veikalu.",
   "apiError.banks_unavailable": "Banku sarakstu neizdevās ielādēt. Lūdzu, mēģiniet vēlreiz.",
   "apiError.webhook_malformed": "Webhook paziņojumu neizdevās nolasīt.",
   "apiError.webhook_unsigned": "Webhook paziņojums nav parakstīts ar šī veikala slepeno atslēgu.",
