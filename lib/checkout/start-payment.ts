@@ -182,7 +182,18 @@ export async function startPayment(
         ? `provider_${err.httpStatus}_${err.providerName ?? err.code ?? "error"}`
         : `provider_${err.kind}`,
     );
-    throw new CheckoutError("payment_refused", { detail: "The payment service refused this payment." }, { cause: err });
+    if (err.kind === "http")
+      throw new CheckoutError(
+        "payment_refused",
+        { detail: "The payment service refused this payment." },
+        { cause: err },
+      );
+    // A 200 we could not read, or a request this API version cannot make: not the provider's refusal.
+    throw new CheckoutError(
+      "provider_error",
+      { detail: "The payment service could not start this payment." },
+      { cause: err },
+    );
   }
 }
 
