@@ -153,7 +153,7 @@ test("a method an API route does not take is answered 405 problem+json with Allo
 }) => {
   const id = await createCheckout(request);
   const cases: [method: string, path: string, allow: string][] = [
-    ["DELETE", "/api/checkouts", "POST, OPTIONS"],
+    ["DELETE", "/api/checkouts", "GET, HEAD, POST, OPTIONS"],
     ["PUT", `/api/checkouts/${id}`, "GET, HEAD, OPTIONS"],
     ["POST", "/api/banks?country=LT", "GET, HEAD, OPTIONS"],
     ["GET", "/api/webhooks/pis", "POST, OPTIONS"],

@@ -140,6 +140,22 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     ).toBe(404);
   });
 
+  it("lists the merchant's checkouts, newest first, by reference, status and day, with the key only", async () => {
+    const reference = `list-${kind}-${Date.now()}`;
+    const first = await (await create({ ...order, reference: `${reference}-a` })).json();
+    const second = await (await create({ ...order, reference: `${reference}-b` })).json();
+    const list = (query: string, headers: Record<string, string> = auth) =>
+      routes.checkouts.GET(req(`/api/checkouts?${query}`, { headers }), none);
+    expect((await list(`q=${reference}`, {})).status).toBe(401);
+    const found = await (await list(`q=${reference}&status=open`)).json();
+    expect(found).toMatchObject({ page: 1, hasMore: false });
+    expect(found.items.map((c: { id: string }) => c.id)).toEqual([second.id, first.id]);
+    expect(found.items[0]).toMatchObject({ reference: `${reference}-b`, amount: "12.50", status: "open" });
+    expect((await (await list(`q=${reference}&status=paid`)).json()).items).toEqual([]);
+    const bad = await list("from=yesterday");
+    expect([bad.status, (await bad.json()).errors[0].path]).toEqual([400, "from"]);
+  });
+
   it("lets the merchant cancel a checkout, with the key only; the payer can then no longer pay it", async () => {
     const { id } = await (await create()).json();
     const cancel = (headers: Record<string, string>) =>

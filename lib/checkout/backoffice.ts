@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "
 import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
 import { loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
-import type { StaffDetail, StaffListing } from "./contract";
+import type { CheckoutList, StaffDetail, StaffListing } from "./contract";
 import { fromMinor, toMinor } from "./money";
 import type { CheckoutFilter } from "./backoffice-filter";
 import { withinMs } from "./poll";
@@ -10,7 +10,49 @@ import { findBank } from "./project";
 
 const PAGE_SIZE = 25;
 
+/** One page of checkouts, newest first, as the merchant lists them (GET /api/checkouts). */
+export async function listCheckouts(filter: CheckoutFilter, c: CheckoutContext): Promise<CheckoutList> {
+  const { page, hasMore } = await checkoutPage(filter, c);
+  return { items: page.map(toCheckoutView), page: filter.page, hasMore };
+}
+
 export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutContext): Promise<StaffListing> {
+  const { page, hasMore } = await checkoutPage(filter, c);
+  const attempts = page.length
+    ? await c.db
+        .select()
+        .from(paymentAttempts)
+        .where(
+          inArray(
+            paymentAttempts.checkoutId,
+            page.map((r) => r.id),
+          ),
+        )
+        .orderBy(desc(paymentAttempts.createdAt))
+    : [];
+  const items = page.map((row) => {
+    const latest = attempts.find((a) => a.checkoutId === row.id);
+    const own = attempts.filter((a) => a.checkoutId === row.id);
+    return {
+      ...toCheckoutView(row),
+      bankId: latest?.bankId ?? null,
+      attempts: own.length,
+      paidTwice: own.some((a) => a.duplicateAt !== null),
+    };
+  });
+  return {
+    items,
+    page: filter.page,
+    hasMore,
+    bankNames: await bankNames(
+      c,
+      items.map((i) => i.bankId),
+    ),
+  };
+}
+
+/** The checkouts of one page of the list's filter, newest first, and whether another page follows. */
+async function checkoutPage(filter: CheckoutFilter, c: CheckoutContext) {
   const where: SQL[] = [];
   if (filter.status) where.push(eq(checkouts.status, filter.status));
   if (filter.from) where.push(gte(checkouts.createdAt, new Date(`${filter.from}T00:00:00Z`)));
@@ -38,38 +80,7 @@ export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutC
     .orderBy(desc(checkouts.createdAt))
     .limit(PAGE_SIZE + 1)
     .offset((filter.page - 1) * PAGE_SIZE);
-  const page = rows.slice(0, PAGE_SIZE);
-  const attempts = page.length
-    ? await c.db
-        .select()
-        .from(paymentAttempts)
-        .where(
-          inArray(
-            paymentAttempts.checkoutId,
-            page.map((r) => r.id),
-          ),
-        )
-        .orderBy(desc(paymentAttempts.createdAt))
-    : [];
-  const items = page.map((row) => {
-    const latest = attempts.find((a) => a.checkoutId === row.id);
-    const own = attempts.filter((a) => a.checkoutId === row.id);
-    return {
-      ...toCheckoutView(row),
-      bankId: latest?.bankId ?? null,
-      attempts: own.length,
-      paidTwice: own.some((a) => a.duplicateAt !== null),
-    };
-  });
-  return {
-    items,
-    page: filter.page,
-    hasMore: rows.length > PAGE_SIZE,
-    bankNames: await bankNames(
-      c,
-      items.map((i) => i.bankId),
-    ),
-  };
+  return { page: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE };
 }
 
 /** Everything staff need about one checkout: attempts, the status timeline with sources, webhooks, notifications, refunds. */

@@ -151,6 +151,13 @@ export type SavedAccountView = z.infer<typeof savedAccount>;
 
 export const refundList = z.object({ refunds: z.array(refundView) });
 
+export const checkoutList = z.object({
+  items: z.array(checkoutView),
+  page: z.int(),
+  hasMore: z.boolean().meta({ description: "Another page follows (page=page+1)" }),
+});
+export type CheckoutList = z.infer<typeof checkoutList>;
+
 export const staffListing = z.object({
   items: z.array(checkoutView.extend({ bankId: z.string().nullable(), attempts: z.int(), paidTwice: z.boolean() })),
   page: z.int(),

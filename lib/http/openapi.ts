@@ -168,6 +168,14 @@ export function openApiDocument(serverUrl: string) {
           },
           errors: [...MERCHANT, ...JSON_BODY, "idempotency_key_reused"],
         }),
+        get: operation({
+          summary:
+            "Your checkouts, newest first, 25 a page: q finds a reference (or part of one) or an id; from and to are days (UTC) of creation",
+          security: "merchant",
+          parameters: listFilterParams(),
+          ok: { description: "One page of checkouts", schema: contract.checkoutList },
+          errors: [...MERCHANT, ...PARAMS],
+        }),
       },
       "/api/checkouts/{checkoutId}": {
         get: operation({

@@ -3,6 +3,8 @@ import { otherMethods, route } from "@/lib/http/route";
 import { env } from "@/lib/env";
 import { createCheckout } from "@/lib/checkout/create-checkout";
 import { createCheckoutInput } from "@/lib/checkout/create-checkout";
+import { listCheckouts } from "@/lib/checkout/backoffice";
+import { checkoutFilter } from "@/lib/checkout/backoffice-filter";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -24,4 +26,9 @@ export const POST = route(
   },
 );
 
-export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");
+/** The merchant's checkouts, newest first, 25 a page: to reconcile, e.g. by reference or by day. */
+export const GET = route({ query: checkoutFilter, bearer: () => env().merchantApiKey }, ({ query, ctx }) =>
+  listCheckouts(query, ctx),
+);
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");
