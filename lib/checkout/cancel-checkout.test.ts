@@ -6,9 +6,8 @@ import { cancelCheckout } from "./cancel-checkout";
 import { getCheckoutDetail } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import { createCheckout } from "./create-checkout";
-import { CheckoutError } from "./errors";
 import { startPayment } from "./start-payment";
-import { forceProviderStatus, testContext, withPis } from "./test-context";
+import { forceProviderStatus, refusal, testContext, withPis } from "./test-context";
 import { getCheckoutStatus } from "./checkout-status";
 
 const order = (reference: string) => ({
@@ -24,15 +23,6 @@ const bankPay = (attemptKey: string) => ({
   termsAccepted: true,
   attemptKey,
 });
-
-async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CheckoutError);
-  return err as CheckoutError;
-}
 
 describe.each(testDbKinds())("the merchant cancels a checkout (%s)", (kind) => {
   let ctx: CheckoutContext;

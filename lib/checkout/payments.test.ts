@@ -5,8 +5,7 @@ import { paymentAttempts, statusEvents, webhookEvents } from "../db/schema";
 import { createPisClient } from "../pis";
 import type { CheckoutContext } from "./context";
 import { RateLimitedError } from "../http/rate-limit";
-import { CheckoutError } from "./errors";
-import { projectUnknown, signedWebhook, testContext } from "./test-context";
+import { projectUnknown, refusal, signedWebhook, testContext } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
@@ -25,15 +24,6 @@ const bankPay = (attemptKey: string) => ({
   termsAccepted: true,
   attemptKey,
 });
-
-async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CheckoutError);
-  return err as CheckoutError;
-}
 
 describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
   let ctx: CheckoutContext;

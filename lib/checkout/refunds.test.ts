@@ -3,25 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notifications, paymentAttempts, refunds } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import type { CheckoutContext } from "./context";
-import { CheckoutError } from "./errors";
 import { PisError } from "../pis";
 import { createRefund, listRefunds } from "./refunds";
-import { forceProviderStatus, projectUnknown, signedWebhook, testContext, withPis } from "./test-context";
+import { forceProviderStatus, projectUnknown, refusal, signedWebhook, testContext, withPis } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
 import { getCheckoutDetail } from "./checkouts";
 import { reconcileRefunds } from "./refund-status";
 import { startPayment } from "./start-payment";
-
-async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CheckoutError);
-  return err as CheckoutError;
-}
 
 describe.each(testDbKinds())("refunds (%s)", (kind) => {
   let ctx: CheckoutContext;

@@ -1,8 +1,9 @@
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { openDb } from "../db/client";
 import { openTestDb, type DbKind } from "../db/testing";
 import { createPisClient, PisError, webhookSignature } from "../pis";
 import type { CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
 
 export const TEST_APP_URL = "http://shop.test";
 export const TEST_WEBHOOK_SECRET = "sandbox-webhook-secret";
@@ -95,4 +96,14 @@ export async function forceProviderStatus(paymentId: string, body: Record<string
     body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`sandbox refused the forced status: ${res.status} ${await res.text()}`);
+}
+
+/** The CheckoutError a call is refused with (the test fails if it is not refused so). */
+export async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(CheckoutError);
+  return err as CheckoutError;
 }
