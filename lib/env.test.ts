@@ -55,6 +55,43 @@ describe("settings", () => {
   });
 });
 
+describe("sandbox mode off this machine", () => {
+  it("refuses to start when PIS_BASE_URL is unset and APP_URL is a public address, naming PIS_BASE_URL and SANDBOX_MODE", () => {
+    for (const appUrl of [
+      "https://pay.example.com",
+      "http://192.0.2.10:3000",
+      "https://localhost.example.com",
+      "http://127.0.0.1.nip.io",
+    ]) {
+      expect(() => loadEnv({ NODE_ENV: "production", APP_URL: appUrl }), appUrl).toThrow(
+        /APP_URL: .*PIS_BASE_URL.*SANDBOX_MODE=true/,
+      );
+    }
+  });
+
+  it("starts with an APP_URL on this machine, or none (npm start, the e2e, bench, load and chaos rigs)", () => {
+    for (const appUrl of [
+      undefined,
+      "http://localhost:3100",
+      "http://127.0.0.1:4940",
+      "http://[::1]:3000",
+      "http://shop.localhost:3000",
+    ])
+      expect(loadEnv({ NODE_ENV: "production", APP_URL: appUrl }).sandbox, appUrl).toBe(true);
+  });
+
+  it("starts with a public APP_URL when SANDBOX_MODE=true says it is a public demo", () => {
+    expect(loadEnv({ APP_URL: "https://demo.example.com", SANDBOX_MODE: "true" })).toMatchObject({
+      sandbox: true,
+      appUrl: "https://demo.example.com",
+    });
+  });
+
+  it("refuses SANDBOX_MODE=true beside a real provider", () => {
+    expect(() => loadEnv({ ...REAL_PROVIDER_ENV, SANDBOX_MODE: "true" })).toThrow(/SANDBOX_MODE: .*PIS_BASE_URL/);
+  });
+});
+
 describe("deployment checks with a real provider", () => {
   const refusal = (settings: Record<string, string | undefined>) => {
     try {
