@@ -14,7 +14,9 @@ WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
-RUN npm run build
+# `next build` copies any .env into the standalone folder: settings come at run time, so none may
+# ship in the image even if the build context had one (.dockerignore keeps it out already).
+RUN npm run build && rm -f .next/standalone/.env .next/standalone/.env.*
 
 FROM ${NODE_IMAGE} AS run
 WORKDIR /app

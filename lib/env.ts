@@ -233,6 +233,23 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
   },
 };
 
+/**
+ * Read by compose.yaml, not by the app: the same .env feeds both (README "Deploy"), so .env.example
+ * lists them too, apart.
+ */
+export const COMPOSE_SETTING_DOCS: Record<string, { meaning: string; default: string; secret?: true }> = {
+  SITE_ADDRESS: {
+    meaning:
+      "compose.yaml only: the host name the proxy serves and gets a certificate for (the host of APP_URL, pointing at this machine)",
+    default: "none; required by compose.yaml",
+  },
+  POSTGRES_PASSWORD: {
+    meaning: "compose.yaml only: password of its Postgres, also put into the app's DATABASE_URL",
+    default: "none; required by compose.yaml",
+    secret: true,
+  },
+};
+
 /** .env.example: every setting, its meaning and default, all commented out (the defaults apply). */
 export function envExample(): string {
   const lines = [
@@ -242,10 +259,11 @@ export function envExample(): string {
     '# refuses development values, a non-https APP_URL and weak passwords (README "Settings").',
     "",
   ];
-  for (const [name, doc] of Object.entries(SETTING_DOCS)) {
-    if (name === "NODE_ENV") continue;
+  const entry = (name: string, doc: { meaning: string; default: string; secret?: true }) =>
     lines.push(`# ${doc.meaning}.`, `# Default: ${doc.default}.`, `# ${name}=${doc.secret ? "<secret>" : ""}`, "");
-  }
+  for (const [name, doc] of Object.entries(SETTING_DOCS)) if (name !== "NODE_ENV") entry(name, doc);
+  lines.push("# ---- compose.yaml only: docker compose reads this file too; the app does not. ----", "");
+  for (const [name, doc] of Object.entries(COMPOSE_SETTING_DOCS)) entry(name, doc);
   return lines.join("\n");
 }
 

@@ -25,6 +25,7 @@ const compose = parse(readFileSync(path.join(root, "compose.yaml"), "utf8")) as 
       depends_on?: unknown;
       image?: string;
       build?: string;
+      env_file?: string | string[];
     }
   >;
 };
@@ -61,6 +62,43 @@ describe("compose.yaml", () => {
       );
     }
     expect(() => loadEnv(values)).not.toThrow();
+  });
+});
+
+describe("settings and secrets", () => {
+  /** Whether Docker leaves `name` out of the build context: the last pattern that matches it decides. */
+  const ignored = (name: string) => {
+    let out = false;
+    for (const line of readFileSync(path.join(root, ".dockerignore"), "utf8").split("\n")) {
+      const pattern = line.trim();
+      if (pattern === "" || pattern.startsWith("#")) continue;
+      const negated = pattern.startsWith("!");
+      const glob = negated ? pattern.slice(1) : pattern;
+      const re = new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+      if (re.test(name)) out = !negated;
+    }
+    return out;
+  };
+
+  it("never enter the image: .env and .env.* stay out of the build context (next build would copy them in)", () => {
+    for (const file of [".env", ".env.production", ".env.local", ".env.production.local"])
+      expect(ignored(file), file).toBe(true);
+    expect(ignored(".env.example")).toBe(false);
+    // And should a build context hold one anyway, the standalone folder the image copies drops it.
+    expect(readFileSync(path.join(root, "Dockerfile"), "utf8")).toMatch(/rm -f \.next\/standalone\/\.env /);
+  });
+
+  it("reach the app at run time: every setting of .env, not only the ones compose.yaml lists", () => {
+    expect([app.env_file].flat()).toContain(".env");
+  });
+
+  it("that compose.yaml reads from .env are all in .env.example (SITE_ADDRESS, POSTGRES_PASSWORD, ...)", () => {
+    const example = readFileSync(path.join(root, ".env.example"), "utf8");
+    const read = new Set(
+      [...readFileSync(path.join(root, "compose.yaml"), "utf8").matchAll(/\$\{(\w+)/g)].map((m) => m[1]!),
+    );
+    expect(read).toContain("SITE_ADDRESS");
+    expect([...read].filter((name) => !example.includes(`# ${name}=`))).toEqual([]);
   });
 });
 
