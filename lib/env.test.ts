@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, loadEnv, SANDBOX_DEFAULTS } from "./env";
+import { EnvError, loadEnv, REQUIRED_WITH_REAL_PROVIDER, SANDBOX_DEFAULTS } from "./env";
 import { REAL_PROVIDER_ENV } from "./env-fixtures";
 
 describe("settings", () => {
@@ -39,6 +39,32 @@ describe("settings", () => {
     expect(() => loadEnv({ PIS_BASE_URL: "https://api.kevin.eu/platform" })).toThrow(
       /PIS_CLIENT_SECRET: required[\s\S]*CREDITOR_IBAN: required/,
     );
+  });
+
+  it("names every problem in one round: APP_URL beside the missing secrets, a bad value beside a missing one", () => {
+    const problems = (settings: Record<string, string>) => {
+      try {
+        loadEnv(settings);
+      } catch (e) {
+        if (e instanceof EnvError) return e.problems.map((p) => p.slice(0, p.indexOf(":")));
+        throw e;
+      }
+      return [];
+    };
+    expect(problems({ PIS_BASE_URL: "https://api.kevin.eu/platform" }).sort()).toEqual(
+      [...REQUIRED_WITH_REAL_PROVIDER, "APP_URL"].sort(),
+    );
+    expect(
+      problems({
+        ...REAL_PROVIDER_ENV,
+        PORT: "eighty",
+        MERCHANT_API_KEY: "",
+        APP_URL: "http://pay.shop.example",
+        TOKEN_ENCRYPTION_KEYS: "k1:short",
+      }).sort(),
+    ).toEqual(["APP_URL", "MERCHANT_API_KEY", "PORT", "TOKEN_ENCRYPTION_KEYS"]);
+    // A setting named once, however many checks it fails.
+    expect(problems({ ...REAL_PROVIDER_ENV, APP_URL: "not a url" })).toEqual(["APP_URL"]);
   });
 
   it("takes a complete real-provider configuration", () => {

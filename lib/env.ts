@@ -409,27 +409,34 @@ export class EnvError extends Error {
 
 export function loadEnv(source: Record<string, string | undefined> = process.env) {
   const parsed = rawSchema.safeParse(source);
-  if (!parsed.success) {
-    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
-  }
-  const raw = parsed.data;
-  const sandbox = raw.PIS_BASE_URL === undefined;
-  if (sandbox) {
-    const problems = sandboxProblems(raw);
-    if (problems.length > 0) throw new EnvError(problems);
-  } else {
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  // Every problem in one round: the checks below run on the valid settings, and say nothing more
+  // about a setting already named.
+  const named = new Set(parsed.success ? [] : parsed.error.issues.map((i) => String(i.path[0])));
+  const raw = parsed.success
+    ? parsed.data
+    : rawSchema.parse(Object.fromEntries(Object.entries(source).filter(([k]) => !named.has(k))));
+  const sandbox = raw.PIS_BASE_URL === undefined && !named.has("PIS_BASE_URL");
+  const more: string[] = [];
+  if (sandbox) more.push(...sandboxProblems(raw));
+  else {
     if (raw.SANDBOX_MODE === "true")
-      throw new EnvError([
-        "SANDBOX_MODE: true runs the built-in sandbox, but PIS_BASE_URL names a provider; unset one",
-      ]);
-    const missing = REQUIRED_WITH_REAL_PROVIDER.filter((k) => raw[k] === undefined);
-    if (missing.length > 0) {
-      throw new EnvError(missing.map((k) => `${k}: required when PIS_BASE_URL points at a real provider`));
-    }
-    const problems = raw.ALLOW_INSECURE_SETTINGS === "true" ? [] : deploymentProblems(raw);
-    if (problems.length > 0) throw new EnvError(problems);
+      more.push("SANDBOX_MODE: true runs the built-in sandbox, but PIS_BASE_URL names a provider; unset one");
+    const missing = REQUIRED_WITH_REAL_PROVIDER.filter((k) => raw[k] === undefined && !named.has(k));
+    problems.push(...missing.map((k) => `${k}: required when PIS_BASE_URL points at a real provider`));
+    missing.forEach((k) => named.add(k));
+    if (raw.ALLOW_INSECURE_SETTINGS !== "true") more.push(...deploymentProblems(raw));
   }
   const pick = (k: (typeof REQUIRED_WITH_REAL_PROVIDER)[number]) => raw[k] ?? SANDBOX_DEFAULTS[k];
+  let tokenKeys: ReturnType<typeof parseTokenKeys> = [];
+  try {
+    tokenKeys = parseTokenKeys(pick("TOKEN_ENCRYPTION_KEYS"));
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    more.push(...err.problems);
+  }
+  problems.push(...more.filter((p) => !named.has(p.slice(0, p.indexOf(":")))));
+  if (problems.length > 0) throw new EnvError(problems);
   const pisBaseUrl = raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}/platform`;
   return {
     nodeEnv: raw.NODE_ENV,
@@ -454,7 +461,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     merchantApiKey: pick("MERCHANT_API_KEY"),
     backofficePassword: pick("BACKOFFICE_PASSWORD"),
     merchantNotifySecret: pick("MERCHANT_NOTIFY_SECRET"),
-    tokenKeys: parseTokenKeys(pick("TOKEN_ENCRYPTION_KEYS")),
+    tokenKeys,
     checkoutTtlMs: raw.CHECKOUT_TTL_MINUTES * 60 * 1000,
     workerIntervalMs: raw.WORKER_INTERVAL_MS,
     trustedProxyHops: raw.TRUSTED_PROXY_HOPS,
