@@ -196,6 +196,18 @@ describe("deployment checks with a real provider", () => {
   });
 });
 
+describe("a database that does not open", () => {
+  it("is one line naming DATABASE_URL without its password, even when the URL cannot be read", async () => {
+    const { databaseFailure } = await import("./env");
+    const refused = Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" });
+    expect(databaseFailure({ databaseUrl: "postgres://app:s3cret@db:5432/checkout", pgliteDir: "" }, refused)).toBe(
+      "DATABASE_URL (postgres://app:****@db:5432/checkout): could not open the database: connect ECONNREFUSED 10.0.0.5:5432 (nothing accepts connections there)",
+    );
+    const odd = databaseFailure({ databaseUrl: "postgres://app:s3%ZZ@db/x", pgliteDir: "" }, new Error("boom\nstack"));
+    expect(odd).toBe("DATABASE_URL: could not open the database: boom");
+  });
+});
+
 describe("confirm origins", () => {
   it("are the sandbox's own origin in the sandbox, and the API's and the hosted pages' with a real provider", () => {
     expect(loadEnv({ SANDBOX_PORT: "4001" }).confirmOrigins).toEqual(["http://localhost:4001"]);

@@ -481,6 +481,37 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   };
 }
 
+const CONNECT_FAILURES: Record<string, string> = {
+  ECONNREFUSED: "nothing accepts connections there",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name could not be resolved",
+  ETIMEDOUT: "no answer",
+  EHOSTUNREACH: "the host cannot be reached",
+};
+
+/**
+ * One line for a database that did not open, naming the setting and what failed; never
+ * DATABASE_URL's password.
+ */
+export function databaseFailure(settings: Pick<Env, "databaseUrl" | "pgliteDir">, err: unknown): string {
+  const e = (err ?? {}) as { message?: string; code?: string; errors?: { message?: string }[] };
+  let cause = (e.message || e.errors?.[0]?.message || String(err)).split("\n")[0]!;
+  if (!settings.databaseUrl) return `PGLITE_DIR (${settings.pgliteDir}): the embedded database did not open: ${cause}`;
+  let where = "";
+  try {
+    const url = new URL(settings.databaseUrl);
+    if (url.password) {
+      cause = cause.split(decodeURIComponent(url.password)).join("****");
+      url.password = "****";
+    }
+    where = ` (${url.href})`;
+  } catch {
+    // Not a URL we can mask: named only.
+  }
+  const hint = e.code ? CONNECT_FAILURES[e.code] : undefined;
+  return `DATABASE_URL${where}: could not open the database: ${cause}${hint ? ` (${hint})` : ""}`;
+}
+
 // Hosted-page hosts of the real provider (provider-api.md section 1); its API host differs.
 const PROVIDER_HOSTED_ORIGINS = ["https://psd2.kevin.eu", "https://psd2-sandbox.kevin.eu"];
 

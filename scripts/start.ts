@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { openDb } from "../lib/db/client";
 import { lockPgliteDir } from "../lib/db/pglite-lock";
-import { EnvError, loadEnv } from "../lib/env";
+import { databaseFailure, EnvError, loadEnv } from "../lib/env";
 import { buildApp } from "./build";
 import { processesFor, type ProcessSpec } from "./start-plan";
 
@@ -87,7 +87,13 @@ async function main() {
       process.exit(1);
     }
   }
-  const db = await openDb({ databaseUrl: settings.databaseUrl, pgliteDir: settings.pgliteDir, port: settings.port });
+  let db: Awaited<ReturnType<typeof openDb>>;
+  try {
+    db = await openDb({ databaseUrl: settings.databaseUrl, pgliteDir: settings.pgliteDir, port: settings.port });
+  } catch (err) {
+    console.error(databaseFailure(settings, err));
+    process.exit(1);
+  }
   await db.close();
   console.log(`database ready (${db.kind === "postgres" ? "Postgres" : `embedded PGlite in ${settings.pgliteDir}`})`);
 
