@@ -11,7 +11,7 @@ export const REAL_PROVIDER_ENV = {
   PIS_WEBHOOK_SECRET: "whsec-0f6a1c2e9b7d4a55",
   MERCHANT_API_KEY: "mk_live_8c1f0e4b2a7d9e3f6a5b",
   BACKOFFICE_PASSWORD: "correct horse battery staple",
-  MERCHANT_NOTIFY_SECRET: "notify-3e9d7c1b5a2f8e6d",
+  MERCHANT_NOTIFY_SECRET: "notify-3e9d7c1b5a2f8e6d4c0b",
   TOKEN_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
   CREDITOR_NAME: "Shop",
   CREDITOR_IBAN: "LT601010012345678901",

@@ -166,8 +166,35 @@ describe("deployment checks with a real provider", () => {
     ]);
   });
 
-  it("refuses a short merchant API key", () => {
+  it("refuses a short merchant API key, and a short notification secret", () => {
     expect(refusal({ MERCHANT_API_KEY: "key" })).toEqual([expect.stringMatching(/^MERCHANT_API_KEY: .*at least 24/)]);
+    expect(refusal({ MERCHANT_NOTIFY_SECRET: "x" })).toEqual([
+      expect.stringMatching(/^MERCHANT_NOTIFY_SECRET: .*at least 24/),
+    ]);
+  });
+
+  it("refuses the development token key under another id, first or last in the list", () => {
+    const devKey = SANDBOX_DEFAULTS.TOKEN_ENCRYPTION_KEYS.split(":")[1];
+    const own = `k2:${Buffer.alloc(32, 9).toString("base64")}`;
+    for (const keys of [`k1:${devKey}`, `${own},old:${devKey}`])
+      expect(refusal({ TOKEN_ENCRYPTION_KEYS: keys }), keys).toEqual([
+        expect.stringMatching(/^TOKEN_ENCRYPTION_KEYS: .*development key/),
+      ]);
+  });
+
+  it("refuses both of the sandbox's test projects (README), the one without cards too", () => {
+    expect(
+      refusal({
+        PIS_CLIENT_ID: "sandbox-nocard-id",
+        PIS_CLIENT_SECRET: "sandbox-nocard-secret",
+        PIS_WEBHOOK_SECRET: "sandbox-nocard-webhook-secret",
+      }),
+    ).toEqual([
+      expect.stringMatching(/^PIS_CLIENT_ID: .*development/),
+      expect.stringMatching(/^PIS_CLIENT_SECRET: .*development/),
+      expect.stringMatching(/^PIS_WEBHOOK_SECRET: .*development/),
+    ]);
+    expect(refusal({ PIS_CLIENT_ID: "sandbox-client-id" })).toEqual([expect.stringMatching(/^PIS_CLIENT_ID: /)]);
   });
 
   it("names every problem at once, so one restart fixes them all", () => {

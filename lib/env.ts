@@ -184,7 +184,7 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     secret: true,
   },
   MERCHANT_NOTIFY_SECRET: {
-    meaning: "signs our notifications to the merchant's notifyUrl",
+    meaning: "signs our notifications to the merchant's notifyUrl (at least 24 characters with a real provider)",
     default: "dev-notify-secret in sandbox mode; required otherwise",
     secret: true,
   },
@@ -306,16 +306,28 @@ function sandboxProblems(raw: z.infer<typeof rawSchema>): string[] {
   ];
 }
 
-// Our own secrets that must never be the development values printed in this file; the provider's
-// client secret too, which would only work against the sandbox anyway.
-const SECRETS = [
-  "PIS_CLIENT_SECRET",
-  "PIS_WEBHOOK_SECRET",
-  "MERCHANT_API_KEY",
-  "BACKOFFICE_PASSWORD",
-  "MERCHANT_NOTIFY_SECRET",
-  "TOKEN_ENCRYPTION_KEYS",
-] as const;
+// Values printed in this file or in the README, which anyone can read: our own development secrets,
+// and both of the sandbox's test projects (which would only work against the sandbox anyway).
+const DEVELOPMENT_VALUES: Partial<Record<SettingName, readonly string[]>> = {
+  PIS_CLIENT_ID: ["sandbox-client-id", "sandbox-nocard-id"],
+  PIS_CLIENT_SECRET: [SANDBOX_DEFAULTS.PIS_CLIENT_SECRET, "sandbox-nocard-secret"],
+  PIS_WEBHOOK_SECRET: [SANDBOX_DEFAULTS.PIS_WEBHOOK_SECRET, "sandbox-nocard-webhook-secret"],
+  MERCHANT_API_KEY: [SANDBOX_DEFAULTS.MERCHANT_API_KEY],
+  BACKOFFICE_PASSWORD: [SANDBOX_DEFAULTS.BACKOFFICE_PASSWORD],
+  MERCHANT_NOTIFY_SECRET: [SANDBOX_DEFAULTS.MERCHANT_NOTIFY_SECRET],
+};
+
+/** Whether TOKEN_ENCRYPTION_KEYS holds the development key, under whatever id. */
+function holdsDevelopmentKey(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const [dev] = parseTokenKeys(SANDBOX_DEFAULTS.TOKEN_ENCRYPTION_KEYS);
+  try {
+    return parseTokenKeys(value).some((k) => k.key.equals(dev!.key));
+  } catch {
+    return false; // malformed: said by loadEnv
+  }
+}
+
 const MIN_PASSWORD_LENGTH = 12;
 const MIN_API_KEY_LENGTH = 24;
 // Lowercased, with digits and punctuation at the ends stripped before comparing ("Password123!").
@@ -363,10 +375,14 @@ function deploymentProblems(raw: z.infer<typeof rawSchema>): string[] {
     problems.push(
       "APP_URL: must be https with a real provider (payers' bank details and the session cookie travel over it)",
     );
-  for (const key of SECRETS) {
-    if (raw[key] === SANDBOX_DEFAULTS[key])
-      problems.push(`${key}: is the built-in development value, which anyone can read in the source; set your own`);
+  for (const [key, values] of Object.entries(DEVELOPMENT_VALUES)) {
+    if (values.includes(raw[key as SettingName] as string))
+      problems.push(`${key}: is a built-in development value, which anyone can read in the source; set your own`);
   }
+  if (holdsDevelopmentKey(raw.TOKEN_ENCRYPTION_KEYS))
+    problems.push(
+      "TOKEN_ENCRYPTION_KEYS: holds the built-in development key (whatever its id), which anyone can read in the source; make your own: k1:$(openssl rand -base64 32)",
+    );
   const password = raw.BACKOFFICE_PASSWORD ?? "";
   if (password !== SANDBOX_DEFAULTS.BACKOFFICE_PASSWORD) {
     if (password.length < MIN_PASSWORD_LENGTH)
@@ -374,9 +390,13 @@ function deploymentProblems(raw: z.infer<typeof rawSchema>): string[] {
     else if (wellKnownPassword(password))
       problems.push("BACKOFFICE_PASSWORD: is a well known password; choose one nobody would guess");
   }
-  const apiKey = raw.MERCHANT_API_KEY ?? "";
-  if (apiKey !== SANDBOX_DEFAULTS.MERCHANT_API_KEY && apiKey.length < MIN_API_KEY_LENGTH)
-    problems.push(`MERCHANT_API_KEY: must be at least ${MIN_API_KEY_LENGTH} characters (e.g. openssl rand -hex 24)`);
+  // Both are keys to money: one creates checkouts and refunds, the other makes notifications the
+  // merchant's backend believes (checkout.paid). Equally long.
+  for (const key of ["MERCHANT_API_KEY", "MERCHANT_NOTIFY_SECRET"] as const) {
+    const value = raw[key] ?? "";
+    if (value !== SANDBOX_DEFAULTS[key] && value.length < MIN_API_KEY_LENGTH)
+      problems.push(`${key}: must be at least ${MIN_API_KEY_LENGTH} characters (e.g. openssl rand -hex 24)`);
+  }
   return problems;
 }
 
