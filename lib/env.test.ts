@@ -217,6 +217,27 @@ describe("deployment checks with a real provider", () => {
     expect(refusal({ ...rig, ALLOW_INSECURE_SETTINGS: "true" })).toEqual([]);
   });
 
+  it("refuses a plain-http provider (the Client-Secret in clear), but for a sandbox on this machine with ALLOW_INSECURE_SETTINGS", () => {
+    expect(refusal({ PIS_BASE_URL: "http://api.kevin.eu/platform" })).toEqual([
+      expect.stringMatching(/^PIS_BASE_URL: .*https/),
+    ]);
+    for (const url of ["http://api.kevin.eu/platform", "http://10.0.0.5:3001/platform"])
+      expect(refusal({ PIS_BASE_URL: url, ALLOW_INSECURE_SETTINGS: "true" }), url).toEqual([
+        expect.stringMatching(/^PIS_BASE_URL: .*https/),
+      ]);
+    expect(refusal({ PIS_BASE_URL: "http://127.0.0.1:3601/platform", ALLOW_INSECURE_SETTINGS: "true" })).toEqual([]);
+  });
+
+  it("refuses a PIS_BASE_URL that carries the API version (every call would go to /v0.3/v0.3), in any mode", () => {
+    for (const url of ["https://api.kevin.eu/platform/v0.3", "https://api.kevin.eu/platform/v0.2/"])
+      expect(refusal({ PIS_BASE_URL: url }), url).toEqual([
+        expect.stringMatching(/^PIS_BASE_URL: .*without the API version.*PIS_API_VERSION/),
+      ]);
+    expect(
+      refusal({ PIS_BASE_URL: "https://api.kevin.eu/platform/v0.3", ALLOW_INSECURE_SETTINGS: "true" }),
+    ).toHaveLength(1);
+  });
+
   it("allows merchant URLs on private networks only when ALLOW_PRIVATE_URLS says so (always in the sandbox)", () => {
     expect(loadEnv({ ...REAL_PROVIDER_ENV, ALLOW_PRIVATE_URLS: "true" }).allowPrivateUrls).toBe(true);
     expect(loadEnv({}).allowPrivateUrls).toBe(true);

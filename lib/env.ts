@@ -67,7 +67,15 @@ const rawSchema = z.object({
   ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   PGLITE_DIR: optionalString,
-  PIS_BASE_URL: optionalUrl,
+  PIS_BASE_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    httpUrl
+      .refine((u) => !/\/v\d+(\.\d+)*$/i.test(u), {
+        error:
+          "must be the provider's base without the API version, e.g. https://api.kevin.eu/platform (the version is PIS_API_VERSION)",
+      })
+      .optional(),
+  ),
   SANDBOX_MODE: z.enum(["true", "false"]).default("false"),
   SANDBOX_PORT: port.default(3001),
   EMBED_ORIGINS: originList,
@@ -135,7 +143,7 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
   PGLITE_DIR: { meaning: "where the embedded database lives; one process at a time", default: ".data/pglite" },
   PIS_BASE_URL: {
     meaning:
-      "provider base URL without version, e.g. https://api.kevin.eu/platform; setting it turns on the deployment checks",
+      "provider base URL without version, e.g. https://api.kevin.eu/platform; https (every call carries the Client-Secret); setting it turns on the deployment checks",
     default: "unset: the built-in sandbox on SANDBOX_PORT (only with an APP_URL on this machine, or SANDBOX_MODE=true)",
   },
   SANDBOX_MODE: {
@@ -220,7 +228,8 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     default: "true in sandbox mode, false otherwise",
   },
   ALLOW_INSECURE_SETTINGS: {
-    meaning: "true: skip the deployment checks (a test rig against a local sandbox; never a deployment)",
+    meaning:
+      "true: skip the deployment checks, and let PIS_BASE_URL be http on this machine (a test rig against a local sandbox; never a deployment)",
     default: "false",
   },
   CREDITOR_NAME: {
@@ -445,6 +454,16 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     const missing = REQUIRED_WITH_REAL_PROVIDER.filter((k) => raw[k] === undefined && !named.has(k));
     problems.push(...missing.map((k) => `${k}: required when PIS_BASE_URL points at a real provider`));
     missing.forEach((k) => named.add(k));
+    // Every call carries the Client-Secret: plain http only to a test rig's sandbox on this machine.
+    const provider = raw.PIS_BASE_URL === undefined ? undefined : new URL(raw.PIS_BASE_URL);
+    if (
+      provider &&
+      provider.protocol !== "https:" &&
+      !(raw.ALLOW_INSECURE_SETTINGS === "true" && isLoopbackHost(provider.hostname))
+    )
+      more.push(
+        "PIS_BASE_URL: must be https, as every call sends the Client-Secret (http only to a sandbox on this machine, with ALLOW_INSECURE_SETTINGS=true)",
+      );
     if (raw.ALLOW_INSECURE_SETTINGS !== "true") more.push(...deploymentProblems(raw));
   }
   const pick = (k: (typeof REQUIRED_WITH_REAL_PROVIDER)[number]) => raw[k] ?? SANDBOX_DEFAULTS[k];
