@@ -71,13 +71,24 @@ describe("settings", () => {
     const e = loadEnv({
       ...REAL_PROVIDER_ENV,
       PIS_BASE_URL: "https://api.kevin.eu/platform/",
-      CREDITOR_IBAN: "lt60 1010 0123 4567 8901",
+      CREDITOR_IBAN: "lt12 1000 0111 0100 1000",
     });
     expect(e).toMatchObject({
       sandbox: false,
       pisBaseUrl: "https://api.kevin.eu/platform",
-      creditorIban: "LT601010012345678901",
+      creditorIban: "LT121000011101001000",
     });
+  });
+
+  it("refuses an IBAN whose check digits do not match (a typing error), in every mode", () => {
+    for (const iban of ["LT601010012345678902", "LT061010012345678901", "DE89370400440532013001"]) {
+      expect(() => loadEnv({ CREDITOR_IBAN: iban }), iban).toThrow(/CREDITOR_IBAN: .*check digits/);
+      expect(() => loadEnv({ ...REAL_PROVIDER_ENV, CREDITOR_IBAN: iban }), iban).toThrow(
+        /CREDITOR_IBAN: .*check digits/,
+      );
+    }
+    for (const iban of ["DE89370400440532013000", "GB82 WEST 1234 5698 7654 32", "LT121000011101001000"])
+      expect(loadEnv({ ...REAL_PROVIDER_ENV, CREDITOR_IBAN: iban }).creditorIban, iban).toBe(iban.replace(/ /g, ""));
   });
 });
 
@@ -147,6 +158,13 @@ describe("deployment checks with a real provider", () => {
       expect(problems).toHaveLength(1);
       expect(problems[0]).toMatch(new RegExp(`^${key}: .*development`));
     }
+  });
+
+  it("refuses the sandbox's demo creditor: payers would pay an account that is not the merchant's", () => {
+    expect(refusal({ CREDITOR_NAME: "Demo Shop UAB", CREDITOR_IBAN: "LT60 1010 0123 4567 8901" })).toEqual([
+      expect.stringMatching(/^CREDITOR_IBAN: .*demo/),
+      expect.stringMatching(/^CREDITOR_NAME: .*demo/),
+    ]);
   });
 
   it("refuses an APP_URL that is not https, or none at all", () => {

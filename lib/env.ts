@@ -54,6 +54,16 @@ const originList = z.preprocess(
   z.array(embedOrigin).max(20).optional(),
 );
 
+/** ISO 13616: the IBAN with its first four characters moved to the end, letters as 10-35, is 1 mod 97. */
+export function ibanChecksumValid(iban: string): boolean {
+  let rest = 0;
+  for (const c of iban.slice(4) + iban.slice(0, 4)) {
+    const digits = /[A-Z]/.test(c) ? String(c.charCodeAt(0) - 55) : c;
+    for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  }
+  return rest === 1;
+}
+
 const rawSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(3000),
@@ -112,6 +122,7 @@ const rawSchema = z.object({
     z
       .string()
       .regex(/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/, "must be an IBAN")
+      .refine(ibanChecksumValid, "its check digits do not match (ISO 13616 mod 97): a typing error?")
       .optional(),
   ),
 });
@@ -237,7 +248,7 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     default: "Demo Shop UAB in sandbox mode; required otherwise",
   },
   CREDITOR_IBAN: {
-    meaning: "the merchant's receiving account",
+    meaning: "the merchant's receiving account (an IBAN; its check digits are verified)",
     default: "LT601010012345678901 in sandbox mode; required otherwise",
   },
 };
@@ -392,6 +403,11 @@ function deploymentProblems(raw: z.infer<typeof rawSchema>): string[] {
     problems.push(
       "TOKEN_ENCRYPTION_KEYS: holds the built-in development key (whatever its id), which anyone can read in the source; make your own: k1:$(openssl rand -base64 32)",
     );
+  // The sandbox's demo creditor: payers would pay an account that is not the merchant's.
+  if (raw.CREDITOR_IBAN === SANDBOX_DEFAULTS.CREDITOR_IBAN)
+    problems.push("CREDITOR_IBAN: is the sandbox's demo account, not the merchant's; set the account payments go to");
+  if (raw.CREDITOR_NAME?.trim().toLowerCase() === SANDBOX_DEFAULTS.CREDITOR_NAME.toLowerCase())
+    problems.push("CREDITOR_NAME: is the sandbox's demo creditor; set the merchant's name on its account");
   const password = raw.BACKOFFICE_PASSWORD ?? "";
   if (password !== SANDBOX_DEFAULTS.BACKOFFICE_PASSWORD) {
     if (password.length < MIN_PASSWORD_LENGTH)
