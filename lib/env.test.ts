@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { EnvError, loadEnv, REQUIRED_WITH_REAL_PROVIDER, SANDBOX_DEFAULTS } from "./env";
 import { REAL_PROVIDER_ENV } from "./env-fixtures";
 
@@ -271,6 +271,31 @@ describe("a database that does not open", () => {
     );
     const odd = databaseFailure({ databaseUrl: "postgres://app:s3%ZZ@db/x", pgliteDir: "" }, new Error("boom\nstack"));
     expect(odd).toBe("DATABASE_URL: could not open the database: boom");
+  });
+});
+
+describe("start-up warnings", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+    delete (globalThis as { __envWarned?: boolean }).__envWarned;
+  });
+
+  it("says once, at start-up, that ALLOW_PRIVATE_URLS=true lets a real provider's checkouts reach private networks", async () => {
+    expect(loadEnv({ ...REAL_PROVIDER_ENV, ALLOW_PRIVATE_URLS: "true" }).warnings).toEqual([
+      expect.stringMatching(/^ALLOW_PRIVATE_URLS=true: /),
+    ]);
+    expect(loadEnv(REAL_PROVIDER_ENV).warnings).toEqual([]);
+    expect(loadEnv({}).warnings).toEqual([]); // the sandbox allows them by default: nothing to say
+
+    for (const [k, v] of Object.entries({ ...REAL_PROVIDER_ENV, ALLOW_PRIVATE_URLS: "true" })) vi.stubEnv(k, v);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.resetModules();
+    (await import("./env")).env();
+    vi.resetModules();
+    (await import("./env")).env(); // another bundle of the same server
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatch(/ALLOW_PRIVATE_URLS/);
   });
 });
 

@@ -235,7 +235,8 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     default: "info",
   },
   ALLOW_PRIVATE_URLS: {
-    meaning: "true: returnUrl and notifyUrl may point at localhost or a private network",
+    meaning:
+      "true: returnUrl and notifyUrl may point at localhost or a private network (said at start-up with a real provider)",
     default: "true in sandbox mode, false otherwise",
   },
   ALLOW_INSECURE_SETTINGS: {
@@ -492,6 +493,12 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   problems.push(...more.filter((p) => !named.has(p.slice(0, p.indexOf(":")))));
   if (problems.length > 0) throw new EnvError(problems);
+  const warnings =
+    !sandbox && raw.ALLOW_PRIVATE_URLS === "true"
+      ? [
+          "ALLOW_PRIVATE_URLS=true: checkouts may send payers and notifications to localhost and private networks, and the notifier connects there; only for a merchant backend on the same private network",
+        ]
+      : [];
   const pisBaseUrl = raw.PIS_BASE_URL ?? `http://localhost:${raw.SANDBOX_PORT}/platform`;
   return {
     nodeEnv: raw.NODE_ENV,
@@ -533,6 +540,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     allowPrivateUrls: raw.ALLOW_PRIVATE_URLS === undefined ? sandbox : raw.ALLOW_PRIVATE_URLS === "true",
     creditorName: pick("CREDITOR_NAME"),
     creditorIban: pick("CREDITOR_IBAN"),
+    /** Allowed, but worth an operator's second look: printed once at start-up (env()). */
+    warnings,
   };
 }
 
@@ -575,6 +584,12 @@ let cached: Env | undefined;
 /** The settings of this process, validated on first use. */
 export function env(): Env {
   if (typeof window !== "undefined") throw new Error("lib/env is server-only");
-  cached ??= loadEnv();
+  if (!cached) {
+    cached = loadEnv();
+    // Once per process, though the server's bundles (instrumentation, proxy) each hold this module.
+    const g = globalThis as { __envWarned?: boolean };
+    if (!g.__envWarned) for (const warning of cached.warnings) console.warn(warning);
+    g.__envWarned = true;
+  }
   return cached;
 }
