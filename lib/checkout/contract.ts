@@ -226,11 +226,13 @@ export type StaffDetail = z.infer<typeof staffDetail>;
 export const liveness = z.object({ status: z.literal("ok") });
 export const readinessView = z.object({
   status: z.enum(["ready", "degraded", "not_ready"]).meta({
-    description:
-      "ready: serves payments; degraded: serves pages, the provider cannot be reached; not_ready: no database",
+    description: "ready: serves payments; degraded: serves pages, the provider cannot be used; not_ready: no database",
   }),
   database: z.enum(["ok", "unreachable"]),
-  provider: z.enum(["ok", "unreachable"]),
+  provider: z.enum(["ok", "unreachable", "credentials_refused", "wrong_address", "failing"]).meta({
+    description:
+      "unreachable: no answer (network, timeout); credentials_refused: it answered 401/403 (PIS_CLIENT_ID, PIS_CLIENT_SECRET); wrong_address: no provider API at PIS_BASE_URL (404, or not its answer); failing: any other error answer. The log says more",
+  }),
 });
 export type Readiness = z.infer<typeof readinessView>;
 

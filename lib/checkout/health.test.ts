@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { createPisClient } from "../pis";
 import { testContext } from "./test-context";
 
@@ -34,6 +34,45 @@ describe("readiness", () => {
       };
       expect(await readiness(unreachable)).toEqual({ status: "degraded", database: "ok", provider: "unreachable" });
     } finally {
+      await close();
+    }
+  });
+
+  it("tells credentials the provider refuses from an address with no provider API, and logs what to fix", async () => {
+    const { ctx, close } = await testContext("pglite");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const sandboxUrl = inject("sandboxUrl");
+      const cases = [
+        [
+          `${sandboxUrl}/platform`,
+          "not-our-id",
+          "credentials_refused",
+          /HTTP 401.*PIS_CLIENT_ID and PIS_CLIENT_SECRET/,
+        ],
+        [`${sandboxUrl}/platform/v0.3`, "sandbox-client-id", "wrong_address", /HTTP 404.*PIS_BASE_URL/],
+        [
+          "http://127.0.0.1:9/platform",
+          "sandbox-client-id",
+          "unreachable",
+          /network ECONNREFUSED \(check PIS_BASE_URL/,
+        ],
+      ] as const;
+      for (const [baseUrl, clientId, state, logged] of cases) {
+        const readiness = await freshReadiness();
+        warn.mockClear();
+        const pis = createPisClient({ baseUrl, clientId, clientSecret: "sandbox-client-secret", timeoutMs: 1000 });
+        expect(await readiness({ ...ctx, pis }), baseUrl).toEqual({
+          status: "degraded",
+          database: "ok",
+          provider: state,
+        });
+        expect(warn, baseUrl).toHaveBeenCalledTimes(1);
+        expect(warn.mock.calls[0]![0]).toMatch(logged);
+        expect(String(warn.mock.calls[0]![0])).not.toContain("sandbox-client-secret");
+      }
+    } finally {
+      warn.mockRestore();
       await close();
     }
   });
