@@ -1,7 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { loadEnv } from "../lib/env";
 import { REAL_PROVIDER_ENV } from "../lib/env-fixtures";
-import { processesFor } from "./start-plan";
+import { loadStartSettings, processesFor } from "./start-plan";
 
 describe("npm start", () => {
   it("starts the sandbox provider and the demo merchant site beside the app when no provider is configured", () => {
@@ -25,5 +28,47 @@ describe("npm start", () => {
       "-p",
       "4000",
     ]);
+  });
+});
+
+describe("npm start's settings", () => {
+  const saved = { ...process.env };
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const folderWith = (files: Record<string, Record<string, string>>) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "start-env-"));
+    dirs.push(dir);
+    for (const [name, settings] of Object.entries(files))
+      writeFileSync(
+        path.join(dir, name),
+        Object.entries(settings)
+          .map(([k, v]) => `${k}="${v}"`)
+          .join("\n"),
+      );
+    return dir;
+  };
+
+  it("are read from .env as the app reads them: a provider there does not start the sandbox", () => {
+    const settings = loadStartSettings(folderWith({ ".env": REAL_PROVIDER_ENV }), false);
+    expect(settings.sandbox).toBe(false);
+    expect(processesFor(settings, false).map((p) => p.name)).toEqual(["next"]);
+  });
+
+  it("take the environment over the mode's file over .env, as Next does", () => {
+    expect(process.env.NODE_ENV).toBe("test"); // so .env.test is the mode's file
+    const dir = folderWith({
+      ".env": { PGLITE_DIR: ".data/from-file", SANDBOX_PORT: "4001", EMBED_DEMO_PORT: "4002" },
+      ".env.test": { SANDBOX_PORT: "4101" },
+    });
+    // PGLITE_DIR is set in this test run's environment (scripts/vitest.config.ts).
+    expect(loadStartSettings(dir, false)).toMatchObject({
+      pgliteDir: "memory://",
+      sandboxPort: 4101,
+      embedDemoPort: 4002,
+    });
   });
 });

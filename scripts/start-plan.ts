@@ -1,4 +1,9 @@
-import type { Env } from "../lib/env";
+import { createRequire } from "node:module";
+import { loadEnv, type Env } from "../lib/env";
+
+// Next's own .env loader. Required, not imported: it is a bundled CommonJS module whose names
+// Node's ESM loader cannot see.
+const { loadEnvConfig } = createRequire(import.meta.url)("@next/env") as typeof import("@next/env");
 
 export interface ProcessSpec {
   name: string;
@@ -24,4 +29,15 @@ export function processesFor(settings: Pick<Env, "sandbox" | "port">, dev: boole
     optional: true,
   };
   return settings.sandbox ? [sandbox, next, demoSite] : [next];
+}
+
+/**
+ * The settings the app will run with: the environment, then `dir`'s .env files, read by Next's own
+ * loader (.env.production.local, .env.local, .env.production, .env; .development in dev, .test
+ * under NODE_ENV=test; the environment wins). Read here too, so that npm start's checks and its
+ * choice of the sandbox agree with the app, and the sandbox and demo site it starts see them.
+ */
+export function loadStartSettings(dir: string, dev: boolean): Env {
+  loadEnvConfig(dir, dev, console, true);
+  return loadEnv(process.env);
 }

@@ -10,7 +10,7 @@ import { openDb } from "../lib/db/client";
 import { lockPgliteDir } from "../lib/db/pglite-lock";
 import { databaseFailure, EnvError, loadEnv } from "../lib/env";
 import { buildApp } from "./build";
-import { processesFor, type ProcessSpec } from "./start-plan";
+import { loadStartSettings, processesFor, type ProcessSpec } from "./start-plan";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -19,7 +19,7 @@ const dev = process.argv.includes("--dev");
 
 let settings: ReturnType<typeof loadEnv>;
 try {
-  settings = loadEnv();
+  settings = loadStartSettings(root, dev);
 } catch (err) {
   if (err instanceof EnvError) {
     console.error(err.message);
