@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadEnv } from "../lib/env";
 import { REAL_PROVIDER_ENV } from "../lib/env-fixtures";
-import { loadStartSettings, processesFor } from "./start-plan";
+import { loadStartSettings, passLines, processesFor } from "./start-plan";
 
 describe("npm start", () => {
   it("starts the sandbox provider and the demo merchant site beside the app when no provider is configured", () => {
@@ -28,6 +29,26 @@ describe("npm start", () => {
       "-p",
       "4000",
     ]);
+  });
+});
+
+describe("npm start's output", () => {
+  it("leaves out Next's advice to run server.js instead of next start (it would drop the sandbox), and nothing else", async () => {
+    const next = processesFor(loadEnv({}), false).find((p) => p.name === "next")!;
+    const input = new PassThrough();
+    const output = new PassThrough();
+    passLines(input, output, next.dropFromStderr!);
+    const lines = [
+      "▲ Next.js 16.4.6",
+      '⚠ "next start" does not work with "output: standalone" configuration. Use "node .next/standalone/server.js" instead.',
+      '\u001b[33m\u001b[1m⚠\u001b[22m\u001b[39m "next start" does not work with "output: standalone" configuration. Use "node .next/standalone/server.js" instead.',
+      "Error: something else went wrong",
+      "    at stack (file.js:1:1)",
+    ];
+    input.end(lines.join("\n") + "\n");
+    await new Promise((resolve) => input.on("end", resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(String(output.read())).toBe(`${[lines[0], lines[3], lines[4]].join("\n")}\n`);
   });
 });
 

@@ -1,4 +1,6 @@
 import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
 import { loadEnv, type Env } from "../lib/env";
 
 // Next's own .env loader. Required, not imported: it is a bundled CommonJS module whose names
@@ -11,6 +13,22 @@ export interface ProcessSpec {
   args: string[];
   /** The app runs without it: when it stops (its port taken, say), the rest keeps running. */
   optional?: boolean;
+  /** Lines of its stderr that are not passed on. */
+  dropFromStderr?: RegExp;
+}
+
+/**
+ * Next's advice, at every `next start` of this build, to run .next/standalone/server.js instead.
+ * Right for a deployment (the image does), wrong here: npm start serves the same build with
+ * `next start`, beside the sandbox, which server.js alone would leave out.
+ */
+export const NEXT_STANDALONE_WARNING = /"next start" does not work with "output: standalone" configuration/;
+
+/** Copies `input` to `output` line by line, leaving out the lines `drop` matches. */
+export function passLines(input: Readable, output: Writable, drop: RegExp): void {
+  createInterface({ input, crlfDelay: Infinity }).on("line", (line) => {
+    if (!drop.test(line)) output.write(`${line}\n`);
+  });
 }
 
 /**
@@ -21,6 +39,7 @@ export function processesFor(settings: Pick<Env, "sandbox" | "port">, dev: boole
   const next = {
     name: "next",
     args: ["node_modules/next/dist/bin/next", dev ? "dev" : "start", "-p", String(settings.port)],
+    dropFromStderr: NEXT_STANDALONE_WARNING,
   };
   const sandbox = { name: "sandbox provider", args: ["--import", "tsx", "lib/sandbox/server.ts"] };
   const demoSite = {

@@ -10,7 +10,7 @@ import { openDb } from "../lib/db/client";
 import { lockPgliteDir } from "../lib/db/pglite-lock";
 import { databaseFailure, EnvError, loadEnv } from "../lib/env";
 import { buildApp } from "./build";
-import { loadStartSettings, processesFor, type ProcessSpec } from "./start-plan";
+import { loadStartSettings, passLines, processesFor, type ProcessSpec } from "./start-plan";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -42,8 +42,13 @@ function stop(code: number) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-function run({ name, args, optional }: ProcessSpec) {
-  const child = spawn(process.execPath, args, { stdio: "inherit", env: process.env, cwd: root });
+function run({ name, args, optional, dropFromStderr }: ProcessSpec) {
+  const child = spawn(process.execPath, args, {
+    stdio: ["inherit", "inherit", dropFromStderr ? "pipe" : "inherit"],
+    env: process.env,
+    cwd: root,
+  });
+  if (dropFromStderr) passLines(child.stderr!, process.stderr, dropFromStderr);
   child.on("exit", (code, signal) => {
     if (optional && !stopping) console.error(`${name} exited (${signal ?? code}); the app goes on without it.`);
     else if (!stopping) {
