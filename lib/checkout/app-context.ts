@@ -1,5 +1,5 @@
 import { closeDb, getDb } from "../db";
-import { env } from "../env";
+import { databaseFailure, env } from "../env";
 import { createPisClient } from "../pis";
 import type { CheckoutContext } from "./context";
 import { startOutbox } from "./notifications";
@@ -19,8 +19,12 @@ export function appContext(): Promise<CheckoutContext> {
       clientSecret: e.pisClientSecret,
       timeoutMs: e.pisTimeoutMs,
     });
+    // A deployment's likeliest first failure: say which setting, never its password.
+    const db = await getDb().catch((err: unknown) => {
+      throw new Error(databaseFailure(e, err), { cause: err });
+    });
     const ctx: CheckoutContext = {
-      db: await getDb(),
+      db,
       pis,
       config: {
         appUrl: e.appUrl,
