@@ -1,6 +1,6 @@
 "use client";
 
-import type { FormEvent } from "react";
+import { useEffect, useRef, type FormEvent } from "react";
 import { FIRST_DAY, LAST_DAY, type CheckoutFilter } from "@/lib/checkout/backoffice-filter";
 import { CHECKOUT_STATUSES } from "@/lib/checkout/types";
 import { STATUS_LABELS } from "./format";
@@ -20,6 +20,18 @@ interface CheckoutFiltersProps {
  * query follows it (first page, same parsing as the server).
  */
 export function CheckoutFilters({ filter, banks }: CheckoutFiltersProps) {
+  const form = useRef<HTMLFormElement>(null);
+  const { q, status, bank, from, to } = filter;
+  // The fields follow the address (Back, Forward, Clear filters, dates put in order) in place: a
+  // form re-created for it would take the focus from the button or field the user just pressed.
+  useEffect(() => {
+    const fields = form.current?.elements;
+    if (!fields) return;
+    for (const [name, value] of Object.entries({ q, status, bank, from, to })) {
+      const field = fields.namedItem(name);
+      if (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) field.value = value ?? "";
+    }
+  }, [q, status, bank, from, to]);
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const values = Object.fromEntries([...new FormData(event.currentTarget)].map(([k, v]) => [k, String(v)]));
@@ -27,6 +39,7 @@ export function CheckoutFilters({ filter, banks }: CheckoutFiltersProps) {
   };
   return (
     <form
+      ref={form}
       method="get"
       action="/backoffice"
       role="search"

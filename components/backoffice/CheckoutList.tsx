@@ -44,8 +44,7 @@ export function CheckoutList({ initial, banks }: CheckoutListProps) {
           </ul>
         </div>
       )}
-      {/* Keyed by the filters: Back and Forward put the fields back to what the address says. */}
-      <CheckoutFilters key={filterQuery(filter, 1)} filter={filter} banks={banks} />
+      <CheckoutFilters filter={filter} banks={banks} />
       <div role="alert" aria-label="List error">
         {list.error && (
           <p className="alert alert-error">

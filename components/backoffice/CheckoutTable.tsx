@@ -4,7 +4,7 @@ import type { StaffListing } from "@/lib/checkout/contract";
 import type { CheckoutFilter } from "@/lib/checkout/backoffice-filter";
 import { formatDateTime } from "./format";
 import { hasFilters, listHref } from "./filters";
-import { ListLink } from "./ListLink";
+import { ListLink, RESULTS_HEADING_ID } from "./ListLink";
 import { ScrollArea } from "./ScrollArea";
 import { StatusBadge } from "./StatusBadge";
 import styles from "./backoffice.module.css";
@@ -20,8 +20,10 @@ export function CheckoutTable({ listing, filter, loading }: CheckoutTableProps) 
   const { items, page, hasMore, bankNames } = listing;
   const filtered = hasFilters(filter);
   return (
-    <section className="card" aria-labelledby="checkouts-heading" aria-busy={loading || undefined}>
-      <h2 id="checkouts-heading">Checkouts</h2>
+    <section className="card" aria-labelledby={RESULTS_HEADING_ID} aria-busy={loading || undefined}>
+      <h2 id={RESULTS_HEADING_ID} tabIndex={-1}>
+        Checkouts
+      </h2>
       <p role="status" className="visually-hidden">
         {loading
           ? "Loading checkouts"
