@@ -1,5 +1,7 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from "vitest";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AttemptView, CheckoutStatusView } from "@/lib/checkout/contract";
 import { serverHtml } from "@/components/query/server-html";
 import { pickMessages } from "@/lib/i18n";
@@ -86,5 +88,37 @@ describe("the landing while a payment is under way (unchanged)", () => {
     const shown = landing(status({ status: "processing", attempt: attempt({ statusGroup: "pending" }) }));
     expect(shown.heading).toBe("Your bank is processing the payment");
     expect(shown.links.map((l) => l.text)).toEqual(["Check again", "Return to the shop"]);
+  });
+});
+
+describe("the landing when the server cannot be reached", () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it("Check again goes away when pressed, and focus moves to the status heading instead of the page's body", async () => {
+    // The first ask fails; the second is still on its way while the test looks.
+    const fetch = vi.fn<() => Promise<Response>>(() => new Promise(() => {}));
+    fetch.mockImplementationOnce(() => Promise.reject(new TypeError("Failed to fetch")));
+    vi.stubGlobal("fetch", fetch);
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <PaymentStatus
+          checkoutId="co_test"
+          checkoutHref="/checkout/co_test"
+          checkAgainLink={null}
+          initial={null}
+          messages={pickMessages("en", ["status.", "common.returnToShop", "common.tryAgain"])}
+        />
+      </QueryClientProvider>,
+    );
+    const again = await screen.findByRole("button", { name: "Check again" });
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("We could not check your payment");
+    again.focus();
+    await act(async () => fireEvent.click(again));
+    expect(screen.queryByRole("button", { name: "Check again" })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole("heading", { level: 1, name: "Confirming your payment…" }));
+    expect(fetch).toHaveBeenCalledTimes(2);
   });
 });

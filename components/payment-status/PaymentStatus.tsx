@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
@@ -135,6 +135,13 @@ export function PaymentStatus({
     return () => window.removeEventListener("pageshow", onPageShow);
   }, [refetch]);
 
+  // "Check again" goes away when pressed: focus moves to the status heading, whose new words the
+  // status region reads out, instead of falling to the page's body.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (round > 0) headingRef.current?.focus();
+  }, [round]);
+
   function checkAgain() {
     setTimedOut(false);
     setRound((r) => r + 1);
@@ -157,7 +164,9 @@ export function PaymentStatus({
         <Icon outcome={outcome} />
       </div>
       <div role="status" aria-live="polite" aria-atomic="true">
-        <h1 id="payment-status-heading">{heading}</h1>
+        <h1 id="payment-status-heading" ref={headingRef} tabIndex={-1}>
+          {heading}
+        </h1>
         <p>{message}</p>
       </div>
       <div className="actions">
