@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createCheckout, decideAtBank, payWithBank } from "./journey";
+import { chooseCountry, createCheckout, decideAtBank, payWithBank } from "./journey";
 
 /*
  * The payer's pages with a keyboard and a screen reader: a control that goes away when pressed (or
@@ -50,4 +50,78 @@ test("Check again on a payment the bank is processing keeps the focus on the sta
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Check again" })).toHaveCount(0);
   await expect(heading).toBeFocused();
+});
+
+test("Try again after the bank list failed to load moves focus to the loading message, then to the search", async ({
+  page,
+  request,
+}) => {
+  const checkoutId = await createCheckout(request);
+  let answer: "fail" | "hold" = "fail";
+  let release = () => {};
+  await page.route(/\/api\/banks\?country=LV/, async (route) => {
+    if (answer === "fail") return route.abort();
+    await new Promise<void>((resolve) => (release = resolve));
+    await route.continue();
+  });
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await chooseCountry(page, "LV", () =>
+    expect(page.getByText("We could not load the banks.")).toBeVisible({ timeout: 2_000 }),
+  );
+
+  answer = "hold";
+  await page.getByRole("button", { name: "Try again" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Loading banks…" })).toBeFocused();
+  release();
+  await expect(page.getByRole("searchbox", { name: "Search banks" })).toBeFocused();
+});
+
+test("'Choose my bank on the next page' when no bank matches focuses that way to pay, with the way back beside it", async ({
+  page,
+  request,
+}) => {
+  const checkoutId = await createCheckout(request);
+  for (const path of [`/checkout/${checkoutId}?lang=en`, `/checkout/${checkoutId}/embed?lang=en`]) {
+    await page.goto(path);
+    await page.getByRole("searchbox", { name: "Search banks" }).fill("zzz");
+    await page.getByRole("button", { name: "Choose my bank on the next page" }).focus();
+    await page.keyboard.press("Enter");
+    const hosted = page.getByRole("radio", { name: "Choose my bank on the next page" });
+    await expect(hosted).toBeChecked();
+    await expect(hosted).toBeFocused();
+
+    // Back to the bank list, by keyboard.
+    await page.keyboard.press("ArrowUp");
+    const here = page.getByRole("radio", { name: "Choose my bank here" });
+    await expect(here).toBeChecked();
+    await expect(here).toBeFocused();
+    await expect(page.getByRole("radiogroup", { name: "Your bank" })).toBeVisible();
+  }
+});
+
+test("with focus on 'Choose another bank', the bank accepting the payment moves focus to the status", async ({
+  page,
+  request,
+  context,
+}) => {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await payWithBank(page);
+  const bankPage = page.url();
+  await page.goBack();
+  const another = page.getByRole("button", { name: "Choose another bank" });
+  await another.focus();
+  await expect(another).toBeFocused();
+
+  // The payer approves on the bank's page in another tab; the bank accepts (pending).
+  const bank = await context.newPage();
+  await bank.goto(bankPage);
+  await decideAtBank(bank, "Approve", "pending");
+  await bank.close();
+
+  await expect(another).toHaveCount(0, { timeout: 15_000 });
+  await expect(
+    page.getByRole("status").filter({ hasText: "Status: your bank is processing the payment." }),
+  ).toBeFocused();
 });

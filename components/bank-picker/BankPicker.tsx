@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode, Ref } from "react";
+import { useEffect, useRef, type ReactNode, type Ref } from "react";
 import { useChangedBeforeLive } from "@/components/checkout/early-input";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { BankLogo, EmptyState } from "./BankParts";
@@ -57,6 +57,15 @@ export function BankPicker({
     useBankPicker(state.status === "ready" ? state.banks : null, lastUsedId, ref, initialSearch, initialShowAll);
   useChangedBeforeLive("#bank-list input:checked", onChange);
 
+  // "Try again" goes away when pressed: focus follows the list as it comes, to the loading message,
+  // then to the search box (or to the error again, or to the empty list's message).
+  const retrying = useRef(false);
+  useEffect(() => {
+    if (!retrying.current) return;
+    if (state.status !== "loading") retrying.current = false;
+    (searchRef.current ?? document.getElementById("bank-picker-status"))?.focus();
+  }, [state.status, searchRef]);
+
   if (state.status === "loading") {
     return (
       <div className="bank-picker">
@@ -84,7 +93,14 @@ export function BankPicker({
         </p>
         <div className="alert alert-error" role="alert" id="bank-picker-status" tabIndex={-1}>
           <p>{t["picker.loadError"]}</p>
-          <button type="button" className="btn btn-secondary" onClick={state.retry}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => {
+              retrying.current = true;
+              state.retry();
+            }}
+          >
             {t["common.tryAgain"]}
           </button>
         </div>

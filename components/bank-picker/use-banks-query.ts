@@ -13,7 +13,8 @@ export type BanksState =
 export function useBanksQuery(country: string, initial: BanksResponse | null): BanksState {
   const query = useQuery({ ...banksQuery(country), initialData: initial?.country === country ? initial : undefined });
   if (query.data) return { status: "ready", banks: query.data.banks };
-  if (query.isError) return { status: "error", retry: () => void query.refetch() };
+  // While "Try again" is asking, the payer is told it is loading (not the old error again).
+  if (query.isError && !query.isFetching) return { status: "error", retry: () => void query.refetch() };
   return { status: "loading" };
 }
 

@@ -36,6 +36,8 @@ interface AttemptPanelProps {
 }
 
 const POLL_MS = 3_000;
+/** The "Choose another bank" button's id. */
+const STOP_ID = "attempt-another";
 
 type Shown = "waiting" | "pending" | "paid" | "failed";
 
@@ -131,11 +133,21 @@ export function AttemptPanel({
   // has accepted it, stopping is refused and the payer can only wait for its result.
   const canStop = shown === "waiting";
 
+  // "Choose another bank" goes away when the bank accepts the payment: if it had the focus (now
+  // fallen to the page's body), the focus moves to the status that says why.
+  const stopFocused = useRef(false);
+  const stateRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (canStop || !stopFocused.current) return;
+    stopFocused.current = false;
+    if (!document.activeElement || document.activeElement === document.body) stateRef.current?.focus();
+  }, [canStop]);
+
   return (
     <section className="attempt" aria-labelledby="attempt-heading">
       <h3 id="attempt-heading">{t["attempt.heading"]}</h3>
       <p>{body}</p>
-      <p className={`attempt-state attempt-${shown}`} role="status">
+      <p ref={stateRef} tabIndex={-1} className={`attempt-state attempt-${shown}`} role="status">
         {shown === "waiting" || shown === "pending" ? (
           <span className="spinner spinner-small" aria-hidden="true" />
         ) : null}
@@ -154,7 +166,7 @@ export function AttemptPanel({
         </div>
       )}
 
-      <div className="actions">
+      <div className="actions" onFocus={(event) => (stopFocused.current = event.target.id === STOP_ID)}>
         <a className="btn btn-primary" href={statusHref} target={statusTarget}>
           {t["attempt.check"]}
         </a>
@@ -166,6 +178,7 @@ export function AttemptPanel({
                 : undefined
             }
             fields={{ lang: locale }}
+            id={STOP_ID}
             className="btn btn-secondary"
             onPress={chooseAnother}
             disabled={busy}

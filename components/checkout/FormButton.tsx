@@ -15,6 +15,7 @@ export function FormButton({
   form: { method: "get" | "post"; action: string } | undefined;
   fields: Record<string, string>;
   onPress(): void;
+  id?: string;
   className: string;
   disabled: boolean;
   "aria-describedby"?: string;

@@ -74,6 +74,15 @@ describe("usePaymentForm", () => {
     expect(render({ bankOnly: true }).result.current.choices).toEqual(["here"]);
   });
 
+  it("inside the merchant's page, choosing the bank on the next page keeps a way back to the bank list", async () => {
+    const { result } = render({ bankOnly: true });
+    await act(async () => result.current.chooseHosted());
+    expect(result.current.values.choice).toBe("hosted");
+    expect(result.current.choices).toEqual(["here", "hosted"]);
+    await act(async () => result.current.form.setValue("choice", "here"));
+    expect(result.current.choices).toEqual(["here", "hosted"]);
+  });
+
   it("refuses Pay without a bank and the Terms, naming both fields with their message keys, and sends nothing", async () => {
     const { result } = render();
     expect(result.current.missing).toEqual(["bankId", "terms"]);

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useController, useForm, useWatch, type Resolver } from "react-hook-form";
 import type { Locale } from "@/lib/checkout/types";
 import type { BanksResponse } from "@/lib/checkout/contract";
@@ -78,13 +78,13 @@ function choicesOf(methods: PaymentFormOptions["methods"], bankOnly = false): Ch
  * deliberate retry safe). Server refusals about a field land on that field.
  */
 export function usePaymentForm(o: PaymentFormOptions) {
-  const choices = choicesOf(o.methods, o.bankOnly);
+  const offered = choicesOf(o.methods, o.bankOnly);
   const form = useForm<PaymentFormValues>({
     resolver: lazyResolver,
     mode: "onBlur",
     reValidateMode: "onChange",
     defaultValues: {
-      choice: o.initialChoice && choices.includes(o.initialChoice) ? o.initialChoice : choices[0],
+      choice: o.initialChoice && offered.includes(o.initialChoice) ? o.initialChoice : offered[0],
       country: o.countries.some((c) => c.code === o.defaultCountry)
         ? o.defaultCountry
         : (o.countries[0]?.code ?? o.defaultCountry),
@@ -97,6 +97,19 @@ export function usePaymentForm(o: PaymentFormOptions) {
     control: form.control,
     name: ["choice", "country", "bankId", "terms", "remember"],
   });
+  // Inside the merchant's page the bank picker stands alone until the payer asks to choose the bank
+  // on the next page; from then on both ways show, so the payer can go back to the list.
+  const [hostedAsked, setHostedAsked] = useState(false);
+  const choices: Choice[] = o.bankOnly && hostedAsked ? ["here", "hosted"] : offered;
+
+  // "Choose my bank on the next page" goes away with the bank list it sits in: focus moves to the
+  // way to pay it chose, which says what happens now and has the way back beside it.
+  const focusChoice = useRef(false);
+  useEffect(() => {
+    if (!focusChoice.current) return;
+    focusChoice.current = false;
+    document.querySelector<HTMLInputElement>('input[name="choice"]:checked')?.focus();
+  }, [choice]);
 
   const chooseCountry = (code: string) => {
     form.setValue("country", code);
@@ -214,6 +227,8 @@ export function usePaymentForm(o: PaymentFormOptions) {
     retry: () => void submit(),
     /** Nothing to choose here: let the provider's page do the choosing. */
     chooseHosted: () => {
+      focusChoice.current = true;
+      setHostedAsked(true);
       form.setValue("choice", "hosted");
       choiceChanged();
     },
