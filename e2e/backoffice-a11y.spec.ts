@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createCheckout } from "./journey";
+import { createCheckout, decideAtBank, payWithBank } from "./journey";
 
 /*
  * The back office with a keyboard and a screen reader: after an action, focus is never dropped on
@@ -77,4 +77,24 @@ test("filters and pages of the list keep the focus on the control pressed, or on
   // Back puts the fields back to what the address says.
   await page.goBack();
   await expect(search).toHaveValue(`${prefix}-none`);
+});
+
+test("refunding all that is left moves focus to 'Nothing is left to refund' that replaces the form", async ({
+  page,
+  request,
+}) => {
+  const reference = `refund-all-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await payWithBank(page);
+  await decideAtBank(page, "Approve");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+
+  await signIn(page);
+  await page.goto(`/backoffice/checkouts/${checkoutId}`);
+  await expect(page.getByLabel("Amount", { exact: true })).toHaveValue("24.90");
+  await page.getByRole("button", { name: "Refund" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status", { name: "Refund result" })).toHaveText("Refund of €24.90 started");
+  await expect(page.getByText("Nothing is left to refund.")).toBeFocused();
 });

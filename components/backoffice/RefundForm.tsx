@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { refundCheckout } from "@/app/backoffice/actions";
@@ -98,13 +98,22 @@ export function RefundForm({
   });
 
   const nothingLeft = /^0+(\.0+)?$/.test(refundable);
+  // A refund of all that was left removes the form with the button just pressed: focus moves to
+  // the message that replaced it (the polite result says the refund started).
+  const nothingLeftRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (nothingLeft && result && (!document.activeElement || document.activeElement === document.body))
+      nothingLeftRef.current?.focus();
+  }, [nothingLeft, result]);
 
   return (
     <section className={styles.refundForm} aria-labelledby={`${id}-form-heading`}>
       <h3 id={`${id}-form-heading`}>{title}</h3>
       <p className={styles.refundable}>Refundable: {refundableText}</p>
       {nothingLeft ? (
-        <p className="muted">Nothing is left to refund.</p>
+        <p className="muted" ref={nothingLeftRef} tabIndex={-1}>
+          Nothing is left to refund.
+        </p>
       ) : (
         <form onSubmit={(event) => void submit(event)} className={styles.form} noValidate>
           <div className="field">
