@@ -1,10 +1,14 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { TITLE_SEPARATOR } from "@/components/i18n/page-title";
 import { Stylesheet } from "@/components/ui/Stylesheet";
 import { messages } from "@/lib/i18n";
 
+const SITE_NAME = messages("en")["meta.siteName"];
+
 export const metadata: Metadata = {
-  title: { default: "Bank checkout", template: "%s · Bank checkout" },
+  // In English; a translated page puts the site's name in its own language (DocumentLang).
+  title: { default: SITE_NAME, template: `%s${TITLE_SEPARATOR}${SITE_NAME}` },
   // English, the site's default; the payer's pages give theirs in the page's language.
   description: messages("en")["meta.description"],
   icons: { icon: "/favicon.svg" },

@@ -98,3 +98,8 @@ test("refunding all that is left moves focus to 'Nothing is left to refund' that
   await expect(page.getByRole("status", { name: "Refund result" })).toHaveText("Refund of €24.90 started");
   await expect(page.getByText("Nothing is left to refund.")).toBeFocused();
 });
+
+test("the list's title names the back office, as its other pages' do", async ({ page }) => {
+  await signIn(page);
+  await expect(page).toHaveTitle("Checkouts · Back office");
+});

@@ -10,7 +10,12 @@ import { bankNames, listCheckoutsForStaff, paymentStats } from "@/lib/checkout/b
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "Checkouts", robots: { index: false, follow: false } };
+// Absolute: the back office's title template (its layout) applies to the pages below it, not to
+// this one, which got the payer's site name instead.
+export const metadata: Metadata = {
+  title: { absolute: "Checkouts · Back office" },
+  robots: { index: false, follow: false },
+};
 
 export default async function BackofficeHomePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireStaff();

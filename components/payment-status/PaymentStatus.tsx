@@ -6,6 +6,7 @@ import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
 import { shopLink } from "@/components/checkout/links";
+import { keepTitle, withPageName } from "@/components/i18n/page-title";
 import { checkoutStatusQuery } from "@/components/query/queries";
 
 export type StatusMessages = MessagesFor<"status." | "common.returnToShop" | "common.tryAgain">;
@@ -157,6 +158,9 @@ export function PaymentStatus({
       ? format(t[view.body], { reason: t[`status.reason.${data?.failureReason ?? "unknown"}`] })
       : t[view.body];
   const tone = view.tone;
+
+  // The tab's title says what the heading says (paid, failed, still confirming), as it changes.
+  useEffect(() => keepTitle((title) => withPageName(title, heading)), [heading]);
 
   return (
     <section className={`card ${tone}`} aria-labelledby="payment-status-heading">

@@ -29,6 +29,17 @@ export interface Mounted {
 }
 
 const TYPES: readonly string[] = EVENT_TYPES;
+/**
+ * The frame's name for screen readers, in the picker's language (the catalogue's "embed.heading",
+ * copied here: this script carries no catalogue). Without a language asked for, the page's own
+ * when the picker speaks it, else English.
+ */
+export const FRAME_TITLES: Readonly<Record<string, string>> = {
+  en: "Pay by bank",
+  lt: "Mokėti per banką",
+  lv: "Maksāt ar banku",
+  et: "Maksa pangaga",
+};
 const MIN_HEIGHT = 120;
 const MAX_HEIGHT = 4000;
 
@@ -54,7 +65,10 @@ export function mount(element: Element, options: MountOptions): Mounted {
 
   const iframe = document.createElement("iframe");
   iframe.src = src.href;
-  iframe.title = "Pay by bank";
+  const titleLang = [locale, document.documentElement.lang.slice(0, 2)].find((l) => l && FRAME_TITLES[l]) ?? "en";
+  iframe.title = FRAME_TITLES[titleLang]!;
+  // The title is read out in the merchant's page: say which language it is in.
+  iframe.lang = titleLang;
   // Scripts and its own origin's storage and requests; new tabs for the Terms; the whole window
   // to the bank only on the payer's click. Never forms or navigation of the page otherwise.
   iframe.setAttribute(

@@ -12,6 +12,8 @@ export const en = {
   "common.returnToShop": "Return to the shop",
   "common.tryAgain": "Try again",
   "common.newTab": "opens in a new tab",
+  // The site's name, after each page's own title ("Checkout · Bank checkout").
+  "meta.siteName": "Bank checkout",
   // The page's <meta name="description">
   "meta.description": "Pay by bank: choose your bank, approve the payment there, and return to the shop.",
 

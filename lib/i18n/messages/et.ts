@@ -9,6 +9,7 @@ export const et: Messages = {
   "common.returnToShop": "Tagasi poodi",
   "common.tryAgain": "Proovi uuesti",
   "common.newTab": "avaneb uuel vahelehel",
+  "meta.siteName": "Pangamakse",
   "meta.description": "Makske pangaga: valige oma pank, kinnitage makse seal ja naaske poodi.",
 
   "checkout.title": "Maksmine",

@@ -9,6 +9,7 @@ export const lt: Messages = {
   "common.returnToShop": "Grįžti į parduotuvę",
   "common.tryAgain": "Bandyti dar kartą",
   "common.newTab": "atsidaro naujame skirtuke",
+  "meta.siteName": "Mokėjimas per banką",
   "meta.description":
     "Mokėkite per banką: pasirinkite savo banką, patvirtinkite mokėjimą jame ir grįžkite į parduotuvę.",
 

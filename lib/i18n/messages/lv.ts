@@ -9,6 +9,7 @@ export const lv: Messages = {
   "common.returnToShop": "Atgriezties veikalā",
   "common.tryAgain": "Mēģināt vēlreiz",
   "common.newTab": "atveras jaunā cilnē",
+  "meta.siteName": "Maksājums ar banku",
   "meta.description":
     "Maksājiet ar banku: izvēlieties savu banku, apstipriniet maksājumu tajā un atgriezieties veikalā.",
 
