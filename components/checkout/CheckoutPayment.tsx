@@ -1,10 +1,14 @@
 "use client";
 
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import type { SavedAccountView } from "@/lib/checkout/contract";
 import type { MessagesFor } from "@/lib/i18n/format";
+import { checkoutStatusQuery } from "@/components/query/queries";
 import type { InFlightAttempt } from "./AttemptPanel";
 import { clearAttemptKey } from "./attempt-key";
+import { Deadline, useDeadline } from "./Deadline";
+import type { Expiry } from "./deadline-time";
 import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
 
 // Most payers arrive with neither a payment in flight nor a saved account: these two panels load
@@ -17,7 +21,15 @@ import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
 const AttemptPanel = lazy(() => import("./AttemptPanel").then((m) => ({ default: m.AttemptPanel })));
 const SavedAccountPanel = lazy(() => import("./SavedAccountPanel").then((m) => ({ default: m.SavedAccountPanel })));
 
-export type CheckoutPaymentMessages = PaymentFormProps["messages"] & MessagesFor<"attempt." | "checkout.failedNotice">;
+export type CheckoutPaymentMessages = PaymentFormProps["messages"] &
+  MessagesFor<
+    | "attempt."
+    | "checkout.failedNotice"
+    | "expiry."
+    | "checkout.expired.heading"
+    | "checkout.cancelled.heading"
+    | "checkout.ended.body"
+  >;
 
 type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "bankOnly"> & {
   /** Inside the merchant's own page (embed.js): the bank picker alone, and links leave the frame. */
@@ -31,8 +43,30 @@ type CheckoutPaymentProps = Omit<PaymentFormProps, "messages" | "notice" | "bank
   /** What stopped a form the browser posted by itself (ADR 21), in words: shown by the attempt in flight too. */
   refused: string | null;
   statusHref: string;
+  /** When the checkout ends, if soon enough to say so; null when it lasts longer (Deadline.tsx). */
+  expiry: Expiry | null;
+  /** "Return to the shop" once the checkout has ended; none inside the merchant's page. */
+  shopHref: string | null;
   messages: CheckoutPaymentMessages;
 };
+
+/**
+ * The checkout ended while the payer was on the page: said in place, with the focus on it, rather
+ * than by loading the page again out from under them (their choices and place lost without a word).
+ */
+function EndedInPlace({ heading, body, action }: { heading: string; body: string; action: ReactNode }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <div className="checkout-ended">
+      <h3 ref={headingRef} tabIndex={-1}>
+        {heading}
+      </h3>
+      <p>{body}</p>
+      {action}
+    </div>
+  );
+}
 
 /**
  * The checkout's only client island: the payment form, the saved account's one-click payment, or
@@ -46,6 +80,8 @@ export function CheckoutPayment({
   refused,
   statusHref,
   savedAccount,
+  expiry,
+  shopHref,
   messages: t,
   ...form
 }: CheckoutPaymentProps) {
@@ -71,54 +107,87 @@ export function CheckoutPayment({
     return () => window.removeEventListener("pageshow", onPageShow);
   }, []);
 
+  const phase = useDeadline(expiry);
+  // Read, not asked: on a wide screen QrHandoff asks, and an expired or cancelled checkout shows here.
+  const { data: status } = useQuery({ ...checkoutStatusQuery(form.checkoutId), enabled: false });
+  const ended =
+    phase === "ended"
+      ? "expired"
+      : status?.status === "expired" || status?.status === "cancelled"
+        ? status.status
+        : null;
+  const deadline = expiry && !ended && <Deadline expiry={expiry} phase={phase} locale={form.locale} messages={t} />;
+
+  if (ended && !(inFlight && attempt)) {
+    return (
+      <EndedInPlace
+        heading={t[`checkout.${ended}.heading`]}
+        body={t["checkout.ended.body"]}
+        action={
+          shopHref && (
+            <a className="btn btn-secondary" href={shopHref}>
+              {t["common.returnToShop"]}
+            </a>
+          )
+        }
+      />
+    );
+  }
+
   if (inFlight && attempt) {
     return (
-      <AttemptPanel
-        checkoutId={form.checkoutId}
-        amountText={form.amountText}
-        attempt={attempt}
-        statusHref={statusHref}
-        statusTarget={embedded ? "_top" : undefined}
-        locale={form.locale}
-        postsItself={form.post !== undefined}
-        refused={refused}
-        messages={t}
-        onOver={(reason) => {
-          // That attempt's key must not be replayed: the next Pay is a new attempt.
-          clearAttemptKey(form.checkoutId);
-          setStartNew(true);
-          setNotice({
-            text: reason === "failed" ? t["checkout.failedNotice"] : t["attempt.abandoned"],
-            tone: reason === "failed" ? "warning" : "info",
-            focus: true,
-          });
-          setInFlight(false);
-        }}
-      />
+      <>
+        {deadline}
+        <AttemptPanel
+          checkoutId={form.checkoutId}
+          amountText={form.amountText}
+          attempt={attempt}
+          statusHref={statusHref}
+          statusTarget={embedded ? "_top" : undefined}
+          locale={form.locale}
+          postsItself={form.post !== undefined}
+          refused={refused}
+          messages={t}
+          onOver={(reason) => {
+            // That attempt's key must not be replayed: the next Pay is a new attempt.
+            clearAttemptKey(form.checkoutId);
+            setStartNew(true);
+            setNotice({
+              text: reason === "failed" ? t["checkout.failedNotice"] : t["attempt.abandoned"],
+              tone: reason === "failed" ? "warning" : "info",
+              focus: true,
+            });
+            setInFlight(false);
+          }}
+        />
+      </>
     );
   }
 
   if (useSaved && savedAccount) {
     return (
-      <SavedAccountPanel
-        checkoutId={form.checkoutId}
-        locale={form.locale}
-        amountText={form.amountText}
-        account={savedAccount}
-        startNewAttempt={startNew}
-        termsUrl={form.termsUrl}
-        privacyUrl={form.privacyUrl}
-        post={form.post}
-        messages={t}
-        onPayAnotherWay={() => {
-          switched.current = true;
-          setUseSaved(false);
-        }}
-        onForgotten={() => {
-          setNotice({ text: t["saved.notice.forgotten"], tone: "info", focus: true });
-          setUseSaved(false);
-        }}
-      />
+      <>
+        {deadline}
+        <SavedAccountPanel
+          checkoutId={form.checkoutId}
+          locale={form.locale}
+          amountText={form.amountText}
+          account={savedAccount}
+          startNewAttempt={startNew}
+          termsUrl={form.termsUrl}
+          privacyUrl={form.privacyUrl}
+          post={form.post}
+          messages={t}
+          onPayAnotherWay={() => {
+            switched.current = true;
+            setUseSaved(false);
+          }}
+          onForgotten={() => {
+            setNotice({ text: t["saved.notice.forgotten"], tone: "info", focus: true });
+            setUseSaved(false);
+          }}
+        />
+      </>
     );
   }
 
@@ -126,8 +195,11 @@ export function CheckoutPayment({
   // the form after the rest of the page, in slices that leave the main thread free between them,
   // instead of in one long task with the page; a press before then hydrates it at once (ADR 12).
   return (
-    <Suspense>
-      <PaymentForm {...form} bankOnly={embedded} startNewAttempt={startNew} notice={notice} messages={t} />
-    </Suspense>
+    <>
+      {deadline}
+      <Suspense>
+        <PaymentForm {...form} bankOnly={embedded} startNewAttempt={startNew} notice={notice} messages={t} />
+      </Suspense>
+    </>
   );
 }

@@ -3,6 +3,7 @@ import { AskAgain } from "@/components/checkout/AskAgain";
 import { filterBanks } from "@/components/bank-picker/filter";
 import { CheckoutPayment } from "@/components/checkout/CheckoutPayment";
 import type { InFlightAttempt } from "@/components/checkout/AttemptPanel";
+import { SHOW_DEADLINE_WITHIN_MS, type Expiry } from "@/components/checkout/deadline-time";
 import { shopLink } from "@/components/checkout/links";
 import type { PaymentFormProps } from "@/components/checkout/PaymentForm";
 import type { KeptChoices, QueryNotices } from "@/components/checkout/posted-form";
@@ -34,6 +35,20 @@ export function stateOf(data: CheckoutPageData): PageState {
   }
   if (Date.parse(checkout.expiresAt) <= Date.now()) return "expired";
   return "form";
+}
+
+/** The time zone of a checkout country, for the deadline in the HTML; the page shows the payer's own once it runs. */
+const COUNTRY_TIME_ZONES: Record<string, string> = {
+  LT: "Europe/Vilnius",
+  LV: "Europe/Riga",
+  EE: "Europe/Tallinn",
+};
+
+/** When the checkout ends, when that is soon enough for the page to say so (WCAG 2.2.1). */
+function expiryOf(data: CheckoutPageData): Expiry | null {
+  const now = Date.now();
+  if (Date.parse(data.checkout.expiresAt) - now > SHOW_DEADLINE_WITHIN_MS) return null;
+  return { at: data.checkout.expiresAt, serverNow: now, timeZone: COUNTRY_TIME_ZONES[data.defaultCountry] ?? "UTC" };
 }
 
 async function banksFor(country: string): Promise<BanksResponse | null> {
@@ -179,6 +194,8 @@ export async function PaymentSection({ data, query, kept, notices, embedded = fa
         }
         attempt={inFlight}
         statusHref={`/checkout/${id}/return`}
+        expiry={expiryOf(data)}
+        shopHref={embedded ? null : shopLink(checkout.returnUrl, checkout.id)}
         termsUrl={TERMS_URL}
         privacyUrl={PRIVACY_URL}
         offerSave={data.canSaveAccount}
@@ -193,6 +210,10 @@ export async function PaymentSection({ data, query, kept, notices, embedded = fa
           "attempt.",
           "saved.",
           "checkout.failedNotice",
+          "expiry.",
+          "checkout.expired.heading",
+          "checkout.cancelled.heading",
+          "checkout.ended.body",
         ])}
       />
     </section>

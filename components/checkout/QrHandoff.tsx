@@ -16,8 +16,10 @@ function subscribe(onChange: () => void) {
 
 /**
  * The other half of the QR hand-off: while this page shows the QR code and the payer pays on the
- * phone, it asks every 5 s (paused while the tab is hidden) whether the checkout has ended, and
- * then reloads, so the computer shows "paid" too instead of a form for an order already paid.
+ * phone, it asks every 5 s (paused while the tab is hidden) whether the checkout has ended. Paid: it
+ * reloads, so the computer shows "paid" too instead of a form for an order already paid. Expired or
+ * cancelled: the payment card (CheckoutPayment, reading the same query) says so in place, focused,
+ * instead of a reload that took the payer's choices and place without a word.
  */
 export function QrHandoff({ checkoutId }: { checkoutId: string }) {
   const wide = useSyncExternalStore(
@@ -31,10 +33,10 @@ export function QrHandoff({ checkoutId }: { checkoutId: string }) {
     refetchInterval: EVERY_MS,
     refetchOnMount: false,
   });
-  // Paid, expired or cancelled; not "processing", which is also this computer's own Pay on its way out.
-  const ended = data?.status === "paid" || data?.status === "expired" || data?.status === "cancelled";
+  // Not "processing", which is also this computer's own Pay on its way out.
+  const paid = data?.status === "paid";
   useEffect(() => {
-    if (ended) window.location.reload();
-  }, [ended]);
+    if (paid) window.location.reload();
+  }, [paid]);
   return null;
 }

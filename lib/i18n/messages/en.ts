@@ -28,6 +28,9 @@ export const en = {
   "checkout.expired.heading": "This checkout has expired",
   "checkout.cancelled.heading": "This checkout was cancelled",
   "checkout.ended.body": "No payment was taken. To buy these items, go back to the shop and place the order again.",
+  // A checkout that expires within 20 hours says when (WCAG 2.2.1); {time} is in the payer's time zone.
+  "expiry.deadline": "Pay by {time}. After that, this checkout expires.",
+  "expiry.soon": "Less than two minutes left to pay: this checkout expires at {time}.",
   "checkout.failedNotice": "Your last payment attempt did not go through, and no money was taken. You can try again.",
   "checkout.footerNote": "Payments are processed by a licensed payment initiation service.",
 

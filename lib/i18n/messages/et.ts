@@ -22,6 +22,8 @@ export const et: Messages = {
   "checkout.expired.heading": "Selle makse aeg on läbi",
   "checkout.cancelled.heading": "See makse on tühistatud",
   "checkout.ended.body": "Raha ei võetud. Nende toodete ostmiseks minge tagasi poodi ja vormistage tellimus uuesti.",
+  "expiry.deadline": "Makske kuni {time}. Pärast seda see makse aegub.",
+  "expiry.soon": "Maksmiseks on jäänud vähem kui kaks minutit: see makse aegub kell {time}.",
   "checkout.failedNotice": "Teie viimane makse ei õnnestunud ja raha ei võetud. Võite uuesti proovida.",
   "checkout.footerNote": "Makseid töötleb litsentsitud makse algatamise teenuse pakkuja.",
 

@@ -24,6 +24,8 @@ export const lt: Messages = {
   "checkout.cancelled.heading": "Šis apmokėjimas atšauktas",
   "checkout.ended.body":
     "Pinigai nebuvo nuskaičiuoti. Jei norite įsigyti šias prekes, grįžkite į parduotuvę ir pateikite užsakymą iš naujo.",
+  "expiry.deadline": "Sumokėkite iki {time}. Vėliau šis apmokėjimas nebegalios.",
+  "expiry.soon": "Sumokėti liko mažiau nei dvi minutės: šis apmokėjimas nebegalios nuo {time}.",
   "checkout.failedNotice":
     "Paskutinis mokėjimo bandymas nepavyko, pinigai nebuvo nuskaičiuoti. Galite bandyti dar kartą.",
   "checkout.footerNote": "Mokėjimus vykdo licencijuotas mokėjimo inicijavimo paslaugos teikėjas.",

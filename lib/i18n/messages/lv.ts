@@ -24,6 +24,8 @@ export const lv: Messages = {
   "checkout.cancelled.heading": "Šī apmaksa ir atcelta",
   "checkout.ended.body":
     "Nauda netika iekasēta. Lai iegādātos šīs preces, atgriezieties veikalā un noformējiet pasūtījumu vēlreiz.",
+  "expiry.deadline": "Samaksājiet līdz {time}. Pēc tam šī apmaksa vairs nebūs derīga.",
+  "expiry.soon": "Samaksai atlikušas mazāk nekā divas minūtes: šī apmaksa nebūs derīga no {time}.",
   "checkout.failedNotice": "Pēdējais maksājuma mēģinājums neizdevās, un nauda netika iekasēta. Varat mēģināt vēlreiz.",
   "checkout.footerNote": "Maksājumus apstrādā licencēts maksājumu ierosināšanas pakalpojumu sniedzējs.",
 
