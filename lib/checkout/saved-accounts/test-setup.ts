@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { accountLinks } from "../../db/schema";
 import type { DbKind } from "../../db/testing";
 import { walkHostedPage } from "../../pis/test-helpers";
 import { loadCheckout } from "../checkouts";
 import type { CheckoutContext } from "../context";
-import { CheckoutError } from "../errors";
 import { SANDBOX_CONTROL, testContext } from "../test-context";
 import { startLinking } from "./linking";
 import { createCheckout } from "../create-checkout";
@@ -27,14 +26,7 @@ export const order = (customerId?: string, amount = "12.50") => ({
   ...(customerId !== undefined && { customerId }),
 });
 
-export async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(CheckoutError);
-  return err as CheckoutError;
-}
+export { refusal } from "../test-context";
 
 export async function sandboxPayment(paymentId: string) {
   const res = await fetch(`${inject("sandboxUrl")}/_sandbox/payments`, { headers: SANDBOX_CONTROL });
