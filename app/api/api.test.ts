@@ -143,6 +143,8 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
   it("lists the merchant's checkouts, newest first, by reference, status and day, with the key only", async () => {
     const reference = `list-${kind}-${Date.now()}`;
     const first = await (await create({ ...order, reference: `${reference}-a` })).json();
+    // Created in another millisecond, so that "newest first" has one answer.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await (await create({ ...order, reference: `${reference}-b` })).json();
     const list = (query: string, headers: Record<string, string> = auth) =>
       routes.checkouts.GET(req(`/api/checkouts?${query}`, { headers }), none);

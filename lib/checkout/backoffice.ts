@@ -77,7 +77,8 @@ async function checkoutPage(filter: CheckoutFilter, c: CheckoutContext) {
     .select()
     .from(checkouts)
     .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(checkouts.createdAt))
+    // The id breaks ties of one millisecond, so that pages neither repeat nor skip a checkout.
+    .orderBy(desc(checkouts.createdAt), desc(checkouts.id))
     .limit(PAGE_SIZE + 1)
     .offset((filter.page - 1) * PAGE_SIZE);
   return { page: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE };
