@@ -62,18 +62,23 @@ const v4Of = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].
  */
 function embeddedV4(g: number[]): string | null {
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 5) && g[5] === 0xffff) return v4Of(g[6]!, g[7]!);
+  const mapped = mappedV4(g);
+  if (mapped !== null) return mapped;
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4Of(g[6]!, g[7]!);
   if (g[0] === 0x2002) return v4Of(g[1]!, g[2]!);
   return null;
+}
+
+/** The IPv4 address of an IPv4-mapped IPv6 one (::ffff:0:0/96, a dual-stack socket's), if it is one. */
+function mappedV4(g: number[]): string | null {
+  return g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff ? v4Of(g[6]!, g[7]!) : null;
 }
 
 /** One spelling per address: IPv4 dotted, IPv6 as eight groups (an IPv4-mapped one as its IPv4). */
 function canonical(ip: string): string {
   if (isIP(ip) === 4) return ip;
   const g = ipv6Groups(ip);
-  const zeros = g.slice(0, 5).every((x) => x === 0);
-  return zeros && g[5] === 0xffff ? v4Of(g[6]!, g[7]!) : g.map((x) => x.toString(16)).join(":");
+  return mappedV4(g) ?? g.map((x) => x.toString(16)).join(":");
 }
 
 /** The addresses of a machine's network interfaces (os.networkInterfaces()), one spelling each. */

@@ -251,13 +251,17 @@ export function otherMethods(...taken: Taken[]) {
     problem("method_not_allowed", { detail: `This address takes ${allow}.` }, { Allow: allow }),
   );
   const options = route({}, async () => new Response(null, { status: 204, headers: { Allow: allow } }));
-  return { GET: refuse, HEAD: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: options };
+  return everyMethod(refuse, options);
+}
+
+/** The same answer for every method a route file may export, OPTIONS's own if given. */
+function everyMethod<H>(answer: H, options: H = answer) {
+  return { GET: answer, HEAD: answer, POST: answer, PUT: answer, PATCH: answer, DELETE: answer, OPTIONS: options };
 }
 
 /** Answers for an address the API does not have (app/api/[...unknown]), for every method. */
 export function unknownAddress() {
-  const refuse = route({}, async () =>
-    problem("not_found", { detail: "See /api/openapi.json for the API's addresses." }),
+  return everyMethod(
+    route({}, async () => problem("not_found", { detail: "See /api/openapi.json for the API's addresses." })),
   );
-  return { GET: refuse, HEAD: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: refuse };
 }
