@@ -52,6 +52,23 @@ test("bank choice, login, account choice, approve: back at the shop with the pay
   await expectNoAxeViolations(page);
 });
 
+test("in forced colours the chosen bank still shows which it is", async ({ page }) => {
+  // Forced colours drop the chosen tile's background and border colour, its only difference from
+  // the others: the mark beside its name is what remains.
+  await page.emulateMedia({ forcedColors: "active" });
+  const { confirmLink } = await createPayment();
+  await page.goto(confirmLink);
+  await page.getByText("Swedbank", { exact: true }).click();
+  const mark = (name: string) =>
+    page
+      .locator("label", { hasText: name })
+      .first()
+      .evaluate((label) => getComputedStyle(label, "::after").content);
+  expect(await mark("Swedbank")).toContain("✓");
+  expect(await mark("Citadele")).toBe("none");
+  await expectNoAxeViolations(page);
+});
+
 test("a wrong login fails and stays on the form; the right one goes on", async ({ page }) => {
   const { confirmLink } = await createPayment({ query: "?bankId=SWEDBANK_LT_SAND" });
   await page.goto(confirmLink);

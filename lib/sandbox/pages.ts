@@ -32,6 +32,7 @@ legend{font-weight:600;margin-bottom:.5rem}
 .banks label{display:flex;align-items:center;gap:.75rem;margin:0;padding:.5rem .75rem;min-height:52px;border:1px solid #d6d8dc;border-radius:8px;font-weight:500;cursor:pointer}
 .banks input{position:absolute;opacity:0;width:1px;height:1px}
 .banks input:checked+label{border:2px solid #1d4ed8;background:#eef2ff}
+.banks input:checked+label::after{content:"✓"/"";margin-left:auto;font-weight:700;color:#1d4ed8}
 .banks input:focus-visible+label{outline:3px solid #1d4ed8;outline-offset:2px}
 .choices{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
 .choices label{display:flex;gap:.75rem;align-items:flex-start;margin:0;padding:.6rem .75rem;border:1px solid #d6d8dc;border-radius:8px;font-weight:500;cursor:pointer}
