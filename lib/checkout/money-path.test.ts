@@ -313,6 +313,7 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
       const checkout = await createCheckout(order(), ctx);
       await startPayment(checkout.id, bankPay(`key-lock-a-${i}`), ctx);
       const [a] = await attemptsOf(checkout.id);
+      await forceProviderStatus(a!.providerPaymentId!, { bankStatus: "CANC" });
       const failed = signedWebhook({
         id: a!.providerPaymentId,
         bankStatus: "CANC",

@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testDbKinds } from "../db/testing";
 import { paymentAttempts, statusEvents, webhookEvents } from "../db/schema";
-import { createPisClient } from "../pis";
+import { createPisClient, PisError } from "../pis";
 import type { CheckoutContext } from "./context";
 import { RateLimitedError } from "../http/rate-limit";
-import { projectUnknown, refusal, signedWebhook, testContext } from "./test-context";
+import { forceProviderStatus, projectUnknown, refusal, signedWebhook, testContext, withPis } from "./test-context";
 import { receivePisWebhook } from "./webhooks";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
@@ -146,6 +146,39 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     ]);
   });
 
+  it("a failed webhook the provider's own status contradicts is not taken as final; the payment's completion still pays", async () => {
+    const checkout = await createCheckout(order, ctx);
+    await startPayment(checkout.id, bankPay("key-contradicted"), ctx);
+    const [attempt] = await attempts(checkout.id);
+    const paymentId = attempt!.providerPaymentId!;
+    // Authorised at the bank; a stale or reordered delivery still says it was rejected.
+    await forceProviderStatus(paymentId, { bankStatus: "ACSP" });
+    const stale = paymentWebhook(paymentId, "failed", "RJCT");
+    await receivePisWebhook(stale.raw, stale.headers, ctx);
+    expect(await getCheckoutStatus(checkout.id, ctx)).toMatchObject({
+      status: "processing",
+      attempt: { statusGroup: "pending", providerStatus: "ACSP" },
+    });
+    await forceProviderStatus(paymentId, { bankStatus: "ACSC" });
+    const paid = paymentWebhook(paymentId, "completed", "ACSC");
+    await receivePisWebhook(paid.raw, paid.headers, ctx);
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
+  });
+
+  it("answers a failed webhook 502 while the provider cannot confirm it, so it is delivered again", async () => {
+    const checkout = await createCheckout(order, ctx);
+    await startPayment(checkout.id, bankPay("key-unconfirmed"), ctx);
+    const [attempt] = await attempts(checkout.id);
+    const failed = paymentWebhook(attempt!.providerPaymentId!, "failed", "RJCT");
+    const unreachable = withPis(ctx, "payments", {
+      status: () => Promise.reject(new PisError({ kind: "network", operation: "getPaymentStatus" })),
+    });
+    expect(await receivePisWebhook(failed.raw, failed.headers, unreachable)).toMatchObject({
+      refusal: "provider_error",
+    });
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
+  });
+
   it("answers an unknown payment's webhook with 404 so the provider retries, and keeps it for audit", async () => {
     const w = paymentWebhook("f".repeat(40), "completed", "ACSC");
     expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({
@@ -193,6 +226,7 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     const checkout = await createCheckout(order, ctx);
     await startPayment(checkout.id, bankPay("key-retry-1"), ctx);
     const [first] = await attempts(checkout.id);
+    await forceProviderStatus(first!.providerPaymentId!, { bankStatus: "CANC" });
     const cancelled = paymentWebhook(first!.providerPaymentId!, "failed", "CANC");
     await receivePisWebhook(cancelled.raw, cancelled.headers, ctx);
     expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("failed");

@@ -9,21 +9,23 @@ import { applyRefundStatus } from "./refund-status";
 import { isAttemptId } from "./ids";
 
 /**
- * A webhook is a signal (the provider's own advice): its body has no failure codes. The status
- * endpoint has them, so a failure is read from there; if the provider cannot be asked, the
- * signed webhook's status is still applied.
+ * A webhook is a signal (the provider's own advice, provider-api.md 7): its body has no failure
+ * codes, and it may be stale or reordered. A failure is final, so it is read from the status
+ * endpoint, which has the codes and the truth: a payment the bank still holds (a failure
+ * delivered late, or again) must not be closed, or its completion could never land and the payer
+ * would be asked to pay twice. Null when the provider cannot be asked: the delivery is then
+ * refused, and comes again.
  */
 async function withDetails(
   ctx: CheckoutContext,
   paymentId: string,
   status: NormalisedStatus,
-): Promise<NormalisedStatus> {
+): Promise<NormalisedStatus | null> {
   if (status.group !== "failed") return status;
   try {
-    const current = await ctx.pis.payments.status(paymentId);
-    return current.group === status.group ? current : status;
+    return await ctx.pis.payments.status(paymentId);
   } catch (err) {
-    if (err instanceof PisError) return status;
+    if (err instanceof PisError) return null;
     throw err;
   }
 }
@@ -43,7 +45,7 @@ const storeEvent = prepared((db) =>
 
 export interface WebhookResult {
   /** Why the delivery is refused (anything but 200 makes the provider deliver it again); null: taken. */
-  refusal: Extract<ErrorCode, `webhook_${string}`> | null;
+  refusal: Extract<ErrorCode, `webhook_${string}` | "provider_error"> | null;
   outcome: string;
   /** Signed with our secret: from the provider. Anything else is from someone pretending to be. */
   authentic: boolean;
@@ -55,6 +57,32 @@ export interface WebhookResult {
  * storing them would let them fill the database). An unknown payment is answered 404 so the
  * provider retries rather than the event being lost.
  */
+/** A payment's status from a signed delivery, applied to its attempt; `audited`: kept with the change. */
+async function applyPaymentWebhook(
+  c: CheckoutContext,
+  paymentId: string,
+  attemptId: string | undefined,
+  status: NormalisedStatus,
+  rawBody: string,
+): Promise<{ result: WebhookResult; audited: boolean }> {
+  const audit = { type: "PAYMENT", providerPaymentId: paymentId, signatureValid: true, rawBody };
+  let { outcome, audited } = await applyWebhookStatus(c, { providerPaymentId: paymentId }, status, audit);
+  // A payment whose initiation we never finished recording: its Webhook-URL names the attempt.
+  if (outcome === "unknown_attempt" && attemptId) {
+    ({ outcome, audited } = await applyWebhookStatus(
+      c,
+      { attemptId, bind: { providerPaymentId: paymentId } },
+      status,
+      audit,
+    ));
+  }
+  const result: WebhookResult =
+    outcome === "unknown_attempt"
+      ? { refusal: "webhook_unknown_payment", outcome: "unknown_payment", authentic: true }
+      : { refusal: null, outcome, authentic: true };
+  return { result, audited };
+}
+
 export async function receivePisWebhook(
   rawBody: string,
   headers: Headers,
@@ -88,22 +116,8 @@ export async function receivePisWebhook(
     type = "PAYMENT";
     paymentId = verdict.event.paymentId;
     const status = await withDetails(c, verdict.event.paymentId, verdict.event.status);
-    const audit = { type, providerPaymentId: paymentId, signatureValid: true, rawBody: rawBodyKept };
-    let applied: ApplyOutcome;
-    ({ outcome: applied, audited } = await applyWebhookStatus(c, { providerPaymentId: paymentId }, status, audit));
-    // A payment whose initiation we never finished recording: its Webhook-URL names the attempt.
-    if (applied === "unknown_attempt" && attemptId) {
-      ({ outcome: applied, audited } = await applyWebhookStatus(
-        c,
-        { attemptId, bind: { providerPaymentId: paymentId } },
-        status,
-        audit,
-      ));
-    }
-    result =
-      applied === "unknown_attempt"
-        ? { refusal: "webhook_unknown_payment", outcome: "unknown_payment", authentic: true }
-        : { refusal: null, outcome: applied, authentic: true };
+    if (status) ({ result, audited } = await applyPaymentWebhook(c, paymentId, attemptId, status, rawBodyKept));
+    else result = { refusal: "provider_error", outcome: "unconfirmed", authentic: true };
   } else {
     type = "PAYMENT_REFUND";
     paymentId = verdict.event.paymentId;

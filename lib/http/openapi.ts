@@ -371,6 +371,7 @@ export function openApiDocument(serverUrl: string) {
             "webhook_malformed",
             "webhook_unsigned",
             "webhook_unknown_payment",
+            "provider_error",
             "rate_limited",
           ],
         }),
