@@ -194,9 +194,8 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
   }
   const later = () => ({ ...ctx, now: () => new Date(Date.now() + 5 * 60_000) });
 
-  it("a refund the provider refuses is answered refund_refused with its words, not 'could not reach, try again', and frees the amount", async () => {
-    const { checkout } = await paidCheckout("20.00");
-    const refusing = withPis(ctx, "refunds", {
+  const refusing = () =>
+    withPis(ctx, "refunds", {
       create: () =>
         Promise.reject(
           new PisError({
@@ -208,11 +207,27 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
           }),
         ),
     });
-    const refused = await refusal(createRefund(checkout.id, { amount: "20.00" }, "merchant-api", refusing));
+
+  it("a refund the provider refuses is answered refund_refused with its words, not 'could not reach, try again', and frees the amount", async () => {
+    const { checkout } = await paidCheckout("20.00");
+    const refused = await refusal(createRefund(checkout.id, { amount: "20.00" }, "merchant-api", refusing()));
     expect(refused).toMatchObject({ code: "refund_refused", status: 422 });
     expect(refused.detail).toContain("Transit account balance is too low.");
     expect((await listRefunds(checkout.id, ctx))[0]!.status).toBe("failed");
     expect((await createRefund(checkout.id, { amount: "20.00" }, "merchant-api", ctx)).amount).toBe("20.00");
+  });
+
+  it("a refused refund asked again with its Idempotency-Key is answered refused again, never as a refund", async () => {
+    const { checkout } = await paidCheckout("20.00");
+    const first = await refusal(
+      createRefund(checkout.id, { amount: "5.00" }, "merchant-api", refusing(), { idempotencyKey: "rf-refused" }),
+    );
+    expect(first).toMatchObject({ code: "refund_refused", status: 422 });
+    const again = await refusal(
+      createRefund(checkout.id, { amount: "5.00" }, "merchant-api", ctx, { idempotencyKey: "rf-refused" }),
+    );
+    expect(again).toMatchObject({ code: "refund_refused", status: 422 });
+    expect(await listRefunds(checkout.id, ctx)).toMatchObject([{ amount: "5.00", status: "failed" }]);
   });
 
   it("a refund whose answer was lost is answered as made with its outcome unknown, not 'try again' (a retry would refund twice)", async () => {

@@ -62,7 +62,7 @@ export async function createRefund(
     .digest("hex");
   if (key !== undefined) {
     const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
-    if (earlier) return toRefundView(await onceSent(c, earlier));
+    if (earlier) return replayed(await onceSent(c, earlier));
   }
   if (!c.pis.profile.refunds) {
     throw new CheckoutError("refund_not_allowed", {
@@ -121,7 +121,7 @@ export async function createRefund(
       if (key !== undefined && isUniqueViolation(err)) return false;
       throw err;
     });
-  if (!inserted) return toRefundView(await onceSent(c, (await refundByKey(c.db, checkoutId, key!, requestHash))!));
+  if (!inserted) return replayed(await onceSent(c, (await refundByKey(c.db, checkoutId, key!, requestHash))!));
 
   try {
     const res = await c.pis.refunds.create(attempt.providerPaymentId!, { amount, webhookUrl: webhookUrl(c) });
@@ -145,14 +145,25 @@ export async function createRefund(
         updatedAt: new Date(),
       })
       .where(eq(refunds.id, id));
-    if (!err.outcomeUnknown) {
-      throw new CheckoutError("refund_refused", {
-        detail: `The payment service refused the refund${err.description ? `: ${err.description}` : "."}`,
-      });
-    }
+    if (!err.outcomeUnknown) throw refundRefused(err.description);
   }
   const [row] = await c.db.select().from(refunds).where(eq(refunds.id, id));
   return toRefundView(row!);
+}
+
+const refundRefused = (words?: string) =>
+  new CheckoutError("refund_refused", {
+    detail: `The payment service refused the refund${words ? `: ${words}` : "."}`,
+  });
+
+/**
+ * A repeated request (same key) is answered as the first one was: a refund the provider refused
+ * when it was asked (no refund of its own, a failure recorded) is refused again. Answered as a
+ * failed refund, a client that books any 2xx would book a refund that never happened.
+ */
+function replayed(row: RefundRow): RefundView {
+  if (row.providerRefundId === null && row.failureReason?.startsWith("provider_")) throw refundRefused();
+  return toRefundView(row);
 }
 
 /**
