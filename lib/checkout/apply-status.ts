@@ -11,7 +11,7 @@ import {
   type AttemptRow,
   type StatusSource,
 } from "../db/schema";
-import type { CheckoutContext, Tx } from "./context";
+import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { writeIfUnchanged, type GuardedWrite } from "./guarded-write";
 import { notificationRow, type NotificationEvent } from "./notifications";
 import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt } from "./status-machine";
@@ -303,4 +303,17 @@ export async function moveCheckout(
   const written = await writeIfUnchanged(tx, { checkout, ...move });
   if (!written) throw new Error(`checkout ${checkout.id} changed under its lock`);
   return true;
+}
+
+/**
+ * Expires an open or failed checkout past its time as soon as anyone looks at it, so neither the
+ * payer nor the merchant sees a payable order that has ended while the worker's next round is due.
+ */
+export async function expireIfDue(ctx: CheckoutContext, checkout: CheckoutRow): Promise<CheckoutRow> {
+  if ((checkout.status !== "open" && checkout.status !== "failed") || checkout.expiresAt > nowOf(ctx)) return checkout;
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkout.id)).for("update");
+    if (!row) return checkout;
+    return (await moveCheckout(tx, row, "expired", "system")) ? { ...row, status: "expired" as const } : row;
+  });
 }

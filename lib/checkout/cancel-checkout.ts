@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { moveCheckout } from "./apply-status";
-import { expireIfDue } from "./checkout-status";
+import { expireIfDue } from "./apply-status";
 import { getCheckoutDetail, loadCheckout } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import type { CheckoutDetail } from "./contract";

@@ -3,6 +3,7 @@ import { testDbKinds } from "../db/testing";
 import type { CheckoutContext } from "./context";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
+import { getCheckoutDetail } from "./checkouts";
 import { abandonPayment } from "./payments";
 import { startPayment } from "./start-payment";
 import { forceProviderStatus, testContext, withPis } from "./test-context";
@@ -35,6 +36,23 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
     const status = await getCheckoutStatus(checkout.id, ctx);
     expect(status).toMatchObject({ status: "open", final: false, failureReason: null });
     expect(status.attempt).toMatchObject({ statusGroup: "failed", abandoned: true });
+  });
+
+  it("a payment stopped after the checkout's time ended leaves it expired for the merchant too, not open again", async () => {
+    const checkout = await createCheckout({ ...order(), expiresInMinutes: 1 }, ctx);
+    await startPayment(
+      checkout.id,
+      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "key-stopped-late" },
+      ctx,
+    );
+    const later = { ...ctx, now: () => new Date(Date.now() + 2 * 60_000) };
+    await abandonPayment(checkout.id, later);
+    // The merchant's read too, not only the landing page's, before the worker's next round.
+    expect((await getCheckoutDetail(checkout.id, later)).status).toBe("expired");
+    expect(await getCheckoutStatus(checkout.id, later, { askProvider: false })).toMatchObject({
+      status: "expired",
+      final: true,
+    });
   });
 
   it("asks the provider once for twenty status reads that arrive together, however many tabs and instances poll", async () => {

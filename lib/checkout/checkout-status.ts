@@ -1,12 +1,12 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { checkouts, paymentAttempts, type CheckoutRow } from "../db/schema";
+import { paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
-import { applyProviderStatus, moveCheckout } from "./apply-status";
+import { applyProviderStatus, expireIfDue } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
 import { checkoutNotFound } from "./errors";
 import { isFinalCheckout, isFinalGroup } from "./status-machine";
 import type { CheckoutStatusView } from "./contract";
-import { checkoutWithLatestAttempt, failureReasonOf, loadCheckout, toAttemptView } from "./checkouts";
+import { checkoutWithLatestAttempt, failureReasonOf, toAttemptView } from "./checkouts";
 import { PROVIDER_DATA_WAIT_MS } from "./cache";
 import { withinMs } from "./poll";
 
@@ -87,17 +87,4 @@ async function askProvider(
     if (!(err instanceof PisError)) throw err;
     return null;
   }
-}
-
-/**
- * Expires an open or failed checkout past its time as soon as anyone looks at it, so the payer
- * never sees a payable page for an expired order while waiting for the worker's next round.
- */
-export async function expireIfDue(ctx: CheckoutContext, checkout: CheckoutRow): Promise<CheckoutRow> {
-  if ((checkout.status !== "open" && checkout.status !== "failed") || checkout.expiresAt > nowOf(ctx)) return checkout;
-  const moved = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkout.id)).for("update");
-    return row ? moveCheckout(tx, row, "expired", "system") : false;
-  });
-  return moved ? { ...checkout, status: "expired" } : ((await loadCheckout(ctx, checkout.id)) ?? checkout);
 }

@@ -10,6 +10,7 @@ import {
   type RefundRow,
 } from "../db/schema";
 import { failureReasonOf as paymentFailureReason } from "../pis";
+import { expireIfDue } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { isCheckoutId } from "./ids";
@@ -143,8 +144,9 @@ export async function refundViewsOf(c: CheckoutContext, checkoutId: string): Pro
 
 /** The merchant's view: the checkout with all its attempts, newest first, and its refunds. */
 export async function getCheckoutDetail(id: string, c: CheckoutContext): Promise<CheckoutDetail> {
-  const checkout = await loadCheckout(c, id);
-  if (!checkout) throw checkoutNotFound();
+  const found = await loadCheckout(c, id);
+  if (!found) throw checkoutNotFound();
+  const checkout = await expireIfDue(c, found);
   const attempts = await attemptsOf(c.db).execute({ id });
   const history = await historyOf(c.db).execute({ id });
   return {

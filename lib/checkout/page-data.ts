@@ -11,7 +11,7 @@ import { savedAccountView } from "./saved-accounts/paying";
 import { LOCALES, type Locale } from "./types";
 import { hashHandle, validHandle } from "./saved-accounts/payer-handle";
 import type { LinkOutcome } from "./saved-accounts/link-return";
-import { expireIfDue } from "./checkout-status";
+import { expireIfDue } from "./apply-status";
 
 /** Everything the checkout page needs, computed on the server for one request. */
 export interface CheckoutPageData {

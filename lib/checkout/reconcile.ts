@@ -8,7 +8,7 @@ import { loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
 import { endLapsedLinks } from "./saved-accounts/lapse";
 import { resealOldTokens } from "./saved-accounts/tokens";
-import { expireIfDue } from "./checkout-status";
+import { expireIfDue } from "./apply-status";
 import { reconcileRefunds } from "./refund-status";
 import { closeUnknownInitiation, initiationTimeoutMs } from "./attempts";
 

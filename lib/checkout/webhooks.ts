@@ -3,7 +3,7 @@ import { prepared } from "../db/prepared";
 import { webhookEvents } from "../db/schema";
 import type { ErrorCode } from "../errors";
 import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
-import { applyWebhookStatus, type ApplyOutcome } from "./apply-status";
+import { applyWebhookStatus } from "./apply-status";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
 import { applyRefundStatus } from "./refund-status";
 import { isAttemptId } from "./ids";
