@@ -191,6 +191,13 @@ export function planStatus(
     };
   }
   const duplicate = status.group === "completed" && seen.paidByAnother;
+  // A payment the payer had stopped and still approved at the bank (a tab left open), while no
+  // other is under way: the checkout follows it again, so that its outcome is the checkout's and no
+  // second payment starts meanwhile (the attempts before it step aside).
+  const taken =
+    attempt.abandonedAt !== null &&
+    status.group === "pending" &&
+    (checkout.status === "open" || checkout.status === "failed");
   // The binding and the status in one write: no crash can leave one without the other.
   const attemptUpdate = {
     id: attempt.id,
@@ -202,6 +209,7 @@ export function planStatus(
       errorCodes: status.errorCodes.length > 0 ? status.errorCodes : attempt.errorCodes,
       completedAt: status.group === "completed" ? now : attempt.completedAt,
       duplicateAt: duplicate ? now : attempt.duplicateAt,
+      ...(taken ? { abandonedAt: null } : {}),
       updatedAt: now,
     },
   };
@@ -216,7 +224,7 @@ export function planStatus(
   };
   const applied = (write: Omit<GuardedWrite, "checkout" | "attemptUpdate">) => ({
     outcome: "applied" as const,
-    write: { checkout: guard, attemptUpdate, ...write },
+    write: { checkout: guard, attemptUpdate, ...(taken ? { othersAside: now } : {}), ...write },
   });
   if (duplicate) {
     return applied({
@@ -228,10 +236,11 @@ export function planStatus(
     });
   }
   // The checkout follows its current attempt. An older or abandoned one still makes it paid if
-  // it completes (the money moved), but its failure says nothing about the checkout.
+  // it completes (the money moved), but its failure says nothing about the checkout, unless it
+  // was taken back above.
   const next = checkoutStatusForAttempt(status.group);
   const moves =
-    (seen.currentAttemptId === attempt.id || next === "paid") &&
+    (seen.currentAttemptId === attempt.id || taken || next === "paid") &&
     checkout.status !== next &&
     canMoveCheckout(checkout.status, next);
   if (!moves) return applied({ event: history });

@@ -6,7 +6,7 @@ import { createCheckout } from "./create-checkout";
 import { getCheckoutDetail } from "./checkouts";
 import { abandonPayment } from "./payments";
 import { startPayment } from "./start-payment";
-import { forceProviderStatus, testContext, withPis } from "./test-context";
+import { forceProviderStatus, refusal, testContext, withPis } from "./test-context";
 
 describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) => {
   let ctx: CheckoutContext;
@@ -51,6 +51,57 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
     expect((await getCheckoutDetail(checkout.id, later)).status).toBe("expired");
     expect(await getCheckoutStatus(checkout.id, later, { askProvider: false })).toMatchObject({
       status: "expired",
+      final: true,
+    });
+  });
+
+  it("a payment the payer stopped and then approved after another failed is seen when they come back from it: processing, then its outcome, and no payment starts meanwhile", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const pay = (attemptKey: string) =>
+      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const paymentIdOf = (confirmLink: string) => new URL(confirmLink).pathname.split("/").pop()!;
+    // Each read a few seconds after the last: the provider is asked at most once in two seconds.
+    let clock = Date.now();
+    const reading = () => ({ ...ctx, now: () => new Date((clock += 5_000)) });
+
+    const stopped = await pay("key-approved-late-1");
+    await abandonPayment(checkout.id, ctx);
+    const other = await pay("key-approved-late-2");
+    await forceProviderStatus(paymentIdOf(other.confirmLink), { bankStatus: "RJCT" });
+    expect((await getCheckoutStatus(checkout.id, reading())).status).toBe("failed");
+
+    // In a tab left open, the payer approves the payment they had stopped, and comes back from it.
+    await forceProviderStatus(paymentIdOf(stopped.confirmLink), { bankStatus: "ACSP" });
+    expect(await getCheckoutStatus(checkout.id, reading(), { returnedFrom: stopped.attemptId })).toMatchObject({
+      status: "processing",
+      final: false,
+      failureReason: null,
+      attempt: { id: stopped.attemptId, statusGroup: "pending" },
+    });
+    expect((await refusal(pay("key-approved-late-3"))).code).toBe("payment_in_progress");
+
+    // The bank then rejects it after all: the checkout follows it to failed, and may be paid again.
+    await forceProviderStatus(paymentIdOf(stopped.confirmLink), { bankStatus: "RJCT" });
+    expect(await getCheckoutStatus(checkout.id, reading())).toMatchObject({
+      status: "failed",
+      attempt: { id: stopped.attemptId, statusGroup: "failed" },
+    });
+    await pay("key-approved-late-4");
+    expect((await getCheckoutStatus(checkout.id, reading(), { askProvider: false })).status).toBe("processing");
+  });
+
+  it("a payment the payer stopped and then approved at once pays the checkout when they come back from it", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const pay = (attemptKey: string) =>
+      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const stopped = await pay("key-approved-now-1");
+    await abandonPayment(checkout.id, ctx);
+    const other = await pay("key-approved-now-2");
+    await forceProviderStatus(new URL(other.confirmLink).pathname.split("/").pop()!, { bankStatus: "RJCT" });
+    await getCheckoutStatus(checkout.id, ctx);
+    await forceProviderStatus(new URL(stopped.confirmLink).pathname.split("/").pop()!, { bankStatus: "ACSC" });
+    expect(await getCheckoutStatus(checkout.id, ctx, { returnedFrom: stopped.attemptId })).toMatchObject({
+      status: "paid",
       final: true,
     });
   });

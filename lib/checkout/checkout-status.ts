@@ -14,15 +14,28 @@ import { withinMs } from "./poll";
  * The status the landing page shows. While the latest attempt is not final, asks the provider
  * first: the redirect's query string is never trusted, and the webhook may not have come yet.
  * `askProvider: false` answers from what is stored (a page render that cannot wait for the provider).
+ * `returnedFrom`: the attempt the payer came back from (the redirect's `?attempt=`). It may be one
+ * they had stopped and still approved in a tab left open, which no webhook reports while the bank
+ * holds it, so the provider is asked about it too. Only whom to ask comes from the query string.
  */
 export async function getCheckoutStatus(
   id: string,
   c: CheckoutContext,
-  opts: { askProvider?: boolean } = {},
+  opts: { askProvider?: boolean; returnedFrom?: string } = {},
 ): Promise<CheckoutStatusView> {
   let { checkout, attempt } = await checkoutWithLatestAttempt(c, id);
   if (!checkout) throw checkoutNotFound();
   const now = nowOf(c);
+  if (
+    opts.askProvider !== false &&
+    opts.returnedFrom &&
+    opts.returnedFrom !== attempt?.id &&
+    (await askAboutReturned(c, id, opts.returnedFrom, now)) === "applied"
+  ) {
+    const fresh = await checkoutWithLatestAttempt(c, id);
+    checkout = fresh.checkout ?? checkout;
+    attempt = fresh.attempt;
+  }
   // Many tabs may poll one checkout: ask the provider at most once per REFRESH_MIN_MS.
   const recentlyChecked = attempt?.checkedAt && now.getTime() - attempt.checkedAt.getTime() < REFRESH_MIN_MS;
   if (
@@ -54,6 +67,16 @@ export async function getCheckoutStatus(
 }
 
 const REFRESH_MIN_MS = 2000;
+
+/** askProvider for an attempt of this checkout that the payer came back from, while it is not final. */
+async function askAboutReturned(c: CheckoutContext, checkoutId: string, attemptId: string, now: Date) {
+  const [returned] = await c.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.checkoutId, checkoutId)));
+  if (!returned?.providerPaymentId || isFinalGroup(returned.statusGroup)) return null;
+  return askProvider(c, returned.id, returned.providerPaymentId, now);
+}
 
 /**
  * Asks the provider about an attempt and applies its answer; null when this read does not ask or

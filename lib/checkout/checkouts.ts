@@ -86,14 +86,24 @@ const checkoutAndLatest = prepared((db) =>
       paymentAttempts,
       eq(
         paymentAttempts.id,
-        sql`(select pa.id from payment_attempts pa where pa.checkout_id = ${checkouts.id} order by pa.created_at desc limit 1)`,
+        sql`(select pa.id from payment_attempts pa where pa.checkout_id = ${checkouts.id}
+          order by pa.status_group = 'completed' and pa.duplicate_at is null desc,
+            pa.abandoned_at is null and (pa.status_group is null or pa.status_group in ('started', 'pending')) desc,
+            pa.abandoned_at is null and ${checkouts.status} = 'failed' desc,
+            pa.created_at desc
+          limit 1)`,
       ),
     )
     .where(eq(checkouts.id, sql.placeholder("id")))
     .prepare("checkout_and_latest_attempt"),
 );
 
-/** The checkout and its newest attempt in one statement (the landing page's poll). */
+/**
+ * The checkout and the attempt that explains its status, in one statement (the landing page's
+ * poll): the one that paid it, else the one under way, else for a failed checkout the one that
+ * failed it (the newest not set aside), else the newest. Normally the newest; not when a payment
+ * the payer had stopped was approved after a newer one (ADR 8).
+ */
 export async function checkoutWithLatestAttempt(
   ctx: CheckoutContext,
   id: string,

@@ -16,6 +16,8 @@ export interface GuardedWrite {
   /** The checkout's own new status, when it moves. */
   moveTo?: CheckoutStatus;
   attemptUpdate?: { id: string; set: Partial<Insert<typeof paymentAttempts>> };
+  /** The checkout's other attempts step aside (at this time): the updated one is its current attempt again. */
+  othersAside?: Date;
   attemptInsert?: Insert<typeof paymentAttempts>;
   event?: Insert<typeof statusEvents>;
   notification?: Insert<typeof notifications>;
@@ -52,6 +54,13 @@ export async function writeIfUnchanged(db: Db | Tx, w: GuardedWrite): Promise<bo
     parts.push(
       `attempt_updated as (update payment_attempts set ${set.join(", ")}
         where id = ${param(paymentAttempts.id, w.attemptUpdate.id)} and exists (select 1 from guard))`,
+    );
+  }
+  if (w.attemptUpdate && w.othersAside) {
+    parts.push(
+      `others_aside as (update payment_attempts set abandoned_at = ${param(paymentAttempts.abandonedAt, w.othersAside)}
+        where checkout_id = ${param(paymentAttempts.checkoutId, w.checkout.id)} and abandoned_at is null
+          and id <> ${param(paymentAttempts.id, w.attemptUpdate.id)} and exists (select 1 from guard))`,
     );
   }
   const insert = (name: string, table: PgTable, values: object | undefined) => {

@@ -12,14 +12,17 @@ import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { getCheckoutStatus } from "@/lib/checkout/checkout-status";
 
 /**
- * The provider's payment id in the query names the payment of an attempt whose initiation we may
- * never have finished recording (an instance died); it is checked with the provider before use.
+ * The attempt the payer came back from, if the query names one. With the provider's payment id it
+ * names the payment of an attempt whose initiation we may never have finished recording (an
+ * instance died); that is checked with the provider before use.
  */
-async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps) {
+async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps): Promise<string | undefined> {
   const [{ checkoutId }, query] = await Promise.all([params, searchParams]);
   const parsed = returnQuery.safeParse(query);
-  if (!parsed.success || !parsed.data.attempt || !parsed.data.paymentId) return;
-  await adoptReturnedPayment(await appContext(), checkoutId, parsed.data.attempt, parsed.data.paymentId);
+  if (!parsed.success || !parsed.data.attempt) return undefined;
+  if (parsed.data.paymentId)
+    await adoptReturnedPayment(await appContext(), checkoutId, parsed.data.attempt, parsed.data.paymentId);
+  return parsed.data.attempt;
 }
 
 export const dynamic = "force-dynamic";
@@ -34,11 +37,11 @@ export const dynamic = "force-dynamic";
 const PROVIDER_WAIT_MS = 1500;
 
 /** The status for the first paint: the provider's answer if it comes in time, else what is stored. */
-async function initialStatus(checkoutId: string): Promise<CheckoutStatusView | null> {
+async function initialStatus(checkoutId: string, returnedFrom?: string): Promise<CheckoutStatusView | null> {
   const ctx = await appContext();
   try {
     return (
-      (await withinMs(getCheckoutStatus(checkoutId, ctx), PROVIDER_WAIT_MS)) ??
+      (await withinMs(getCheckoutStatus(checkoutId, ctx, { returnedFrom }), PROVIDER_WAIT_MS)) ??
       (await getCheckoutStatus(checkoutId, ctx, { askProvider: false }))
     );
   } catch {
@@ -54,17 +57,18 @@ export async function generateMetadata(props: CheckoutRouteProps): Promise<Metad
 
 /**
  * Where the provider sends the payer back. Its query string is never read for the outcome: that
- * comes from the server, which asks the provider while the status is not final. Only `?lang=` is
+ * comes from the server, which asks the provider while the status is not final (and about the
+ * attempt the payer came back from, which may not be the latest). Only `?lang=` is
  * honoured, like on the checkout page (the provider's redirect carries none, so the language
  * cookie set by the switcher, the checkout's locale or the browser's languages decide).
  */
 export default async function ReturnPage(props: CheckoutRouteProps) {
-  await adoptFromReturn(props);
+  const returnedFrom = await adoptFromReturn(props);
   const { data, query } = await loadCheckoutPage(props);
   if (!data) unknownCheckout((await props.params).checkoutId, query);
   const { checkout, locale } = data;
   const id = encodeURIComponent(checkout.id);
-  const initial = await initialStatus(checkout.id);
+  const initial = await initialStatus(checkout.id, returnedFrom);
   const t = messages(locale);
 
   return (
