@@ -67,3 +67,40 @@ test("a payment approved in a forgotten tab after the order was paid is flagged 
   await expect(staff.getByRole("region", { name: "Refunds", exact: true })).toContainText("Refundable: €24.90");
   await context.close();
 });
+
+/*
+ * The payer stops a payment at the bank, pays another way, and that bank refuses; then they
+ * authorise the first one after all, in the tab left open. Back from it, they are told the bank is
+ * processing it, not that the payment failed, and are not offered to pay a second time.
+ */
+test("a payment stopped, then authorised in a forgotten tab after another failed, is shown at the bank and blocks a second payment", async ({
+  browser,
+  request,
+}, testInfo) => {
+  testInfo.setTimeout(120_000);
+  const checkoutId = await createCheckout(request, { reference: `taken-back-${Date.now()}` });
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+
+  const forgotten = await context.newPage();
+  await forgotten.goto(`/checkout/${checkoutId}`);
+  await payWithBank(forgotten);
+
+  const abandon = await request.post(`/api/checkouts/${checkoutId}/payments/abandon`);
+  expect(abandon.status()).toBe(200);
+  const payer = await context.newPage();
+  await payer.goto(`/checkout/${checkoutId}`);
+  await payWithBank(payer);
+  await decideAtBank(payer, "Reject (insufficient funds)");
+  await expect(payer.getByRole("heading", { name: "Payment failed" })).toBeVisible();
+
+  await decideAtBank(forgotten, "Leave pending");
+  await expect(forgotten.getByRole("heading", { name: "Your bank is processing the payment" })).toBeVisible();
+  await expectNoAxeViolations(forgotten);
+  const view = await request.get(`/api/checkouts/${checkoutId}`, {
+    headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
+  });
+  expect(await view.json()).toMatchObject({ status: "processing" });
+  await payer.goto(`/checkout/${checkoutId}`);
+  await expect(payer.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+  await context.close();
+});

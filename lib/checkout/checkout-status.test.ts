@@ -62,7 +62,10 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
     const paymentIdOf = (confirmLink: string) => new URL(confirmLink).pathname.split("/").pop()!;
     // Each read a few seconds after the last: the provider is asked at most once in two seconds.
     let clock = Date.now();
-    const reading = () => ({ ...ctx, now: () => new Date((clock += 5_000)) });
+    const reading = () => {
+      const at = new Date((clock += 5_000));
+      return { ...ctx, now: () => at };
+    };
 
     const stopped = await pay("key-approved-late-1");
     await abandonPayment(checkout.id, ctx);
@@ -70,8 +73,11 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
     await forceProviderStatus(paymentIdOf(other.confirmLink), { bankStatus: "RJCT" });
     expect((await getCheckoutStatus(checkout.id, reading())).status).toBe("failed");
 
-    // In a tab left open, the payer approves the payment they had stopped, and comes back from it.
-    await forceProviderStatus(paymentIdOf(stopped.confirmLink), { bankStatus: "ACSP" });
+    // In a tab left open, the payer looks at the payment they had stopped (it is asked about),
+    // approves it a moment later, and comes back from it.
+    await getCheckoutStatus(checkout.id, reading(), { returnedFrom: stopped.attemptId });
+    clock -= 4_000;
+    await forceProviderStatus(paymentIdOf(stopped.confirmLink), { bankStatus: "ACTC" });
     expect(await getCheckoutStatus(checkout.id, reading(), { returnedFrom: stopped.attemptId })).toMatchObject({
       status: "processing",
       final: false,

@@ -75,13 +75,15 @@ async function askAboutReturned(c: CheckoutContext, checkoutId: string, attemptI
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.checkoutId, checkoutId)));
   if (!returned?.providerPaymentId || isFinalGroup(returned.statusGroup)) return null;
-  return askProvider(c, returned.id, returned.providerPaymentId, now);
+  // Not held back by a check moments ago (the worker's, another tab's): the payer may have approved
+  // since, and nothing else asks about this attempt again soon. One ask per arrival from the bank.
+  return askProvider(c, returned.id, returned.providerPaymentId, now, 0);
 }
 
 /**
  * Asks the provider about an attempt and applies its answer; null when this read does not ask or
  * gets no answer in time. Of reads that arrive together (tabs, instances), only the one whose write
- * moves checked_at asks. A provider that hangs (a GET is tried three times, 15 s each) must not hold
+ * moves checked_at asks, at most once in `gapMs`. A provider that hangs (a GET is tried three times, 15 s each) must not hold
  * the page or its poll: past the wait, what is stored is answered, and the answer lands when it
  * comes. One that cannot be reached must not break the page either: the next poll asks again.
  */
@@ -90,6 +92,7 @@ async function askProvider(
   attemptId: string,
   providerPaymentId: string,
   now: Date,
+  gapMs = REFRESH_MIN_MS,
 ): Promise<Awaited<ReturnType<typeof applyProviderStatus>> | null> {
   const claimed = await c.db
     .update(paymentAttempts)
@@ -97,7 +100,7 @@ async function askProvider(
     .where(
       and(
         eq(paymentAttempts.id, attemptId),
-        or(isNull(paymentAttempts.checkedAt), lt(paymentAttempts.checkedAt, new Date(now.getTime() - REFRESH_MIN_MS))),
+        or(isNull(paymentAttempts.checkedAt), lt(paymentAttempts.checkedAt, new Date(now.getTime() - gapMs))),
       ),
     )
     .returning({ id: paymentAttempts.id });
