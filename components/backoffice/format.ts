@@ -1,4 +1,4 @@
-import type { CheckoutStatus, StatusGroup } from "@/lib/checkout/types";
+import type { CheckoutStatus, StatusGroup, StatusSource } from "@/lib/checkout/types";
 
 /** Staff read times in UTC, the same for everyone on the team: "2025-03-02 14:05 UTC". */
 export function formatDateTime(iso: string, withSeconds = false): string {
@@ -27,17 +27,18 @@ export const STATUS_GROUP_LABELS: Record<StatusGroup, string> = {
 };
 
 /** Where a status change came from (status_events.source), in words. */
-const SOURCE_LABELS: Record<string, string> = {
+const SOURCE_LABELS: Record<StatusSource, string> = {
   initiation: "Payment start",
   landing: "Landing page check",
   webhook: "Webhook",
   reconciliation: "Reconciliation",
   payer: "Payer",
-  merchant: "Merchant",
+  merchant: "Merchant (API)",
+  staff: "Staff (back office)",
   system: "System",
 };
 
-export const sourceLabel = (source: string): string => SOURCE_LABELS[source] ?? source;
+export const sourceLabel = (source: string): string => SOURCE_LABELS[source as StatusSource] ?? source;
 
 export function statusGroupLabel(group: string | null): string {
   if (group === null) return "Not answered yet";

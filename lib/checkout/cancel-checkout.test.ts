@@ -40,6 +40,19 @@ describe.each(testDbKinds())("the merchant cancels a checkout (%s)", (kind) => {
     expect(history.map((e) => [e.fromStatus, e.toStatus, e.source])).toContainEqual(["open", "cancelled", "merchant"]);
   });
 
+  it("staff cancelling from the back office are recorded as staff, the payment they stop too", async () => {
+    const checkout = await createCheckout(order("cancel-staff"), ctx);
+    await startPayment(checkout.id, bankPay("cancel-staff-1"), ctx);
+    expect(await cancelCheckout(checkout.id, ctx, "staff")).toMatchObject({ status: "cancelled" });
+    const history = await ctx.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, checkout.id));
+    expect(history.slice(-2).map((e) => [e.fromStatus, e.toStatus, e.source])).toEqual([
+      ["processing", "open", "staff"],
+      ["open", "cancelled", "staff"],
+    ]);
+    // The merchant reads who did it in the checkout's timeline.
+    expect((await getCheckoutDetail(checkout.id, ctx)).timeline.at(-1)).toMatchObject({ source: "staff" });
+  });
+
   it("refuses a paid checkout, an expired one and an unknown one", async () => {
     const paid = await createCheckout(order("cancel-paid"), ctx);
     const started = await startPayment(paid.id, bankPay("cancel-paid-1"), ctx);

@@ -15,14 +15,18 @@ import { abandonPayment } from "./payments";
  * outcome. A stopped payment that the payer still approves at the bank later (a tab left open) makes
  * the checkout paid, because the money moved: the merchant hears `checkout.paid` and refunds it.
  */
-export async function cancelCheckout(checkoutId: string, c: CheckoutContext): Promise<CheckoutDetail> {
+export async function cancelCheckout(
+  checkoutId: string,
+  c: CheckoutContext,
+  by: "merchant" | "staff" = "merchant",
+): Promise<CheckoutDetail> {
   const found = await loadCheckout(c, checkoutId);
   if (!found) throw checkoutNotFound();
   const checkout = await expireIfDue(c, found);
   if (checkout.status === "cancelled") return getCheckoutDetail(checkoutId, c);
   if (checkout.status === "paid") throw new CheckoutError("already_paid");
   if (checkout.status === "expired") throw new CheckoutError("checkout_expired");
-  await abandonPayment(checkoutId, c, "merchant");
+  await abandonPayment(checkoutId, c, by);
   await c.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
     if (!row || row.status === "cancelled") return;
@@ -40,7 +44,7 @@ export async function cancelCheckout(checkoutId: string, c: CheckoutContext): Pr
         ),
       );
     if (inFlight) throw new CheckoutError("payment_in_progress", { detail: "The payer has just started a payment." });
-    await moveCheckout(tx, row, "cancelled", "merchant");
+    await moveCheckout(tx, row, "cancelled", by);
   });
   return getCheckoutDetail(checkoutId, c);
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../errors";
 import { PAYMENT_FAILURE_REASONS } from "../pis/status";
 import { DECIMAL_AMOUNT } from "./money";
-import { CHECKOUT_STATUSES, NOTIFICATION_EVENTS, PAYMENT_METHODS, STATUS_GROUPS } from "./types";
+import { CHECKOUT_STATUSES, NOTIFICATION_EVENTS, PAYMENT_METHODS, STATUS_GROUPS, STATUS_SOURCES } from "./types";
 
 /**
  * What the API answers, as zod schemas: the TypeScript types below come from them, and
@@ -29,6 +29,10 @@ export const amountInput = z.string().meta({
 const time = z.iso.datetime();
 const checkoutStatus = z.enum(CHECKOUT_STATUSES);
 const statusGroup = z.enum(STATUS_GROUPS);
+const statusSource = z.enum(STATUS_SOURCES).meta({
+  description:
+    "Who made the change: the payment start (initiation), the landing page's check, a provider webhook, reconciliation, the payer (paying another way), the merchant's backend, staff in the back office, or the system (creation, expiry, a payment start cut off before the provider answered)",
+});
 
 export const problemSchema = z.object({
   type: z.string(),
@@ -113,7 +117,7 @@ export const checkoutDetail = checkoutView.extend({
   customerId: z.string().nullable(),
   attempts: z.array(attemptView),
   refunds: z.array(refundView).meta({ description: "Oldest first, failed ones included" }),
-  timeline: z.array(z.object({ at: time, from: checkoutStatus.nullable(), to: checkoutStatus, source: z.string() })),
+  timeline: z.array(z.object({ at: time, from: checkoutStatus.nullable(), to: checkoutStatus, source: statusSource })),
 });
 export type CheckoutDetail = z.infer<typeof checkoutDetail>;
 
@@ -182,7 +186,7 @@ export const staffDetail = z.object({
       from: checkoutStatus.nullable(),
       to: checkoutStatus,
       providerStatus: z.string().nullable(),
-      source: z.string(),
+      source: statusSource,
       attemptId: z.string().nullable(),
     }),
   ),

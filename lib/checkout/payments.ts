@@ -84,7 +84,7 @@ function sameAmount(a: string | number, b: string, currency: string): boolean {
 export async function abandonPayment(
   checkoutId: string,
   c: CheckoutContext,
-  source: "payer" | "merchant" = "payer",
+  source: "payer" | "merchant" | "staff" = "payer",
 ): Promise<{ abandoned: true }> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();

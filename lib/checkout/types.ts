@@ -18,6 +18,23 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const LOCALES = ["en", "lt", "lv", "et"] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/**
+ * Who or what made a status change, as the checkout's timeline names it (README "Statuses").
+ * `merchant` is the merchant's backend over the API, `staff` a person in the back office: both act
+ * for the merchant, but a support question ("who cancelled this?") needs to know which.
+ */
+export const STATUS_SOURCES = [
+  "initiation",
+  "landing",
+  "webhook",
+  "reconciliation",
+  "payer",
+  "merchant",
+  "staff",
+  "system",
+] as const;
+export type StatusSource = (typeof STATUS_SOURCES)[number];
+
 /** What the merchant is told at its notifyUrl (README "Notifications to the merchant"). */
 export const NOTIFICATION_EVENTS = [
   "checkout.paid",

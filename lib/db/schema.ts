@@ -11,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { CheckoutStatus, PaymentMethod, StatusGroup } from "../checkout/types";
+import type { CheckoutStatus, PaymentMethod, StatusGroup, StatusSource } from "../checkout/types";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -93,7 +93,7 @@ export const paymentAttempts = pgTable(
   ],
 );
 
-export type StatusSource = "initiation" | "landing" | "webhook" | "reconciliation" | "payer" | "merchant" | "system";
+export type { StatusSource };
 
 /** Every applied status change, with who caused it: the audit trail of a checkout. */
 export const statusEvents = pgTable(
