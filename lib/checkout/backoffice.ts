@@ -7,6 +7,7 @@ import { fromMinor, toMinor } from "./money";
 import type { CheckoutFilter } from "./backoffice-filter";
 import { withinMs } from "./poll";
 import { findBank } from "./project";
+import { givenUp } from "./resend-notification";
 
 const PAGE_SIZE = 25;
 
@@ -140,12 +141,14 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       outcome: w.outcome,
     })),
     notifications: notes.map((n) => ({
+      id: n.id,
       event: n.event,
       url: n.url,
       attempts: n.attempts,
       deliveredAt: n.deliveredAt?.toISOString() ?? null,
       lastStatus: n.lastStatus,
       lastError: n.lastError,
+      givenUp: givenUp(n),
     })),
     refunds: refundRows.map((r) => ({
       id: r.id,

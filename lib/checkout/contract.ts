@@ -195,12 +195,16 @@ export const staffDetail = z.object({
   ),
   notifications: z.array(
     z.object({
+      id: z.string(),
       event: z.string(),
       url: z.string(),
       attempts: z.int(),
       deliveredAt: time.nullable(),
       lastStatus: z.int().nullable(),
       lastError: z.string().nullable(),
+      givenUp: z
+        .boolean()
+        .meta({ description: "Not delivered after the last retry: no longer tried until staff send it again" }),
     }),
   ),
   refunds: z.array(

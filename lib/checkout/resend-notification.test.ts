@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testDbKinds } from "../db/testing";
+import { checkoutDetailForStaff } from "./backoffice";
 import type { CheckoutContext } from "./context";
 import { deliverDueNotifications, enqueueNotification, RETRY_DELAYS_MS } from "./notifications";
 import { notificationsContext } from "./notifications-test-setup";
@@ -33,7 +34,12 @@ describe.each(testDbKinds())("staff send a given-up notification again (%s)", (k
     // Given up, it stays parked whatever the clock says.
     expect(await deliverDueNotifications(later())).toBe(0);
 
+    // The back office shows it given up, by the id it sends again with.
+    const shown = async () => (await checkoutDetailForStaff(checkout.id, s.ctx))!.notifications;
+    expect(await shown()).toEqual([expect.objectContaining({ id: given!.id, givenUp: true })]);
+
     expect(await resendNotification(checkout.id, given!.id, s.ctx)).toBe("queued");
+    expect(await shown()).toEqual([expect.objectContaining({ id: given!.id, givenUp: false, deliveredAt: null })]);
     s.answer = 200;
     expect(await deliverDueNotifications(s.ctx)).toBe(1);
     const sent = s.received.filter((r) => r.deliveryId === given!.id);
