@@ -3,13 +3,16 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import type { LoginState, RefundState } from "@/components/backoffice/action-state";
+import type { ActionResult, LoginState, RefundState } from "@/components/backoffice/action-state";
 import { describeRefund, describeRefundError } from "@/components/backoffice/refund-errors";
 import { refundFields } from "@/components/backoffice/refund-form-schema";
 import { requireStaff } from "@/components/backoffice/require-staff";
+import { describeCancel, describeCancelError, describeResend } from "@/components/backoffice/staff-action-messages";
 import { appContext } from "@/lib/checkout/app-context";
+import { cancelCheckout } from "@/lib/checkout/cancel-checkout";
 import { CheckoutError } from "@/lib/checkout/errors";
 import { createRefund } from "@/lib/checkout/refunds";
+import { resendNotification } from "@/lib/checkout/resend-notification";
 import { env } from "@/lib/env";
 import { clientKey } from "@/lib/http/client-address";
 import { limitFailures, limits } from "@/lib/http/rate-limit";
@@ -74,8 +77,10 @@ export async function logoutEverywhere(): Promise<void> {
   redirect("/backoffice/login?ended=all");
 }
 
+const checkoutId = z.string().regex(/^[\w-]{1,64}$/);
+
 const refundForm = refundFields.extend({
-  checkoutId: z.string().regex(/^[\w-]{1,64}$/),
+  checkoutId,
   // A duplicate payment's attempt; absent for the paying one.
   attemptId: z
     .string()
@@ -123,5 +128,49 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
         "The refund could not be started because of an unexpected error. Check the refunds list before trying again.",
       values,
     };
+  }
+}
+
+const cancelForm = z.object({ checkoutId });
+
+/** Staff cancel a checkout: the merchant API's cancel (ADR 25), recorded as staff in the timeline. */
+export async function cancelCheckoutAsStaff(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  await requireStaff();
+  if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
+  const parsed = cancelForm.safeParse({ checkoutId: formData.get("checkoutId") });
+  if (!parsed.success) return { ok: false, error: NOT_A_FORM };
+  try {
+    const checkout = await cancelCheckout(parsed.data.checkoutId, await appContext(), "staff");
+    return describeCancel(checkout.status);
+  } catch (err) {
+    if (err instanceof CheckoutError) return { ok: false, error: describeCancelError(err) };
+    console.error("backoffice: cancel failed", err instanceof Error ? err.message : err);
+    return {
+      ok: false,
+      error: "The checkout could not be cancelled because of an unexpected error. Reload the page to see its status.",
+    };
+  }
+}
+
+const resendForm = z.object({ checkoutId, notificationId: z.string().regex(/^ntf_[0-9a-f-]{36}$/) });
+
+/** Staff send a notification the outbox gave up on again (the merchant has fixed its endpoint). */
+export async function resendNotificationAsStaff(
+  _previous: ActionResult | null,
+  formData: FormData,
+): Promise<ActionResult> {
+  await requireStaff();
+  if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
+  const parsed = resendForm.safeParse({
+    checkoutId: formData.get("checkoutId"),
+    notificationId: formData.get("notificationId"),
+  });
+  if (!parsed.success) return { ok: false, error: NOT_A_FORM };
+  try {
+    const { checkoutId, notificationId } = parsed.data;
+    return describeResend(await resendNotification(checkoutId, notificationId, await appContext()));
+  } catch (err) {
+    console.error("backoffice: resend failed", err instanceof Error ? err.message : err);
+    return { ok: false, error: "The notification could not be put back because of an unexpected error. Try again." };
   }
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { StaffDetail } from "@/lib/checkout/contract";
 import { REFUND_CURRENCIES } from "@/lib/checkout/money";
 import { formatMoney } from "@/components/ui/money";
+import { CancelCheckout } from "./CancelCheckout";
 import { DataTable } from "./DataTable";
 import { DetailHistory } from "./DetailHistory";
 import { None, Section, Time } from "./detail-parts";
@@ -14,10 +15,15 @@ import { RefundForm } from "./RefundForm";
 import { StatusBadge } from "./StatusBadge";
 import styles from "./backoffice.module.css";
 
-/** Still on its way: a refund waiting for the provider's webhook, a payment not yet settled. */
+/**
+ * Still on its way: a refund waiting for the provider's webhook, a payment not yet settled, a
+ * notification the outbox is still trying (one staff sent again shows when the merchant has it).
+ */
 const moving = (d: StaffDetail | undefined) =>
   !!d &&
-  (d.checkout.status === "processing" || d.refunds.some((r) => r.status === "started" || r.status === "pending"));
+  (d.checkout.status === "processing" ||
+    d.refunds.some((r) => r.status === "started" || r.status === "pending") ||
+    d.notifications.some((n) => n.deliveredAt === null && !n.givenUp));
 
 /**
  * Read again every 5 s while something is moving, slower the longer it takes (10 s after a minute,
@@ -81,6 +87,7 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
           <dt>Return URL</dt>
           <dd className={styles.code}>{checkout.returnUrl}</dd>
         </dl>
+        <CancelCheckout checkoutId={checkout.id} status={checkout.status} />
       </Section>
 
       {duplicates.length > 0 && (

@@ -1,6 +1,7 @@
 import type { StaffDetail } from "@/lib/checkout/contract";
 import type { CheckoutStatus } from "@/lib/checkout/types";
 import { DataTable } from "./DataTable";
+import { DetailNotifications } from "./DetailNotifications";
 import { Code, None, Section, Time } from "./detail-parts";
 import { METHOD_LABELS, STATUS_LABELS, outcomeLabel, sourceLabel, statusGroupLabel } from "./format";
 import styles from "./backoffice.module.css";
@@ -9,7 +10,7 @@ const statusWord = (s: string | null) => (s === null ? "New" : (STATUS_LABELS[s 
 
 /** What happened to one checkout: its status changes, payment attempts, webhooks and notifications. */
 export function DetailHistory({ detail }: { detail: StaffDetail }) {
-  const { attempts, timeline, webhooks, notifications, bankNames } = detail;
+  const { attempts, timeline, webhooks, bankNames } = detail;
   return (
     <>
       <Section id="timeline" title="Status timeline">
@@ -83,29 +84,7 @@ export function DetailHistory({ detail }: { detail: StaffDetail }) {
         />
       </Section>
 
-      <Section id="notifications" title="Notifications">
-        <DataTable
-          caption="Notifications sent to the merchant's notify URL"
-          empty={detail.notifyUrl ? "No notifications yet." : "No notify URL was given, so no notifications are sent."}
-          head={["Event", "Attempts", "Delivered", "Last error"]}
-          numeric={[1]}
-          rows={notifications.map((n, i) => ({
-            key: String(i),
-            cells: [
-              <span key="e" className={styles.code}>
-                {n.event}
-              </span>,
-              String(n.attempts),
-              n.deliveredAt ? <Time key="t" iso={n.deliveredAt} /> : "Not yet",
-              !n.deliveredAt && (n.lastError || n.lastStatus) ? (
-                [n.lastStatus ? `HTTP ${n.lastStatus}` : null, n.lastError].filter(Boolean).join(": ")
-              ) : (
-                <None key="n" />
-              ),
-            ],
-          }))}
-        />
-      </Section>
+      <DetailNotifications detail={detail} />
     </>
   );
 }

@@ -9,5 +9,8 @@ export type RefundState =
   | { ok: true; message: string }
   | { ok: false; error: string; field?: "amount" | "reason"; values: { amount: string; reason: string } };
 
+/** Cancel checkout and Send again: a sentence for the page's live region either way. */
+export type ActionResult = { ok: true; message: string } | { ok: false; error: string };
+
 export const INITIAL_LOGIN_STATE: LoginState = { error: null };
 export const INITIAL_REFUND_STATE: RefundState = { ok: null };
