@@ -30,9 +30,11 @@ interface AttemptPanelProps {
   postsItself: boolean;
   /** Why "Choose another way", posted before the page's code ran, did not work (in words). */
   refused: string | null;
+  /** The checkout's time has run out (Deadline.tsx): this payment may still go through, but no other can start. */
+  timeUp: boolean;
   messages: AttemptMessages;
-  /** The attempt is over (stopped by the payer, or failed): show the form again. */
-  onOver(reason: "abandoned" | "failed"): void;
+  /** The attempt is over (stopped by the payer, or failed; or the checkout ended): show what replaces it. */
+  onOver(reason: "abandoned" | "failed" | "ended"): void;
 }
 
 const POLL_MS = 3_000;
@@ -42,9 +44,9 @@ const STOP_ID = "attempt-another";
 type Shown = "waiting" | "pending" | "paid" | "failed";
 
 /** What a status read means for the panel: stay (waiting, pending, paid) or leave it. */
-function nextOf(view: CheckoutStatusView): Shown | "expired" | "abandoned" {
+function nextOf(view: CheckoutStatusView): Shown | "ended" | "abandoned" {
   if (view.status === "paid") return "paid";
-  if (view.status === "expired" || view.status === "cancelled") return "expired";
+  if (view.status === "expired" || view.status === "cancelled") return "ended";
   const group = view.attempt?.statusGroup;
   if (view.status === "failed" || group === "failed") return "failed";
   if (view.status === "open" && (!view.attempt || view.attempt.abandoned)) return "abandoned";
@@ -76,6 +78,7 @@ export function AttemptPanel({
   locale,
   postsItself,
   refused,
+  timeUp,
   messages: t,
   onOver,
 }: AttemptPanelProps) {
@@ -97,8 +100,7 @@ export function AttemptPanel({
   const { data: view } = useQuery({ ...checkoutStatusQuery(checkoutId), refetchInterval: POLL_MS });
   const next = view ? nextOf(view) : null;
   useEffect(() => {
-    if (next === "expired") window.location.reload();
-    else if (next === "failed" || next === "abandoned") onOverRef.current(next);
+    if (next === "failed" || next === "abandoned" || next === "ended") onOverRef.current(next);
   }, [next]);
   // Until the first answer, what the page was rendered with.
   const polled: Shown =
@@ -130,10 +132,11 @@ export function AttemptPanel({
     : format(t["attempt.bodyNoBank"], { amount: amountText });
   const stateText = t[`attempt.state.${shown}`];
   // Only a payment the bank is still waiting to have approved can be replaced (ADR 8); once the bank
-  // has accepted it, stopping is refused and the payer can only wait for its result.
-  const canStop = shown === "waiting";
+  // has accepted it, stopping is refused and the payer can only wait for its result. After the
+  // checkout's time, nothing could replace it.
+  const canStop = shown === "waiting" && !timeUp;
 
-  // "Choose another bank" goes away when the bank accepts the payment: if it had the focus (now
+  // "Choose another bank" goes away when the bank accepts the payment or the time runs out: if it had the focus (now
   // fallen to the page's body), the focus moves to the status that says why.
   const stopFocused = useRef(false);
   const stateRef = useRef<HTMLParagraphElement>(null);

@@ -110,11 +110,12 @@ export function CheckoutPayment({
   const phase = useDeadline(expiry);
   // Read, not asked: on a wide screen QrHandoff asks, and an expired or cancelled checkout shows here.
   const { data: status } = useQuery({ ...checkoutStatusQuery(form.checkoutId), enabled: false });
+  // The server's word first: a checkout cancelled as its time ran out was cancelled.
   const ended =
-    phase === "ended"
-      ? "expired"
-      : status?.status === "expired" || status?.status === "cancelled"
-        ? status.status
+    status?.status === "expired" || status?.status === "cancelled"
+      ? status.status
+      : phase === "ended"
+        ? "expired"
         : null;
   const deadline = expiry && !ended && <Deadline expiry={expiry} phase={phase} locale={form.locale} messages={t} />;
 
@@ -134,10 +135,13 @@ export function CheckoutPayment({
     );
   }
 
+  // A payment under way outlives the checkout's time: the server keeps it open for the bank's answer
+  // (it may still be approved, and then the checkout is paid), so the panel stays and follows it,
+  // and ends in place only when the server says the checkout has ended.
   if (inFlight && attempt) {
     return (
       <>
-        {deadline}
+        {expiry && <Deadline expiry={expiry} phase={phase} locale={form.locale} messages={t} />}
         <AttemptPanel
           checkoutId={form.checkoutId}
           amountText={form.amountText}
@@ -147,10 +151,13 @@ export function CheckoutPayment({
           locale={form.locale}
           postsItself={form.post !== undefined}
           refused={refused}
+          timeUp={phase === "ended"}
           messages={t}
           onOver={(reason) => {
             // That attempt's key must not be replayed: the next Pay is a new attempt.
             clearAttemptKey(form.checkoutId);
+            // The checkout has ended, as the status says: shown above, in place.
+            if (reason === "ended") return setInFlight(false);
             setStartNew(true);
             setNotice({
               text: reason === "failed" ? t["checkout.failedNotice"] : t["attempt.abandoned"],

@@ -35,7 +35,9 @@ const payersTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * "Pay by 14:32", in the page's language: in the HTML in the checkout country's time zone, then in
- * the payer's own. Two minutes before the end a polite status says so, once.
+ * the payer's own. Two minutes before the end a polite status says so, once. Shown after the end
+ * only beside a payment under way, which the end does not stop (the server never expires a
+ * checkout with a payment in flight): the same status then says that it can still go through.
  */
 export function Deadline({
   expiry,
@@ -50,11 +52,15 @@ export function Deadline({
 }) {
   const timeZone = useSyncExternalStore(noChange, payersTimeZone, () => expiry.timeZone);
   const time = deadlineText(expiry, locale, timeZone);
+  const said = phase === "soon" ? t["expiry.soon"] : phase === "ended" ? t["expiry.runOut"] : null;
   return (
     <>
-      <p className="hint deadline">{format(t["expiry.deadline"], { time })}</p>
-      <p role="status" className={phase === "soon" ? "alert alert-warning small" : "visually-hidden"}>
-        {phase === "soon" ? format(t["expiry.soon"], { time }) : ""}
+      {phase !== "ended" && <p className="hint deadline">{format(t["expiry.deadline"], { time })}</p>}
+      <p
+        role="status"
+        className={said ? `alert ${phase === "soon" ? "alert-warning" : "alert-info"} small` : "visually-hidden"}
+      >
+        {said ? format(said, { time }) : ""}
       </p>
     </>
   );

@@ -31,6 +31,8 @@ export const en = {
   // A checkout that expires within 20 hours says when (WCAG 2.2.1); {time} is in the payer's time zone.
   "expiry.deadline": "Pay by {time}. After that, this checkout expires.",
   "expiry.soon": "Less than two minutes left to pay: this checkout expires at {time}.",
+  "expiry.runOut":
+    "The time to pay has run out, but the payment you started can still go through: its status is below.",
   "checkout.failedNotice": "Your last payment attempt did not go through, and no money was taken. You can try again.",
   "checkout.footerNote": "Payments are processed by a licensed payment initiation service.",
 

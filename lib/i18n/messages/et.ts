@@ -24,6 +24,7 @@ export const et: Messages = {
   "checkout.ended.body": "Raha ei võetud. Nende toodete ostmiseks minge tagasi poodi ja vormistage tellimus uuesti.",
   "expiry.deadline": "Makske kuni {time}. Pärast seda see makse aegub.",
   "expiry.soon": "Maksmiseks on jäänud vähem kui kaks minutit: see makse aegub kell {time}.",
+  "expiry.runOut": "Maksmise aeg on läbi, kuid teie alustatud makse võib siiski õnnestuda: selle olek on allpool.",
   "checkout.failedNotice": "Teie viimane makse ei õnnestunud ja raha ei võetud. Võite uuesti proovida.",
   "checkout.footerNote": "Makseid töötleb litsentsitud makse algatamise teenuse pakkuja.",
 

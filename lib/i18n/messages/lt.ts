@@ -26,6 +26,8 @@ export const lt: Messages = {
     "Pinigai nebuvo nuskaičiuoti. Jei norite įsigyti šias prekes, grįžkite į parduotuvę ir pateikite užsakymą iš naujo.",
   "expiry.deadline": "Sumokėkite iki {time}. Vėliau šis apmokėjimas nebegalios.",
   "expiry.soon": "Sumokėti liko mažiau nei dvi minutės: šis apmokėjimas nebegalios nuo {time}.",
+  "expiry.runOut":
+    "Laikas sumokėti baigėsi, tačiau jūsų pradėtas mokėjimas dar gali būti įvykdytas: jo būsena nurodyta žemiau.",
   "checkout.failedNotice":
     "Paskutinis mokėjimo bandymas nepavyko, pinigai nebuvo nuskaičiuoti. Galite bandyti dar kartą.",
   "checkout.footerNote": "Mokėjimus vykdo licencijuotas mokėjimo inicijavimo paslaugos teikėjas.",

@@ -26,6 +26,8 @@ export const lv: Messages = {
     "Nauda netika iekasēta. Lai iegādātos šīs preces, atgriezieties veikalā un noformējiet pasūtījumu vēlreiz.",
   "expiry.deadline": "Samaksājiet līdz {time}. Pēc tam šī apmaksa vairs nebūs derīga.",
   "expiry.soon": "Samaksai atlikušas mazāk nekā divas minūtes: šī apmaksa nebūs derīga no {time}.",
+  "expiry.runOut":
+    "Laiks samaksai ir beidzies, taču jūsu sāktais maksājums vēl var tikt izpildīts: tā statuss ir redzams zemāk.",
   "checkout.failedNotice": "Pēdējais maksājuma mēģinājums neizdevās, un nauda netika iekasēta. Varat mēģināt vēlreiz.",
   "checkout.footerNote": "Maksājumus apstrādā licencēts maksājumu ierosināšanas pakalpojumu sniedzējs.",
 
