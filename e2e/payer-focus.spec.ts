@@ -1,5 +1,6 @@
-import { expect, test } from "@playwright/test";
-import { chooseCountry, createCheckout, decideAtBank, payWithBank } from "./journey";
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe";
+import { chooseCountry, createCheckout, decideAtBank, forceProviderStatus, payWithBank } from "./journey";
 
 /*
  * The payer's pages with a keyboard and a screen reader: a control that goes away when pressed (or
@@ -9,6 +10,34 @@ import { chooseCountry, createCheckout, decideAtBank, payWithBank } from "./jour
 
 /** How long the landing page asks by itself before it offers "Check again" (PaymentStatus.tsx). */
 const POLL_CAP_MS = 2 * 60_000;
+
+/**
+ * Moves the clock past the two minutes, again if the page was not yet running its code to count
+ * them (its server-rendered heading shows before it hydrates).
+ */
+async function runPastPollCap(page: Page) {
+  await expect(async () => {
+    await page.clock.runFor(POLL_CAP_MS + 1_000);
+    await expect(page.getByRole("button", { name: "Check again" })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/** The landing's polite status region (the card's; the page has no other). */
+const statusRegion = (page: Page) => page.locator("section.card").getByRole("status");
+
+/**
+ * After "Check again" the focus is on the status heading, which a screen reader reads on arriving
+ * there: the heading is in no live region, and the status region does not say it a second time.
+ */
+async function expectSaidOnce(page: Page, heading: string) {
+  const focused = page.getByRole("heading", { level: 1, name: heading });
+  await expect(focused).toBeFocused();
+  await expect(
+    focused.locator("xpath=ancestor-or-self::*[@aria-live or @role='status' or @role='alert' or @role='log']"),
+  ).toHaveCount(0);
+  await expect(statusRegion(page)).not.toBeEmpty();
+  await expect(statusRegion(page)).not.toContainText(heading);
+}
 
 test("the landing's Check again, after two minutes without an answer, moves focus to the status heading", async ({
   page,
@@ -21,15 +50,16 @@ test("the landing's Check again, after two minutes without an answer, moves focu
   // The payer comes back without deciding at the bank: the payment is never confirmed.
   await page.goto(`/checkout/${checkoutId}/return?lang=en`);
   await expect(page.getByRole("heading", { level: 1, name: "Confirming your payment…" })).toBeVisible();
-  await page.clock.runFor(POLL_CAP_MS + 1_000);
+  await runPastPollCap(page);
   await expect(page.getByRole("heading", { level: 1, name: "Still confirming your payment" })).toBeVisible();
 
   await page.getByRole("button", { name: "Check again" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Check again" })).toHaveCount(0);
-  const heading = page.getByRole("status").getByRole("heading", { level: 1 });
+  const heading = page.getByRole("heading", { level: 1 });
   await expect(heading).toBeFocused();
   await expect(heading).toHaveText("Confirming your payment…");
+  await expectSaidOnce(page, "Confirming your payment…");
 });
 
 test("Check again on a payment the bank is processing keeps the focus on the status heading", async ({
@@ -42,14 +72,27 @@ test("Check again on a payment the bank is processing keeps the focus on the sta
   await payWithBank(page);
   await decideAtBank(page, "Approve", "pending");
   await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
+  const paymentId = new URL(page.url()).searchParams.get("paymentId")!;
   const heading = page.getByRole("heading", { level: 1, name: "Your bank is processing the payment" });
   await expect(heading).toBeVisible();
-  await page.clock.runFor(POLL_CAP_MS + 1_000);
+  await runPastPollCap(page);
 
   await page.getByRole("button", { name: "Check again" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Check again" })).toHaveCount(0);
   await expect(heading).toBeFocused();
+  await expectSaidOnce(page, "Your bank is processing the payment");
+
+  // What changes afterwards by itself is said by the status region, heading and all: the focused
+  // heading's new words are not read out again by a screen reader.
+  await forceProviderStatus(request, paymentId, { bankStatus: "ACSC" });
+  const paid = page.getByRole("heading", { level: 1, name: "Payment received" });
+  await expect(async () => {
+    await page.clock.runFor(2_000);
+    await expect(paid).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  await expect(statusRegion(page)).toContainText("Payment received");
+  await expectNoAxeViolations(page);
 });
 
 test("Try again after the bank list failed to load moves focus to the loading message, then to the search", async ({

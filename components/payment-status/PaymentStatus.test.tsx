@@ -97,7 +97,7 @@ describe("the landing when the server cannot be reached", () => {
     vi.unstubAllGlobals();
   });
 
-  it("Check again goes away when pressed, and focus moves to the status heading instead of the page's body", async () => {
+  it("Check again goes away when pressed, and focus moves to the status heading, which is said once", async () => {
     // The first ask fails; the second is still on its way while the test looks.
     const fetch = vi.fn<() => Promise<Response>>(() => new Promise(() => {}));
     fetch.mockImplementationOnce(() => Promise.reject(new TypeError("Failed to fetch")));
@@ -118,7 +118,12 @@ describe("the landing when the server cannot be reached", () => {
     again.focus();
     await act(async () => fireEvent.click(again));
     expect(screen.queryByRole("button", { name: "Check again" })).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole("heading", { level: 1, name: "Confirming your payment…" }));
+    const heading = screen.getByRole("heading", { level: 1, name: "Confirming your payment…" });
+    expect(document.activeElement).toBe(heading);
+    // Read out once: by the focus, not also by the polite status region.
+    expect(heading.closest("[role=status], [aria-live]")).toBeNull();
+    expect(screen.getByRole("status").textContent).not.toContain("Confirming your payment…");
+    expect(screen.getByRole("status").textContent).toContain("We are waiting for your bank");
     expect(fetch).toHaveBeenCalledTimes(2);
   });
 });

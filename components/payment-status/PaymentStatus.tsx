@@ -136,8 +136,10 @@ export function PaymentStatus({
     return () => window.removeEventListener("pageshow", onPageShow);
   }, [refetch]);
 
-  // "Check again" goes away when pressed: focus moves to the status heading, whose new words the
-  // status region reads out, instead of falling to the page's body.
+  // "Check again" goes away when pressed: focus moves to the status heading instead of falling to
+  // the page's body. A screen reader reads the heading on arriving there, so from then on the
+  // heading is outside the status region, which would otherwise say it a second time; the region
+  // says the heading's words again only once they change after that.
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (round > 0) headingRef.current?.focus();
@@ -159,6 +161,16 @@ export function PaymentStatus({
       : t[view.body];
   const tone = view.tone;
 
+  // The heading's words the focus read out on the last "Check again".
+  const [focused, setFocused] = useState({ round: 0, heading });
+  if (focused.round !== round) setFocused({ round, heading });
+  const pressed = round > 0;
+  const headingElement = (
+    <h1 id="payment-status-heading" ref={headingRef} tabIndex={-1}>
+      {heading}
+    </h1>
+  );
+
   // The tab's title says what the heading says (paid, failed, still confirming), as it changes.
   useEffect(() => keepTitle((title) => withPageName(title, heading)), [heading]);
 
@@ -167,10 +179,9 @@ export function PaymentStatus({
       <div className="status-icon">
         <Icon outcome={outcome} />
       </div>
+      {pressed && headingElement}
       <div role="status" aria-live="polite" aria-atomic="true">
-        <h1 id="payment-status-heading" ref={headingRef} tabIndex={-1}>
-          {heading}
-        </h1>
+        {!pressed ? headingElement : heading !== focused.heading && <p className="visually-hidden">{heading}</p>}
         <p>{message}</p>
       </div>
       <div className="actions">
