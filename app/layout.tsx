@@ -7,7 +7,7 @@ import { messages } from "@/lib/i18n";
 const SITE_NAME = messages("en")["meta.siteName"];
 
 export const metadata: Metadata = {
-  // In English; a translated page puts the site's name in its own language (DocumentLang).
+  // In English; a translated page gives its whole title, the site's name in its language (localTitle).
   title: { default: SITE_NAME, template: `%s${TITLE_SEPARATOR}${SITE_NAME}` },
   // English, the site's default; the payer's pages give theirs in the page's language.
   description: messages("en")["meta.description"],

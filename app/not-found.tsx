@@ -2,11 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { NotFoundCard, notFoundLocale } from "@/components/errors/NotFound";
 import { DocumentLang } from "@/components/i18n/DocumentLang";
+import { localTitle } from "@/components/i18n/page-title";
 import { messages } from "@/lib/i18n";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = messages(await notFoundLocale());
-  return { title: t["notFound.title"], description: t["meta.description"] };
+  return { title: localTitle(t["notFound.title"], t["meta.siteName"]), description: t["meta.description"] };
 }
 
 /** Also what a payer sees for an unknown or mistyped checkout link (load-page.ts), in their language. */

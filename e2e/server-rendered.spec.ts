@@ -102,6 +102,38 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByText(/24\.90/).first()).toBeVisible();
   });
 
+  test("a translated page's title is in its language to the end, the site's name included", async ({
+    page,
+    request,
+  }) => {
+    const id = await createCheckout(request);
+    const titles = [
+      [`/checkout/${id}?lang=lt`, "Apmokėjimas · Mokėjimas per banką"],
+      [`/checkout/${id}/embed?lang=lv`, "Maksāt ar banku · Maksājums ar banku"],
+      [`/accessibility?lang=et`, "Ligipääsetavuse teatis · Pangamakse"],
+      [`/checkout/co_aaaaaaaaaaaaaaaaaaaaaaaa?lang=lt`, "Puslapis nerastas · Mokėjimas per banką"],
+      [`/checkout/${id}?lang=en`, "Checkout · Bank checkout"],
+    ];
+    for (const [path, title] of titles) {
+      await page.goto(path!);
+      await expect(page, path).toHaveTitle(title!);
+    }
+  });
+
+  test("the landing's title says how the payment stands, as its heading does", async ({ page, request }) => {
+    const { id } = await openCheckout(page, request, "title");
+    await page.goto(`/checkout/${id}/return?lang=lt`);
+    await expect(page.getByRole("heading", { level: 1, name: "Šis užsakymas dar neapmokėtas" })).toBeVisible();
+    await expect(page).toHaveTitle("Šis užsakymas dar neapmokėtas · Mokėjimas per banką");
+
+    await page.goto(`/checkout/${id}?lang=en`);
+    await payWithBank(page);
+    await decideAtBank(page, "Approve");
+    await page.waitForURL(new RegExp(`/checkout/${id}/return`));
+    await checkAgainUntilPaid(page);
+    await expect(page).toHaveTitle("Payment received · Bank checkout");
+  });
+
   test("the payer pays: the form posts itself, the bank's page opens, and the landing shows it paid", async ({
     page,
     request,

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import { PageFrame } from "@/components/checkout/PageFrame";
+import { localTitle } from "@/components/i18n/page-title";
 import { LANG_COOKIE, messages, requestedLocale, resolveLocale, type Locale } from "@/lib/i18n";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +20,8 @@ async function pageLocale(searchParams: SearchParams): Promise<{ locale: Locale;
 
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
   const { locale } = await pageLocale(searchParams);
-  return { title: messages(locale)["a11y.title"] };
+  const t = messages(locale);
+  return { title: localTitle(t["a11y.title"], t["meta.siteName"]) };
 }
 
 /** The accessibility statement of the payer-facing pages, linked from the checkout's footer. */

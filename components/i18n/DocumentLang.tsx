@@ -1,5 +1,4 @@
 import type { Locale } from "@/lib/checkout/types";
-import { messages } from "@/lib/i18n";
 import { LangEffect } from "./LangEffect";
 
 /**
@@ -8,15 +7,13 @@ import { LangEffect } from "./LangEffect";
  * default and each translated page corrects it here: an inline script that runs while the HTML is
  * parsed, before anything is painted or read out, plus an effect for client-side navigations.
  * The page's content is also wrapped in an element with the same `lang`, so even without
- * JavaScript every text is marked with its language. The effect also puts the site's name in the
- * page's title in the page's language (the script cannot: its text is allowed by its hash, see
- * lib/http/security-headers.ts).
+ * JavaScript every text is marked with its language. (The title is the page's own: localTitle.)
  */
 export function DocumentLang({ locale }: { locale: Locale }) {
   return (
     <>
       <script dangerouslySetInnerHTML={{ __html: `document.documentElement.lang=${JSON.stringify(locale)};` }} />
-      <LangEffect locale={locale} siteName={messages(locale)["meta.siteName"]} />
+      <LangEffect locale={locale} />
     </>
   );
 }

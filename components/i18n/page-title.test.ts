@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { withPageName, withSiteName } from "./page-title";
+import { localTitle, withPageName } from "./page-title";
 
 describe("page titles", () => {
   it("put the site's name in the page's language after the page's own", () => {
-    expect(withSiteName("Apmokėjimas · Bank checkout", "Mokėjimas per banką")).toBe(
-      "Apmokėjimas · Mokėjimas per banką",
-    );
-    expect(withSiteName("Bank checkout", "Pangamakse")).toBe("Bank checkout");
+    expect(localTitle("Apmokėjimas", "Mokėjimas per banką")).toEqual({ absolute: "Apmokėjimas · Mokėjimas per banką" });
   });
 
   it("put the page's new name before the site's", () => {

@@ -1,15 +1,17 @@
 /**
- * A page's title is its own name, this separator, then the site's name (app/layout.tsx's title
- * template). The root layout can only put the site's name in English: each translated page puts
- * its own in once its code runs (DocumentLang), and a page whose heading changes in place (the landing
- * page's status) gives the title the heading's words.
+ * A page's title is its own name, this separator, then the site's name, both in the page's
+ * language. The root layout's template can only put the site's name in English (layouts get no
+ * search params), so each translated page gives its whole title (`localTitle`), and a page whose
+ * heading changes in place (the landing page's status) gives the title the heading's words.
  */
 export const TITLE_SEPARATOR = " · ";
 
-/** `title` with the site's name after the separator replaced by `siteName`. */
-export function withSiteName(title: string, siteName: string): string {
-  const at = title.lastIndexOf(TITLE_SEPARATOR);
-  return at < 0 ? title : title.slice(0, at + TITLE_SEPARATOR.length) + siteName;
+/**
+ * A page's whole title, for its metadata: in the HTML as the server sends it, so it is right
+ * before any code runs (and without it), instead of ending in the layout's English site name.
+ */
+export function localTitle(pageName: string, siteName: string): { absolute: string } {
+  return { absolute: pageName + TITLE_SEPARATOR + siteName };
 }
 
 /** `title` with the page's own name (before the separator) replaced by `pageName`. */

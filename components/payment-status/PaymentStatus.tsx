@@ -3,54 +3,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
-import { format, type MessagesFor } from "@/lib/i18n/format";
+import { format } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
 import { shopLink } from "@/components/checkout/links";
 import { keepTitle, withPageName } from "@/components/i18n/page-title";
 import { checkoutStatusQuery } from "@/components/query/queries";
-
-export type StatusMessages = MessagesFor<"status." | "common.returnToShop" | "common.tryAgain">;
+import { outcomeOf, VIEWS, type Outcome, type StatusMessages } from "./outcome";
 
 const POLL_INTERVAL_MS = 1_500;
 const POLL_MAX_INTERVAL_MS = 10_000;
 const POLL_CAP_MS = 2 * 60_000;
-
-type Outcome =
-  "checking" | "pending" | "atBank" | "slow" | "notPaid" | "paid" | "failed" | "expired" | "cancelled" | "unreachable";
-
-function outcomeOf(data: CheckoutStatusView | null, failedToLoad: boolean, timedOut: boolean): Outcome {
-  if (!data) return failedToLoad ? "unreachable" : "checking";
-  switch (data.status) {
-    case "paid":
-    case "failed":
-    case "expired":
-    case "cancelled":
-      return data.status;
-    default:
-      // A checkout reopened after its attempt failed is a failed payment to the payer.
-      if (data.attempt?.statusGroup === "failed" && !data.attempt.abandoned) return "failed";
-      // The bank has the payment order; settling it can take a while, and that is normal.
-      if (data.attempt?.statusGroup === "pending") return "atBank";
-      // Nothing under way: no payment was started, or the payer stopped it to pay another way.
-      // Saying "do not pay again" here would keep the payer from paying at all.
-      if (data.status === "open" && (!data.attempt || data.attempt.abandoned)) return "notPaid";
-      return timedOut ? "slow" : "pending";
-  }
-}
-
-/** What each outcome says, and its colour tone; a failure's body also names its reason. */
-const VIEWS: Record<Outcome, { heading: keyof StatusMessages; body: keyof StatusMessages; tone: string }> = {
-  paid: { heading: "status.paid.heading", body: "status.paid.body", tone: "status-paid" },
-  failed: { heading: "status.failed.heading", body: "status.failed.body", tone: "status-failed" },
-  expired: { heading: "status.expired.heading", body: "status.ended.body", tone: "status-ended" },
-  cancelled: { heading: "status.cancelled.heading", body: "status.ended.body", tone: "status-ended" },
-  atBank: { heading: "status.atBank.heading", body: "status.atBank.body", tone: "status-pending" },
-  slow: { heading: "status.slow.heading", body: "status.slow.body", tone: "status-pending" },
-  notPaid: { heading: "status.notPaid.heading", body: "status.notPaid.body", tone: "status-ended" },
-  unreachable: { heading: "status.unreachable.heading", body: "status.unreachable.body", tone: "status-pending" },
-  pending: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
-  checking: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
-};
 
 function Icon({ outcome }: { outcome: Outcome }) {
   if (outcome === "paid") {

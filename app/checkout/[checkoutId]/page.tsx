@@ -5,6 +5,7 @@ import { PageFrame } from "@/components/checkout/PageFrame";
 import { PaymentSection, stateOf } from "@/components/checkout/PaymentSection";
 import { PhoneQr } from "@/components/checkout/PhoneQr";
 import { QrHandoff } from "@/components/checkout/QrHandoff";
+import { localTitle } from "@/components/i18n/page-title";
 import { env } from "@/lib/env";
 import { format, messages } from "@/lib/i18n";
 
@@ -14,7 +15,11 @@ export async function generateMetadata(props: CheckoutRouteProps): Promise<Metad
   const { data } = await loadCheckoutPage(props, { savedAccount: true });
   const t = messages(data?.locale ?? "en");
   // The checkout id in the URL is the payer's only credential: keep these pages out of indexes.
-  return { title: t["checkout.title"], description: t["meta.description"], robots: { index: false, follow: false } };
+  return {
+    title: localTitle(t["checkout.title"], t["meta.siteName"]),
+    description: t["meta.description"],
+    robots: { index: false, follow: false },
+  };
 }
 
 export default async function CheckoutPage(props: CheckoutRouteProps) {

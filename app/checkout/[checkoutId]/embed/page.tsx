@@ -4,6 +4,7 @@ import { PaymentSection } from "@/components/checkout/PaymentSection";
 import { EmbedBridge } from "@/components/embed/EmbedBridge";
 import { NotFoundCard, notFoundLocale } from "@/components/errors/NotFound";
 import { DocumentLang } from "@/components/i18n/DocumentLang";
+import { localTitle } from "@/components/i18n/page-title";
 import { env } from "@/lib/env";
 import { messages, type Locale } from "@/lib/i18n";
 
@@ -12,7 +13,11 @@ export const dynamic = "force-dynamic";
 export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
   const { data } = await loadCheckoutPage(props, { savedAccount: true });
   const t = messages(data?.locale ?? "en");
-  return { title: t["embed.heading"], description: t["meta.description"], robots: { index: false, follow: false } };
+  return {
+    title: localTitle(t["embed.heading"], t["meta.siteName"]),
+    description: t["meta.description"],
+    robots: { index: false, follow: false },
+  };
 }
 
 /**

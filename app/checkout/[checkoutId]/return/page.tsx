@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
+import { cache, Suspense } from "react";
 import { loadCheckoutPage, unknownCheckout, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
+import { localTitle } from "@/components/i18n/page-title";
+import { outcomeOf, VIEWS } from "@/components/payment-status/outcome";
 import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
 import { messages, pickMessages } from "@/lib/i18n";
 import { appContext } from "@/lib/checkout/app-context";
@@ -20,10 +22,14 @@ async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps): Pr
   const [{ checkoutId }, query] = await Promise.all([params, searchParams]);
   const parsed = returnQuery.safeParse(query);
   if (!parsed.success || !parsed.data.attempt) return undefined;
-  if (parsed.data.paymentId)
-    await adoptReturnedPayment(await appContext(), checkoutId, parsed.data.attempt, parsed.data.paymentId);
+  if (parsed.data.paymentId) await adopt(checkoutId, parsed.data.attempt, parsed.data.paymentId);
   return parsed.data.attempt;
 }
+
+/** Once per request: the page and its title both need it done before they read the status. */
+const adopt = cache(async (checkoutId: string, attemptId: string, paymentId: string) =>
+  adoptReturnedPayment(await appContext(), checkoutId, attemptId, paymentId),
+);
 
 export const dynamic = "force-dynamic";
 
@@ -36,8 +42,11 @@ export const dynamic = "force-dynamic";
  */
 const PROVIDER_WAIT_MS = 1500;
 
-/** The status for the first paint: the provider's answer if it comes in time, else what is stored. */
-async function initialStatus(checkoutId: string, returnedFrom?: string): Promise<CheckoutStatusView | null> {
+/**
+ * The status for the first paint: the provider's answer if it comes in time, else what is stored.
+ * Asked once per request: the page's title names the same outcome as its heading.
+ */
+const initialStatus = cache(async (checkoutId: string, returnedFrom?: string): Promise<CheckoutStatusView | null> => {
   const ctx = await appContext();
   try {
     return (
@@ -47,12 +56,25 @@ async function initialStatus(checkoutId: string, returnedFrom?: string): Promise
   } catch {
     return null; // the browser asks itself
   }
-}
+});
 
+/**
+ * The title says what the heading says (paid, failed, still confirming...), in the HTML itself: a
+ * payer without the page's code, or before it runs, hears the outcome in the tab's name too.
+ * PaymentStatus keeps it so as the status changes.
+ */
 export async function generateMetadata(props: CheckoutRouteProps): Promise<Metadata> {
+  const returnedFrom = await adoptFromReturn(props);
   const { data } = await loadCheckoutPage(props);
   const t = messages(data?.locale ?? "en");
-  return { title: t["status.title"], description: t["meta.description"], robots: { index: false, follow: false } };
+  const name = data
+    ? t[VIEWS[outcomeOf(await initialStatus(data.checkout.id, returnedFrom), false, false)].heading]
+    : t["status.title"];
+  return {
+    title: localTitle(name, t["meta.siteName"]),
+    description: t["meta.description"],
+    robots: { index: false, follow: false },
+  };
 }
 
 /**
