@@ -141,6 +141,7 @@ test.describe("with a payment under way", () => {
     await bank.goto(bankPage);
     await decideAtBank(bank, "Approve");
     await expect(page.getByText("Status: your bank has confirmed the payment.")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText("The time to pay has run out")).toHaveCount(0);
     expect((await merchantView(request, checkoutId)).status).toBe("paid");
     expect(seen.reloads).toBe(0);
   });

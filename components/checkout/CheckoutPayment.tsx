@@ -141,7 +141,9 @@ export function CheckoutPayment({
   if (inFlight && attempt) {
     return (
       <>
-        {expiry && <Deadline expiry={expiry} phase={phase} locale={form.locale} messages={t} />}
+        {expiry && status?.status !== "paid" && (
+          <Deadline expiry={expiry} phase={phase} locale={form.locale} messages={t} />
+        )}
         <AttemptPanel
           checkoutId={form.checkoutId}
           amountText={form.amountText}
