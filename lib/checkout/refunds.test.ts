@@ -249,6 +249,23 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect((await listRefunds(checkout.id, ctx))[0]!.status).toMatch(/started|pending|completed/);
   });
 
+  it("a refund the provider answers as already completed tells the merchant so, as a later webhook would", async () => {
+    const { checkout } = await paidCheckout("20.00", "EUR", "https://shop.example/hook");
+    // A provider that settles at once (the sandbox always answers "started" first).
+    const settled = withPis(ctx, "refunds", {
+      create: async (paymentId, input) => ({
+        ...(await ctx.pis.refunds.create(paymentId, input)),
+        statusGroup: "completed" as const,
+      }),
+    });
+    const refund = await createRefund(checkout.id, { amount: "5.00" }, "staff", settled);
+    expect(refund).toMatchObject({ amount: "5.00", status: "completed" });
+    const told = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
+    expect(told.filter((n) => n.event === "refund.completed").map((n) => JSON.parse(n.payload).refund.id)).toEqual([
+      refund.id,
+    ]);
+  });
+
   it("a refund the provider never made is marked failed after the answer window, the merchant is told, and its amount can be refunded again", async () => {
     const { checkout, paymentId } = await paidCheckout("20.00", "EUR", "https://shop.example/hook");
     await createRefund(checkout.id, { amount: "20.00" }, "staff", answerLost(false));

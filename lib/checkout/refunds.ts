@@ -13,6 +13,7 @@ import { pollUntil } from "./poll";
 import { projectInfo } from "./project";
 import { validateIdempotencyKey } from "./idempotency";
 import { refundedAttempt } from "./attempts";
+import { applyRefundStatus } from "./refund-status";
 import { ATTEMPT_ID } from "./ids";
 
 /** What a merchant sends to refund; an unknown field is refused (a misspelt `attemptId` would refund the wrong payment). */
@@ -125,10 +126,9 @@ export async function createRefund(
 
   try {
     const res = await c.pis.refunds.create(attempt.providerPaymentId!, { amount, webhookUrl: webhookUrl(c) });
-    await c.db
-      .update(refunds)
-      .set({ providerRefundId: res.id, statusGroup: res.statusGroup, updatedAt: new Date() })
-      .where(eq(refunds.id, id));
+    await c.db.update(refunds).set({ providerRefundId: res.id, updatedAt: new Date() }).where(eq(refunds.id, id));
+    // Its status as its webhook's would be: a final one at once tells the merchant too.
+    await applyRefundStatus(c, attempt.providerPaymentId!, res.id, res.statusGroup);
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     // An unknown outcome keeps the refund counted against the payment (never over-refund) until
