@@ -1,14 +1,14 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { eq, sql } from "drizzle-orm";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { openDb } from "../lib/db/client";
 import { notifications } from "../lib/db/schema";
 import { RETRY_DELAYS_MS } from "../lib/checkout/notifications";
 import { expectNoAxeViolations } from "./axe";
+import { killGroup, root, startNextApp, startSandbox } from "./process-group";
 
 /**
  * A merchant whose notify URL failed for two days, until the outbox gave its `checkout.paid` up.
@@ -18,7 +18,6 @@ import { expectNoAxeViolations } from "./axe";
  * embedded database is locked to one process (ADR 15), hence an app, sandbox and merchant of this
  * file's own, on E2E_NOTIFY_PORT (default 3450) and the two ports after it.
  */
-const root = fileURLToPath(new URL("..", import.meta.url));
 const APP_PORT = Number(process.env.E2E_NOTIFY_PORT || 3450);
 const SANDBOX_PORT = APP_PORT + 1;
 const MERCHANT_PORT = APP_PORT + 2;
@@ -35,59 +34,9 @@ let app: ChildProcess | undefined;
 let merchant: Server | undefined;
 // What the merchant's endpoint answers, and the delivery ids it was sent.
 const endpoint = { answer: 500, received: [] as string[] };
-const stderrOf = new WeakMap<ChildProcess, string>();
-
-function startGroup(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(args[0]!, args.slice(1), {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
-  });
-  child.stderr?.on("data", (c: Buffer) =>
-    stderrOf.set(child, ((stderrOf.get(child) ?? "") + c.toString()).slice(-3000)),
-  );
-  return child;
-}
-
-function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      resolve();
-    }
-  });
-}
-
-async function waitUp(request: APIRequestContext, url: string, child: ChildProcess) {
-  await expect
-    .poll(
-      async () => {
-        if (child.exitCode !== null)
-          throw new Error(`${url}: process exited with ${child.exitCode}\n${stderrOf.get(child) ?? ""}`);
-        return (await request.get(url, { timeout: 2000 }).catch(() => null))?.status();
-      },
-      { timeout: 90_000, intervals: [250] },
-    )
-    .toBe(200);
-}
 
 async function startApp(request: APIRequestContext) {
-  // `next start` itself against the sandbox started above, as e2e/resilience-crash.spec.ts does.
-  app = startGroup([process.execPath, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)], {
-    NODE_ENV: "production",
-    PORT: String(APP_PORT),
-    APP_URL: APP,
-    SANDBOX_PORT: String(SANDBOX_PORT),
-    PGLITE_DIR,
-    DATABASE_URL: "",
-    PIS_BASE_URL: "",
-    PIS_API_VERSION: "v0.3",
-  });
-  await waitUp(request, `${APP}/api/health`, app);
+  app = await startNextApp(request, { port: APP_PORT, sandboxPort: SANDBOX_PORT, pgliteDir: PGLITE_DIR });
 }
 
 test.beforeAll(async ({ request }) => {
@@ -100,10 +49,7 @@ test.beforeAll(async ({ request }) => {
     });
   });
   await new Promise<void>((r) => merchant!.listen(MERCHANT_PORT, "127.0.0.1", r));
-  sandbox = startGroup([process.execPath, path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], {
-    SANDBOX_PORT: String(SANDBOX_PORT),
-  });
-  await waitUp(request, `${SANDBOX}/health`, sandbox);
+  sandbox = await startSandbox(request, SANDBOX_PORT);
   await startApp(request);
 });
 

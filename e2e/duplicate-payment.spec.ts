@@ -1,6 +1,26 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
 import { createCheckout, decideAtBank, MERCHANT_KEY, payWithBank } from "./journey";
+
+/**
+ * The payer at the bank in one tab, left open without deciding; then, in a second tab of the same
+ * browser, they stop that payment and pay another way, as far as the bank's page.
+ */
+async function stoppedThenPaidAnotherWay(browser: Browser, request: APIRequestContext, baseURL: string | undefined) {
+  const reference = `dup-${Date.now()}`;
+  const checkoutId = await createCheckout(request, { reference });
+  const context = await browser.newContext({ baseURL });
+  const forgotten = await context.newPage();
+  await forgotten.goto(`/checkout/${checkoutId}`);
+  await payWithBank(forgotten);
+
+  const abandon = await request.post(`/api/checkouts/${checkoutId}/payments/abandon`);
+  expect(abandon.status()).toBe(200);
+  const payer = await context.newPage();
+  await payer.goto(`/checkout/${checkoutId}`);
+  await payWithBank(payer);
+  return { reference, checkoutId, context, forgotten, payer };
+}
 
 /*
  * The payer leaves a bank tab open, pays the order another way, then approves the forgotten tab
@@ -12,21 +32,11 @@ test("a payment approved in a forgotten tab after the order was paid is flagged 
   request,
 }, testInfo) => {
   testInfo.setTimeout(120_000);
-  const reference = `dup-${Date.now()}`;
-  const checkoutId = await createCheckout(request, { reference });
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
-
-  // First tab: at the bank, left open without deciding.
-  const forgotten = await context.newPage();
-  await forgotten.goto(`/checkout/${checkoutId}`);
-  await payWithBank(forgotten);
-
-  // Second tab: the payer gives that payment up, pays again and approves.
-  const abandon = await request.post(`/api/checkouts/${checkoutId}/payments/abandon`);
-  expect(abandon.status()).toBe(200);
-  const payer = await context.newPage();
-  await payer.goto(`/checkout/${checkoutId}`);
-  await payWithBank(payer);
+  const { reference, checkoutId, context, forgotten, payer } = await stoppedThenPaidAnotherWay(
+    browser,
+    request,
+    testInfo.project.use.baseURL,
+  );
   await decideAtBank(payer, "Approve");
   await expect(payer.getByRole("heading", { name: "Payment received" })).toBeVisible();
 
@@ -78,18 +88,11 @@ test("a payment stopped, then authorised in a forgotten tab after another failed
   request,
 }, testInfo) => {
   testInfo.setTimeout(120_000);
-  const checkoutId = await createCheckout(request, { reference: `taken-back-${Date.now()}` });
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
-
-  const forgotten = await context.newPage();
-  await forgotten.goto(`/checkout/${checkoutId}`);
-  await payWithBank(forgotten);
-
-  const abandon = await request.post(`/api/checkouts/${checkoutId}/payments/abandon`);
-  expect(abandon.status()).toBe(200);
-  const payer = await context.newPage();
-  await payer.goto(`/checkout/${checkoutId}`);
-  await payWithBank(payer);
+  const { checkoutId, context, forgotten, payer } = await stoppedThenPaidAnotherWay(
+    browser,
+    request,
+    testInfo.project.use.baseURL,
+  );
   await decideAtBank(payer, "Reject (insufficient funds)");
   await expect(payer.getByRole("heading", { name: "Payment failed" })).toBeVisible();
 

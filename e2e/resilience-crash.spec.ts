@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { killGroup, root, startNextApp, startSandbox, stderrOf } from "./process-group";
 
 /**
  * The app is killed (SIGKILL, no chance to clean up) in the middle of payments and started again
@@ -11,7 +11,6 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
  * crash, so the sandbox runs on its own here (persisting to SANDBOX_DATA_DIR) and only the app's
  * process group is killed. Own ports (3400/3401) and data directories.
  */
-const root = fileURLToPath(new URL("..", import.meta.url));
 const APP_PORT = Number(process.env.E2E_CRASH_PORT || 3400);
 const SANDBOX_PORT = APP_PORT + 1;
 const APP = `http://localhost:${APP_PORT}`;
@@ -25,66 +24,15 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 let sandbox: ChildProcess | undefined;
 let app: ChildProcess | undefined;
 
-const stderrOf = new WeakMap<ChildProcess, string>();
-
-function startGroup(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(args[0]!, args.slice(1), {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
-  });
-  child.stderr?.on("data", (c: Buffer) =>
-    stderrOf.set(child, ((stderrOf.get(child) ?? "") + c.toString()).slice(-3000)),
-  );
-  return child;
-}
-
-function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      resolve();
-    }
-  });
-}
-
-async function waitUp(request: APIRequestContext, url: string, child: ChildProcess) {
-  await expect
-    .poll(
-      async () => {
-        if (child.exitCode !== null)
-          throw new Error(`${url}: process exited with ${child.exitCode}\n${stderrOf.get(child) ?? ""}`);
-        return (await request.get(url, { timeout: 2000 }).catch(() => null))?.status();
-      },
-      { timeout: 90_000, intervals: [250] },
-    )
-    .toBe(200);
-}
-
 async function startApp(request: APIRequestContext) {
-  // `next start` itself, as `npm start` runs it, in sandbox mode against the separately started
-  // sandbox on SANDBOX_PORT (npm start would start its own sandbox, in the process group we kill,
-  // and might rebuild .next under the e2e servers if a source changed). The database is migrated
-  // when the app first opens it.
-  app = startGroup([process.execPath, "node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT)], {
-    NODE_ENV: "production",
-    PORT: String(APP_PORT),
-    APP_URL: APP,
-    SANDBOX_PORT: String(SANDBOX_PORT),
-    PGLITE_DIR,
-    DATABASE_URL: "",
-    PIS_BASE_URL: "",
-    PIS_API_VERSION: "v0.3",
+  app = await startNextApp(request, {
+    port: APP_PORT,
+    sandboxPort: SANDBOX_PORT,
+    pgliteDir: PGLITE_DIR,
     // A short provider timeout and a busy worker: an initiation cut off by the crash is closed
     // 20 s after it began (timeout + 15 s margin), and the test can watch the payer pay again.
-    PIS_TIMEOUT_MS: "5000",
-    WORKER_INTERVAL_MS: "1000",
+    env: { PIS_TIMEOUT_MS: "5000", WORKER_INTERVAL_MS: "1000" },
   });
-  await waitUp(request, `${APP}/api/health`, app);
 }
 
 async function createCheckout(request: APIRequestContext, reference: string): Promise<string> {
@@ -113,11 +61,7 @@ async function merchantView(request: APIRequestContext, id: string) {
 test.beforeAll(async ({ request }) => {
   rmSync(path.join(root, PGLITE_DIR), { recursive: true, force: true });
   rmSync(path.join(root, SANDBOX_DIR), { recursive: true, force: true });
-  sandbox = startGroup([process.execPath, path.join(root, "node_modules/tsx/dist/cli.mjs"), "lib/sandbox/server.ts"], {
-    SANDBOX_PORT: String(SANDBOX_PORT),
-    SANDBOX_DATA_DIR: SANDBOX_DIR,
-  });
-  await waitUp(request, `${SANDBOX}/health`, sandbox);
+  sandbox = await startSandbox(request, SANDBOX_PORT, { SANDBOX_DATA_DIR: SANDBOX_DIR });
   await startApp(request);
 });
 
@@ -253,7 +197,7 @@ test("SIGTERM while a payment start waits on the provider: the start completes, 
   expect(((await start.json()) as { confirmLink: string }).confirmLink).toMatch(/^http:\/\/localhost:\d+\/login\//);
   // ...and then the server stops by itself, with the code for a SIGTERM.
   expect(await exited).toBe(143);
-  expect(stderrOf.get(app!) ?? "").not.toMatch(/PGlite is closed|Failed query/);
+  expect(stderrOf(app!)).not.toMatch(/PGlite is closed|Failed query/);
 
   // Nothing was lost: after a restart the attempt holds the provider's payment.
   await startApp(request);
