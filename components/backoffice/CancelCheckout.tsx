@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { cancelCheckoutAsStaff } from "@/app/backoffice/actions";
 import type { CheckoutStatus } from "@/lib/checkout/types";
 import type { ActionResult } from "./action-state";
+import { ActionOutcome } from "./ActionOutcome";
 import { staffKeys } from "./queries";
 import styles from "./backoffice.module.css";
 
@@ -111,20 +112,7 @@ export function CancelCheckout({ checkoutId, status }: { checkoutId: string; sta
             Cancel checkout
           </button>
         ))}
-      <div role="alert" aria-label="Cancel error" className={styles.slot}>
-        {outcome && !outcome.ok && (
-          <p className="alert alert-error" ref={messageRef} tabIndex={-1}>
-            {outcome.error}
-          </p>
-        )}
-      </div>
-      <div role="status" aria-label="Cancel result" className={styles.slot}>
-        {outcome?.ok && (
-          <p className="alert alert-success" ref={messageRef} tabIndex={-1}>
-            {outcome.message}
-          </p>
-        )}
-      </div>
+      <ActionOutcome name="Cancel" outcome={outcome} messageRef={messageRef} className={styles.slot} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { resendNotificationAsStaff } from "@/app/backoffice/actions";
 import type { StaffDetail } from "@/lib/checkout/contract";
 import type { ActionResult } from "./action-state";
+import { ActionOutcome } from "./ActionOutcome";
 import { DataTable } from "./DataTable";
 import { None, Section, Time } from "./detail-parts";
 import { staffKeys } from "./queries";
@@ -87,20 +88,12 @@ export function DetailNotifications({ detail }: { detail: StaffDetail }) {
           ],
         }))}
       />
-      <div role="alert" aria-label="Send again error" className={`${styles.slot} ${styles.notificationResult}`}>
-        {outcome && !outcome.ok && (
-          <p className="alert alert-error" ref={messageRef} tabIndex={-1}>
-            {outcome.error}
-          </p>
-        )}
-      </div>
-      <div role="status" aria-label="Send again result" className={`${styles.slot} ${styles.notificationResult}`}>
-        {outcome?.ok && (
-          <p className="alert alert-success" ref={messageRef} tabIndex={-1}>
-            {outcome.message}
-          </p>
-        )}
-      </div>
+      <ActionOutcome
+        name="Send again"
+        outcome={outcome}
+        messageRef={messageRef}
+        className={`${styles.slot} ${styles.notificationResult}`}
+      />
     </Section>
   );
 }
