@@ -14,7 +14,7 @@ import {
 import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { writeIfUnchanged, type GuardedWrite } from "./guarded-write";
 import { notificationRow, type NotificationEvent } from "./notifications";
-import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt } from "./status-machine";
+import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt, isFinalGroup } from "./status-machine";
 import type { CheckoutStatus } from "./types";
 
 export type ApplyOutcome = "applied" | "unchanged" | "unknown_attempt";
@@ -177,7 +177,17 @@ export function planStatus(
       : undefined;
   const now = new Date();
   const guard = { id: checkout.id, version: checkout.version };
+  // A payment the payer had stopped and still approved at the bank (a tab left open), while no
+  // other is under way: the checkout follows it again, so that its outcome is the checkout's and no
+  // second payment starts meanwhile (the attempts before it step aside). Also when its approval was
+  // seen before, while another payment was still under way (the status itself unchanged).
+  const taken =
+    attempt.abandonedAt !== null &&
+    !isFinalGroup(attempt.statusGroup) &&
+    status.group === "pending" &&
+    (checkout.status === "open" || checkout.status === "failed");
   if (
+    !taken &&
     !canMoveAttempt(
       { group: attempt.statusGroup, code: attempt.providerStatus },
       { group: status.group, code: status.code },
@@ -191,13 +201,6 @@ export function planStatus(
     };
   }
   const duplicate = status.group === "completed" && seen.paidByAnother;
-  // A payment the payer had stopped and still approved at the bank (a tab left open), while no
-  // other is under way: the checkout follows it again, so that its outcome is the checkout's and no
-  // second payment starts meanwhile (the attempts before it step aside).
-  const taken =
-    attempt.abandonedAt !== null &&
-    status.group === "pending" &&
-    (checkout.status === "open" || checkout.status === "failed");
   // The binding and the status in one write: no crash can leave one without the other.
   const attemptUpdate = {
     id: attempt.id,

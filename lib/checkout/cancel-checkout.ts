@@ -6,7 +6,7 @@ import { getCheckoutDetail, loadCheckout } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import type { CheckoutDetail } from "./contract";
 import { CheckoutError, checkoutNotFound } from "./errors";
-import { abandonPayment } from "./payments";
+import { abandonPayment, takeBackAuthorised } from "./payments";
 
 /**
  * The merchant cancels a checkout (the order was cancelled, or went out of stock): its page takes no
@@ -26,6 +26,8 @@ export async function cancelCheckout(
   if (checkout.status === "cancelled") return getCheckoutDetail(checkoutId, c);
   if (checkout.status === "paid") throw new CheckoutError("already_paid");
   if (checkout.status === "expired") throw new CheckoutError("checkout_expired");
+  // A payment the payer stopped and still approved is under way again, and is not stopped below.
+  await takeBackAuthorised(c, checkoutId, by);
   await abandonPayment(checkoutId, c, by);
   await c.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");

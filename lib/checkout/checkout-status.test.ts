@@ -3,6 +3,7 @@ import { testDbKinds } from "../db/testing";
 import type { CheckoutContext } from "./context";
 import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
+import { cancelCheckout } from "./cancel-checkout";
 import { getCheckoutDetail } from "./checkouts";
 import { abandonPayment } from "./payments";
 import { startPayment } from "./start-payment";
@@ -94,6 +95,40 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
     });
     await pay("key-approved-late-4");
     expect((await getCheckoutStatus(checkout.id, reading(), { askProvider: false })).status).toBe("processing");
+  });
+
+  it("a stopped payment approved while another was under way is taken back once that one fails: no third payment, no cancel", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const pay = (attemptKey: string) =>
+      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const paymentIdOf = (confirmLink: string) => new URL(confirmLink).pathname.split("/").pop()!;
+    const stopped = await pay("key-while-other-1");
+    await abandonPayment(checkout.id, ctx);
+    const other = await pay("key-while-other-2");
+    // Approved in the tab left open while the other payment is at the bank: seen, but not yet the checkout's.
+    await forceProviderStatus(paymentIdOf(stopped.confirmLink), { bankStatus: "ACTC" });
+    await getCheckoutStatus(checkout.id, ctx, { returnedFrom: stopped.attemptId });
+    await forceProviderStatus(paymentIdOf(other.confirmLink), { bankStatus: "CANC" });
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("failed");
+
+    expect((await refusal(pay("key-while-other-3"))).code).toBe("payment_in_progress");
+    expect((await refusal(cancelCheckout(checkout.id, ctx))).code).toBe("payment_authorised");
+    expect(await getCheckoutStatus(checkout.id, ctx, { askProvider: false })).toMatchObject({
+      status: "processing",
+      attempt: { id: stopped.attemptId, statusGroup: "pending" },
+    });
+  });
+
+  it("a stopped payment approved with nothing said of it is asked about before another payment starts", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const pay = (attemptKey: string) =>
+      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const stopped = await pay("key-unsaid-1");
+    await abandonPayment(checkout.id, ctx);
+    await forceProviderStatus(new URL(stopped.confirmLink).pathname.split("/").pop()!, { bankStatus: "ACSP" });
+    expect((await refusal(pay("key-unsaid-2"))).code).toBe("payment_in_progress");
+    expect((await getCheckoutStatus(checkout.id, ctx, { askProvider: false })).status).toBe("processing");
   });
 
   it("a payment the payer stopped and then approved at once pays the checkout when they come back from it", async () => {

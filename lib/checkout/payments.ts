@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
-import { paymentAttempts } from "../db/schema";
-import { PisError } from "../pis";
+import { paymentAttempts, type StatusSource } from "../db/schema";
+import { PisError, type StatusKind } from "../pis";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { loadCheckout } from "./checkouts";
 import { type CheckoutContext } from "./context";
@@ -73,6 +73,46 @@ function sameAmount(a: string | number, b: string, currency: string): boolean {
     return toMinor(String(a), currency) === toMinor(b, currency);
   } catch {
     return false;
+  }
+}
+
+/**
+ * The payments the payer stopped that the bank may still hold, asked about before anything replaces
+ * or ends their checkout (a new payment, a cancel): one they approved after all, in a tab left open,
+ * sends no webhook until it settles. One seen authorised becomes the checkout's payment again
+ * (planStatus), so that no second payment starts and no cancel is answered as if none were under
+ * way. A provider that cannot be asked leaves what is stored, an approval seen before included.
+ */
+export async function takeBackAuthorised(c: CheckoutContext, checkoutId: string, source: StatusSource): Promise<void> {
+  const stopped = await c.db
+    .select()
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.checkoutId, checkoutId),
+        isNotNull(paymentAttempts.abandonedAt),
+        isNotNull(paymentAttempts.providerPaymentId),
+        inArray(paymentAttempts.statusGroup, ["started", "pending"]),
+      ),
+    )
+    .orderBy(desc(paymentAttempts.createdAt))
+    .limit(3);
+  for (const attempt of stopped) {
+    const asked = await c.pis.payments.status(attempt.providerPaymentId!).catch((err: unknown) => {
+      if (err instanceof PisError) return null;
+      throw err;
+    });
+    const known =
+      asked ??
+      (attempt.statusGroup === "pending"
+        ? {
+            group: "pending" as const,
+            code: attempt.providerStatus,
+            kind: (attempt.providerStatusKind ?? "bank") as StatusKind,
+            errorCodes: [],
+          }
+        : null);
+    if (known) await applyProviderStatus(c, { attemptId: attempt.id }, known, source);
   }
 }
 

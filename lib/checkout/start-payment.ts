@@ -27,6 +27,7 @@ import { markLinkUsed, markLinkRevoked, SavedAccountEndedError } from "./saved-a
 import { savedAccountForPayment } from "./saved-accounts/paying";
 import { accessTokenOf, refreshedAccessToken } from "./saved-accounts/tokens";
 import { endToEndIdOf, failAttempt, closeUnknownInitiation, replay, findByKey } from "./attempts";
+import { takeBackAuthorised } from "./payments";
 
 /** What the payer's browser may send. Note what is absent: amount, currency, creditor, redirect. */
 export const startPaymentInput = z
@@ -85,6 +86,10 @@ export async function startPayment(
     });
   }
   assertPayable(c, checkout);
+  // A checkout that had a payment may have one the payer stopped and then approved: it is asked
+  // about first, and if taken back, the attempt below is refused as in progress. A new checkout
+  // (version 0) has none, and pays no round trip for it.
+  if (checkout.version > 0) await takeBackAuthorised(c, checkoutId, "initiation");
   // A saved account: its bank, and a token refreshed before the attempt is written.
   const link = input.savedAccount ? await savedAccountForPayment(c, checkout, payerHandle) : undefined;
   const accessToken = link ? await accessTokenOf(c, link).catch(savedAccountEnded) : undefined;
