@@ -69,13 +69,16 @@ export async function proxy(request: NextRequest) {
 }
 
 /**
- * A server action posted from another site's page (CSRF): Next refuses it, with a 500. Its own test,
- * refused here as the sender's error: an Origin whose host is not the one the request was sent to
- * (X-Forwarded-Host behind a proxy, else Host). A request without an Origin is Next's to judge.
+ * A form or server action posted from another site's page (CSRF). Next refuses such an action, with a
+ * 500; the payer's own forms (pay, stop, forget the saved account) it would take, and a page
+ * elsewhere could start saving a bank account in the payer's name, replacing their browser's
+ * handle. Refused here as the sender's error: an Origin whose host is not the one the request was
+ * sent to (X-Forwarded-Host behind a proxy, else Host). Every browser sends an Origin with a POST;
+ * a request without one is no browser's form, and is left to Next and the route.
  */
-function crossSiteAction(headers: Headers): boolean {
+function crossSitePost(headers: Headers): boolean {
   const origin = headers.get("origin");
-  if (!headers.has("next-action") || origin === null) return false;
+  if (origin === null) return false;
   const originHost = URL.canParse(origin) ? new URL(origin).host : origin;
   const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host");
   return originHost !== host;
@@ -104,8 +107,8 @@ function undecodablePath(api: boolean, appUrl: string): Response {
 
 async function postRefusal(request: NextRequest): Promise<Response | null> {
   if (request.method === "GET" || request.method === "HEAD") return null;
-  if (crossSiteAction(request.headers))
-    return problem("cross_site_action", { detail: "A server action is taken only from this site's own pages." });
+  if (crossSitePost(request.headers))
+    return problem("cross_site_action", { detail: "A form is taken only from this site's own pages." });
   const length = request.headers.get("content-length");
   if (length === null) return problem("length_required", { detail: "Send the request body with a Content-Length." });
   if (Number(length) > MAX_BODY_BYTES) return problem("body_too_large", { detail: `At most ${MAX_BODY_BYTES} bytes.` });

@@ -462,6 +462,23 @@ test("a server action posted from another site is refused 403 before Next (which
   }
 });
 
+test("a payer's form posted from another site's page is refused 403: no payment, no saving started, the payer's cookie untouched", async ({
+  request,
+}) => {
+  const id = await createCheckout(request, { customerId: "customer-csrf" });
+  for (const [path, form] of [
+    [`/checkout/${id}/pay`, { choice: "here", bankId: "SEB_LT_SAND", terms: "on", remember: "on" }],
+    [`/checkout/${id}/abandon`, {}],
+    [`/checkout/${id}/saved-account/forget`, {}],
+  ] as const) {
+    const res = await request.post(path, { headers: { Origin: "https://evil.example" }, form, maxRedirects: 0 });
+    expect([path, res.status()]).toEqual([path, 403]);
+    expect(res.headers()["set-cookie"]).toBeUndefined();
+  }
+  const view = await request.get(`/api/checkouts/${id}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } });
+  expect(await view.json()).toMatchObject({ status: "open", attempts: [] });
+});
+
 test('a server action called with anything but a form is refused with 400, never a 5xx (a JSON argument holding "$" made Next answer 500)', async ({
   request,
 }) => {
