@@ -119,7 +119,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
   const paying = attempts.find((a) => a.statusGroup === "completed" && a.duplicateAt === null);
   return {
     checkout: toCheckoutView(checkout),
-    notifyUrl: checkout.notifyUrl,
+    notifyUrl: checkout.notifyUrl && withoutPassword(checkout.notifyUrl),
     attempts: attempts.map((a) => ({
       ...toAttemptView(a),
       providerPaymentId: a.providerPaymentId,
@@ -143,7 +143,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
     notifications: notes.map((n) => ({
       id: n.id,
       event: n.event,
-      url: n.url,
+      url: withoutPassword(n.url),
       attempts: n.attempts,
       deliveredAt: n.deliveredAt?.toISOString() ?? null,
       lastStatus: n.lastStatus,
@@ -210,4 +210,16 @@ export async function bankNames(c: CheckoutContext, ids: Iterable<string | null>
     ),
   );
   return Object.fromEntries(unique.map((id, i) => [id, found[i] ? `${found[i].name} (${found[i].countryCode})` : id]));
+}
+
+/**
+ * A merchant's notify URL as staff see it: a password in it (Basic auth the notifier sends) is the
+ * merchant's secret, shown to nobody. The user name stays, to tell two such URLs apart.
+ */
+function withoutPassword(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (!parsed.password) return url;
+  parsed.password = "•••";
+  return parsed.toString().replace(encodeURIComponent("•••"), "•••");
 }
