@@ -150,6 +150,31 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
     expect(paid.confirmLink).toBeTruthy();
   });
 
+  it("a refresh whose link the worker re-sealed meanwhile (a key rotation) keeps the new tokens: the account still pays later", async () => {
+    const { query } = await s.linkWhilePaying("cust-reseal-race");
+    const rotated = {
+      ...s.ctx,
+      config: { ...s.ctx.config, tokenKeys: [{ id: "test4", key: Buffer.alloc(32, 4) }, ...s.ctx.config.tokenKeys] },
+    };
+    await s.ctx.db
+      .update(accountLinks)
+      .set({ accessExpiresAt: new Date(Date.now() + 4 * 60_000) })
+      .where(eq(accountLinks.id, query.requestId!));
+    const stale = await s.linkOf(query.requestId!);
+    // While the provider answers the refresh, the worker's round re-seals the link with the new key.
+    const resealedMeanwhile = withPis(rotated, "auth", {
+      refresh: async (refreshToken) => {
+        const token = await s.ctx.pis.auth.refresh(refreshToken);
+        expect(await resealOldTokens(rotated)).toBeGreaterThanOrEqual(1);
+        return token;
+      },
+    });
+    await accessTokenOf(resealedMeanwhile, stale);
+    // The refresh token kept is the one the provider gave last, so the next refresh is taken.
+    await accessTokenOf(rotated, await s.linkOf(query.requestId!), { force: true });
+    expect((await s.linkOf(query.requestId!)).status).toBe("active");
+  });
+
   it("lets the worker re-seal the saved accounts nobody reads after a key rotation", async () => {
     const { query } = await s.linkWhilePaying("cust-rotation-idle");
     const rotated = {

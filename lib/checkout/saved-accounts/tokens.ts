@@ -137,24 +137,31 @@ export async function accessTokenOf(
     await endLink(ctx, link.id, "revoked", "refresh_refused");
     throw new SavedAccountEndedError("revoked");
   }
-  const updated = await ctx.db
-    .update(accountLinks)
-    .set({
-      accessToken: sealToken(token.accessToken, keys),
-      accessExpiresAt: new Date(nowOf(ctx).getTime() + token.accessTokenExpiresIn),
-      refreshToken: sealToken(token.refreshToken, keys),
-      updatedAt: nowOf(ctx),
-    })
-    .where(
-      and(
-        eq(accountLinks.id, link.id),
-        eq(accountLinks.refreshToken, link.refreshToken),
-        eq(accountLinks.status, "active"),
-      ),
-    )
-    .returning({ id: accountLinks.id });
+  // Stored only over the refresh token presented: another refresh may have spent it first. The
+  // worker re-sealing the link meanwhile (a key rotation) changes its text, not the token, so that
+  // is looked through: dropping these tokens would leave a spent refresh token stored.
+  let current: LinkRow | undefined = link;
+  for (let tries = 0; tries < 3 && current?.status === "active"; tries++, current = await readLink(ctx, link.id)) {
+    if (current.refreshToken === null || openLinkToken(current, current.refreshToken, keys) !== refreshToken) break;
+    const updated = await ctx.db
+      .update(accountLinks)
+      .set({
+        accessToken: sealToken(token.accessToken, keys),
+        accessExpiresAt: new Date(nowOf(ctx).getTime() + token.accessTokenExpiresIn),
+        refreshToken: sealToken(token.refreshToken, keys),
+        updatedAt: nowOf(ctx),
+      })
+      .where(
+        and(
+          eq(accountLinks.id, link.id),
+          eq(accountLinks.refreshToken, current.refreshToken),
+          eq(accountLinks.status, "active"),
+        ),
+      )
+      .returning({ id: accountLinks.id });
+    if (updated.length > 0) return token.accessToken;
+  }
   // The link ended or was refreshed meanwhile; the fresh token still works for this one call.
-  if (updated.length === 0 && (await readLink(ctx, link.id))?.status !== "active")
-    throw new SavedAccountEndedError("revoked");
+  if ((await readLink(ctx, link.id))?.status !== "active") throw new SavedAccountEndedError("revoked");
   return token.accessToken;
 }
