@@ -131,6 +131,18 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
     expect((await getCheckoutStatus(checkout.id, ctx, { askProvider: false })).status).toBe("processing");
   });
 
+  it("a provider that hangs when asked about a stopped payment holds a new payment for seconds, not minutes", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const pay = (attemptKey: string, c = ctx) =>
+      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, c);
+    await pay("key-hang-1");
+    await abandonPayment(checkout.id, ctx);
+    const hanging = withPis(ctx, "payments", { status: () => new Promise(() => {}) });
+    const started = Date.now();
+    await pay("key-hang-2", hanging);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it("a payment the payer stopped and then approved at once pays the checkout when they come back from it", async () => {
     const checkout = await createCheckout(order(), ctx);
     const pay = (attemptKey: string) =>

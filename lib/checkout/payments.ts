@@ -8,6 +8,8 @@ import { loadCheckout } from "./checkouts";
 import { type CheckoutContext } from "./context";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { toMinor } from "./money";
+import { PROVIDER_DATA_WAIT_MS } from "./cache";
+import { withinMs } from "./poll";
 import { endToEndIdOf } from "./attempts";
 
 /** The landing page's query as the provider sends the payer back (provider-api.md 8); all untrusted. */
@@ -81,7 +83,8 @@ function sameAmount(a: string | number, b: string, currency: string): boolean {
  * or ends their checkout (a new payment, a cancel): one they approved after all, in a tab left open,
  * sends no webhook until it settles. One seen authorised becomes the checkout's payment again
  * (planStatus), so that no second payment starts and no cancel is answered as if none were under
- * way. A provider that cannot be asked leaves what is stored, an approval seen before included.
+ * way. A provider that cannot be asked, or not in time, leaves what is stored, an approval seen
+ * before included.
  */
 export async function takeBackAuthorised(c: CheckoutContext, checkoutId: string, source: StatusSource): Promise<void> {
   const stopped = await c.db
@@ -98,10 +101,13 @@ export async function takeBackAuthorised(c: CheckoutContext, checkoutId: string,
     .orderBy(desc(paymentAttempts.createdAt))
     .limit(3);
   for (const attempt of stopped) {
-    const asked = await c.pis.payments.status(attempt.providerPaymentId!).catch((err: unknown) => {
-      if (err instanceof PisError) return null;
-      throw err;
-    });
+    // A provider that hangs (a GET is tried three times) must not hold the new payment that long.
+    const asked = await withinMs(c.pis.payments.status(attempt.providerPaymentId!), PROVIDER_DATA_WAIT_MS).catch(
+      (err: unknown) => {
+        if (err instanceof PisError) return null;
+        throw err;
+      },
+    );
     const known =
       asked ??
       (attempt.statusGroup === "pending"
