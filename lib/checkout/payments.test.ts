@@ -187,6 +187,11 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
       authentic: true,
     });
     expect(await keptWebhooks("f".repeat(40))).toHaveLength(1);
+    // A failure too, which is checked with the provider first: it does not know the payment either.
+    const failed = paymentWebhook("e".repeat(40), "failed", "RJCT");
+    expect(await receivePisWebhook(failed.raw, failed.headers, ctx)).toMatchObject({
+      refusal: "webhook_unknown_payment",
+    });
   });
 
   it("keeps every signed delivery for audit once, with what it did: the change and its repeat", async () => {
