@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { checkouts, paymentAttempts } from "../db/schema";
-import { moveCheckout } from "./apply-status";
-import { expireIfDue } from "./apply-status";
+import { expireIfDue, moveCheckout } from "./apply-status";
 import { getCheckoutDetail, loadCheckout } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import type { CheckoutDetail } from "./contract";

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { paymentAttempts } from "../db/schema";
+import { paymentAttempts, type StatusSource } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, expireIfDue } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
@@ -77,22 +77,23 @@ async function askAboutReturned(c: CheckoutContext, checkoutId: string, attemptI
   if (!returned?.providerPaymentId || isFinalGroup(returned.statusGroup)) return null;
   // Not held back by a check moments ago (the worker's, another tab's): the payer may have approved
   // since, and nothing else asks about this attempt again soon. One ask per arrival from the bank.
-  return askProvider(c, returned.id, returned.providerPaymentId, now, 0);
+  return askProvider(c, returned.id, returned.providerPaymentId, now, { gapMs: 0 });
 }
 
 /**
  * Asks the provider about an attempt and applies its answer; null when this read does not ask or
  * gets no answer in time. Of reads that arrive together (tabs, instances), only the one whose write
- * moves checked_at asks, at most once in `gapMs`. A provider that hangs (a GET is tried three times, 15 s each) must not hold
- * the page or its poll: past the wait, what is stored is answered, and the answer lands when it
- * comes. One that cannot be reached must not break the page either: the next poll asks again.
+ * moves checked_at asks, at most once in `gapMs`. A provider that hangs (a GET is tried three
+ * times, 15 s each) must not hold the page, its poll or a new payment: past the wait, what is
+ * stored is answered, and the answer lands when it comes. One that cannot be reached must not break
+ * them either: the next read asks again.
  */
-async function askProvider(
+export async function askProvider(
   c: CheckoutContext,
   attemptId: string,
   providerPaymentId: string,
   now: Date,
-  gapMs = REFRESH_MIN_MS,
+  { gapMs = REFRESH_MIN_MS, source = "landing" }: { gapMs?: number; source?: StatusSource } = {},
 ): Promise<Awaited<ReturnType<typeof applyProviderStatus>> | null> {
   const claimed = await c.db
     .update(paymentAttempts)
@@ -106,7 +107,7 @@ async function askProvider(
     .returning({ id: paymentAttempts.id });
   if (claimed.length === 0) return null;
   const refresh = (async () =>
-    applyProviderStatus(c, { attemptId }, await c.pis.payments.status(providerPaymentId), "landing"))();
+    applyProviderStatus(c, { attemptId }, await c.pis.payments.status(providerPaymentId), source))();
   try {
     return await withinMs(refresh, PROVIDER_DATA_WAIT_MS);
   } catch (err) {

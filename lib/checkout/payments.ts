@@ -5,11 +5,10 @@ import { paymentAttempts, type StatusSource } from "../db/schema";
 import { PisError, type StatusKind } from "../pis";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { loadCheckout } from "./checkouts";
-import { type CheckoutContext } from "./context";
+import { nowOf, type CheckoutContext } from "./context";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { toMinor } from "./money";
-import { PROVIDER_DATA_WAIT_MS } from "./cache";
-import { withinMs } from "./poll";
+import { askProvider } from "./checkout-status";
 import { endToEndIdOf } from "./attempts";
 
 /** The landing page's query as the provider sends the payer back (provider-api.md 8); all untrusted. */
@@ -101,24 +100,13 @@ export async function takeBackAuthorised(c: CheckoutContext, checkoutId: string,
     .orderBy(desc(paymentAttempts.createdAt))
     .limit(3);
   for (const attempt of stopped) {
-    // A provider that hangs (a GET is tried three times) must not hold the new payment that long.
-    const asked = await withinMs(c.pis.payments.status(attempt.providerPaymentId!), PROVIDER_DATA_WAIT_MS).catch(
-      (err: unknown) => {
-        if (err instanceof PisError) return null;
-        throw err;
-      },
-    );
-    const known =
-      asked ??
-      (attempt.statusGroup === "pending"
-        ? {
-            group: "pending" as const,
-            code: attempt.providerStatus,
-            kind: (attempt.providerStatusKind ?? "bank") as StatusKind,
-            errorCodes: [],
-          }
-        : null);
-    if (known) await applyProviderStatus(c, { attemptId: attempt.id }, known, source);
+    const asked = await askProvider(c, attempt.id, attempt.providerPaymentId!, nowOf(c), { gapMs: 0, source });
+    // No answer in time (it lands when it comes): an approval seen before still counts now.
+    if (asked === null && attempt.statusGroup === "pending") {
+      const kind = (attempt.providerStatusKind ?? "bank") as StatusKind;
+      const seen = { group: "pending" as const, code: attempt.providerStatus, kind, errorCodes: [] };
+      await applyProviderStatus(c, { attemptId: attempt.id }, seen, source);
+    }
   }
 }
 

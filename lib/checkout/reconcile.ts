@@ -3,12 +3,11 @@ import { rowsOf } from "../db/raw";
 import { everyInterval } from "../rounds";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { PisError } from "../pis";
-import { applyProviderStatus } from "./apply-status";
+import { applyProviderStatus, expireIfDue } from "./apply-status";
 import { loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
 import { endLapsedLinks } from "./saved-accounts/lapse";
 import { resealOldTokens } from "./saved-accounts/tokens";
-import { expireIfDue } from "./apply-status";
 import { reconcileRefunds } from "./refund-status";
 import { closeUnknownInitiation, initiationTimeoutMs } from "./attempts";
 
