@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
 import { chooseCountry, createCheckout, decideAtBank, forceProviderStatus, payWithBank } from "./journey";
 
@@ -20,6 +20,21 @@ async function runPastPollCap(page: Page) {
     await page.clock.runFor(POLL_CAP_MS + 1_000);
     await expect(page.getByRole("button", { name: "Check again" })).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
+}
+
+/** A new checkout, in English, and the payer at the sandbox bank with its payment, undecided. */
+async function atTheBank(page: Page, request: APIRequestContext): Promise<string> {
+  const checkoutId = await createCheckout(request);
+  await page.goto(`/checkout/${checkoutId}?lang=en`);
+  await payWithBank(page);
+  return checkoutId;
+}
+
+/** "Check again" pressed from the keyboard; it goes away once pressed. */
+async function pressCheckAgain(page: Page) {
+  await page.getByRole("button", { name: "Check again" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Check again" })).toHaveCount(0);
 }
 
 /** The landing's polite status region (the card's; the page has no other). */
@@ -44,18 +59,14 @@ test("the landing's Check again, after two minutes without an answer, moves focu
   request,
 }) => {
   await page.clock.install();
-  const checkoutId = await createCheckout(request);
-  await page.goto(`/checkout/${checkoutId}?lang=en`);
-  await payWithBank(page);
+  const checkoutId = await atTheBank(page, request);
   // The payer comes back without deciding at the bank: the payment is never confirmed.
   await page.goto(`/checkout/${checkoutId}/return?lang=en`);
   await expect(page.getByRole("heading", { level: 1, name: "Confirming your payment…" })).toBeVisible();
   await runPastPollCap(page);
   await expect(page.getByRole("heading", { level: 1, name: "Still confirming your payment" })).toBeVisible();
 
-  await page.getByRole("button", { name: "Check again" }).focus();
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("button", { name: "Check again" })).toHaveCount(0);
+  await pressCheckAgain(page);
   const heading = page.getByRole("heading", { level: 1 });
   await expect(heading).toBeFocused();
   await expect(heading).toHaveText("Confirming your payment…");
@@ -67,9 +78,7 @@ test("Check again on a payment the bank is processing keeps the focus on the sta
   request,
 }) => {
   await page.clock.install();
-  const checkoutId = await createCheckout(request);
-  await page.goto(`/checkout/${checkoutId}?lang=en`);
-  await payWithBank(page);
+  const checkoutId = await atTheBank(page, request);
   await decideAtBank(page, "Approve", "pending");
   await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
   const paymentId = new URL(page.url()).searchParams.get("paymentId")!;
@@ -77,9 +86,7 @@ test("Check again on a payment the bank is processing keeps the focus on the sta
   await expect(heading).toBeVisible();
   await runPastPollCap(page);
 
-  await page.getByRole("button", { name: "Check again" }).focus();
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("button", { name: "Check again" })).toHaveCount(0);
+  await pressCheckAgain(page);
   await expect(heading).toBeFocused();
   await expectSaidOnce(page, "Your bank is processing the payment");
 
@@ -148,9 +155,7 @@ test("with focus on 'Choose another bank', the bank accepting the payment moves 
   request,
   context,
 }) => {
-  const checkoutId = await createCheckout(request);
-  await page.goto(`/checkout/${checkoutId}?lang=en`);
-  await payWithBank(page);
+  await atTheBank(page, request);
   const bankPage = page.url();
   await page.goBack();
   const another = page.getByRole("button", { name: "Choose another bank" });
