@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout, decideAtBank, payWithBank } from "./journey";
+import { createCheckout, decideAtBank, payWithBank, sandboxPayments } from "./journey";
 
 /*
  * One checkout of 24.90 EUR, paid at the sandbox bank, then looked after by staff: found with the
@@ -176,4 +176,30 @@ test("a malformed amount is refused with a message naming the field", async ({ p
   await expect(page.getByRole("alert", { name: "Refund error" })).toContainText(
     "Amount EUR allows at most 2 decimal places",
   );
+});
+
+test("a refund made at the provider itself is shown as made there, and what can be refunded here falls", async ({
+  page,
+  request,
+}) => {
+  // Someone refunds in the provider's own tools, not through this shop: only its webhook tells us.
+  const [payment] = (await sandboxPayments(request, reference)) as unknown as { id: string }[];
+  const made = await request.post(`${process.env.SANDBOX_URL}/platform/v0.3/pis/payment/${payment!.id}/refunds`, {
+    headers: { "Client-Id": "sandbox-client-id", "Client-Secret": "sandbox-client-secret" },
+    data: { amount: "2.40" },
+  });
+  expect(made.status()).toBe(200);
+
+  await signIn(page);
+  await page.goto(`/backoffice/checkouts/${checkoutId}`);
+  const refunds = page.getByRole("table", { name: "Refunds of this checkout" });
+  const elsewhere = refunds.getByRole("row", { name: /€2\.40.*Completed.*At the provider/ });
+  // The sandbox settles the refund after a few seconds and only then sends its webhook.
+  await expect(async () => {
+    await page.reload();
+    await expect(elsewhere).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(refunds.getByRole("row", { name: /Staff/ })).toHaveCount(2);
+  await expect(page.getByText("Refundable: €7.50")).toBeVisible();
+  await expectNoAxeViolations(page);
 });

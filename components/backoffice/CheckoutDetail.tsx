@@ -9,7 +9,7 @@ import { CancelCheckout } from "./CancelCheckout";
 import { DataTable } from "./DataTable";
 import { DetailHistory } from "./DetailHistory";
 import { None, Section, Time } from "./detail-parts";
-import { formatDateTime, statusGroupLabel } from "./format";
+import { formatDateTime, REFUND_MADE_BY, statusGroupLabel } from "./format";
 import { staffCheckoutQuery } from "./queries";
 import { RefundForm } from "./RefundForm";
 import { StatusBadge } from "./StatusBadge";
@@ -115,7 +115,7 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
         <DataTable
           caption="Refunds of this checkout"
           empty="No refunds."
-          head={["Created", "Amount", "Status", "Reason", "Note"]}
+          head={["Created", "Amount", "Status", "By", "Reason", "Note"]}
           numeric={[1]}
           rows={refunds.map((r) => ({
             key: r.id,
@@ -123,6 +123,7 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
               <Time key="t" iso={r.createdAt} />,
               money(r.amount),
               statusGroupLabel(r.status),
+              REFUND_MADE_BY[r.createdBy] ?? r.createdBy,
               r.reason ?? <None key="n" />,
               r.failureReason ? <span className={styles.code}>{r.failureReason}</span> : "",
             ],

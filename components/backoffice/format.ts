@@ -46,6 +46,13 @@ export function statusGroupLabel(group: string | null): string {
   return STATUS_GROUP_LABELS[group as StatusGroup] ?? group;
 }
 
+/** Who made a refund (its `createdBy`). */
+export const REFUND_MADE_BY: Record<string, string> = {
+  "merchant-api": "Merchant API",
+  staff: "Staff",
+  provider: "At the provider",
+};
+
 export const METHOD_LABELS: Record<string, string> = { bank: "Bank", card: "Card", hybrid: "Bank or card" };
 
 /** A webhook's stored outcome ("applied", "rejected_signature", ...) as words. */

@@ -157,6 +157,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       status: r.statusGroup ?? "unknown",
       reason: r.reason,
       failureReason: r.failureReason,
+      createdBy: r.createdBy,
       createdAt: r.createdAt.toISOString(),
     })),
     refundable: checkout.status === "paid" && paying ? refundableOf(paying.id) : "0.00",

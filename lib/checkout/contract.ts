@@ -108,7 +108,10 @@ export const refundView = z.object({
   currency: z.string(),
   status: z.enum([...STATUS_GROUPS, "unknown"]),
   reason: z.string().nullable(),
-  createdBy: z.string(),
+  createdBy: z.string().meta({
+    description:
+      'Who made it: "merchant-api", "staff" (the back office) or "provider" (at the provider, outside this shop)',
+  }),
   createdAt: time,
 });
 export type RefundView = z.infer<typeof refundView>;
@@ -215,6 +218,7 @@ export const staffDetail = z.object({
       status: z.enum([...STATUS_GROUPS, "unknown"]),
       reason: z.string().nullable(),
       failureReason: z.string().nullable(),
+      createdBy: z.string(),
       createdAt: time,
     }),
   ),

@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { rowsOf } from "../db/raw";
-import { checkouts, paymentAttempts, refunds, type RefundRow } from "../db/schema";
+import { isUniqueViolation, rowsOf } from "../db/raw";
+import { checkouts, paymentAttempts, refunds, type CheckoutRow, type RefundRow } from "../db/schema";
 import { PisError, type Refund } from "../pis";
-import { nowOf, type CheckoutContext } from "./context";
-import { toMinor } from "./money";
+import { nowOf, type CheckoutContext, type Tx } from "./context";
+import { normaliseAmount, toMinor } from "./money";
 import { enqueueNotification } from "./notifications";
 import { canMoveAttempt } from "./status-machine";
 import type { StatusGroup } from "./types";
@@ -26,13 +27,79 @@ export async function applyRefundStatus(
     if (!found) return "unknown_refund";
     if (!canMoveAttempt({ group: found.refund.statusGroup, code: null }, { group, code: null })) return "unchanged";
     await tx.update(refunds).set({ statusGroup: group, updatedAt: new Date() }).where(eq(refunds.id, found.refund.id));
-    if (group === "completed" || group === "failed") {
-      await enqueueNotification(tx, found.checkout, group === "completed" ? "refund.completed" : "refund.failed", {
-        refund: { id: found.refund.id, amount: found.refund.amount, currency: found.refund.currency },
-      });
-    }
+    await tellOutcome(tx, found.checkout, found.refund, group);
     return "applied";
   });
+}
+
+/** A refund that reached a final status is told to the merchant, in the transaction that recorded it. */
+async function tellOutcome(tx: Tx, checkout: CheckoutRow, refund: RefundRow, group: StatusGroup) {
+  if (group !== "completed" && group !== "failed") return;
+  await enqueueNotification(tx, checkout, group === "completed" ? "refund.completed" : "refund.failed", {
+    refund: { id: refund.id, amount: refund.amount, currency: refund.currency },
+  });
+}
+
+/**
+ * A refund webhook whose refund no row of ours holds: one made at the provider, outside this shop
+ * (its dashboard, another system with our credentials). The money has left the payment all the
+ * same, so it is recorded (`createdBy` "provider", the amount from the provider's own refund list,
+ * the webhook has none), counted against what can still be refunded, and told to the merchant.
+ * Not while a refund of ours of the same amount is still waiting for its answer or for
+ * reconciliation: that may be this very refund, and its id will be bound to our row; the delivery
+ * is answered unknown and comes again. A provider that cannot list refunds now: "unconfirmed",
+ * refused so it is delivered again.
+ */
+export async function recordRefundMadeElsewhere(
+  ctx: CheckoutContext,
+  paymentId: string,
+  providerRefundId: number,
+  group: StatusGroup,
+): Promise<"applied" | "unchanged" | "unknown_refund" | "unconfirmed"> {
+  const [attempt] = await ctx.db
+    .select({ id: paymentAttempts.id, checkoutId: paymentAttempts.checkoutId })
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.providerPaymentId, paymentId));
+  if (!attempt) return "unknown_refund";
+  let listed: Refund | undefined;
+  try {
+    listed = (await ctx.pis.refunds.list(paymentId)).find((r) => r.id === providerRefundId);
+  } catch (err) {
+    if (!(err instanceof PisError)) throw err;
+    return err.outcomeUnknown ? "unconfirmed" : "unknown_refund";
+  }
+  if (!listed) return "unknown_refund";
+  const recorded = await ctx.db
+    .transaction(async (tx) => {
+      // The checkout's lock, as a refund of ours takes it to count what is left (ADR 13's order).
+      const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, attempt.checkoutId)).for("update");
+      const amount = normaliseAmount(String(listed.amount), checkout!.currency);
+      const held = await tx.select().from(refunds).where(eq(refunds.attemptId, attempt.id));
+      if (held.some((r) => r.providerRefundId === providerRefundId)) return "known" as const;
+      const minor = toMinor(amount, checkout!.currency);
+      const maybeOurs = held.some(
+        (r) => r.providerRefundId === null && r.statusGroup === null && toMinor(r.amount, r.currency) === minor,
+      );
+      if (maybeOurs) return "unknown_refund" as const;
+      const [row] = await tx
+        .insert(refunds)
+        .values({
+          id: `rf_${randomUUID()}`,
+          checkoutId: checkout!.id,
+          attemptId: attempt.id,
+          providerRefundId,
+          amount,
+          currency: checkout!.currency,
+          statusGroup: group,
+          createdBy: "provider",
+        })
+        .returning();
+      await tellOutcome(tx, checkout!, row!, group);
+      return "applied" as const;
+    })
+    // The same delivery taken twice at once (or on two instances): the first one recorded it.
+    .catch((err: unknown) => (isUniqueViolation(err) ? ("known" as const) : Promise.reject(err)));
+  return recorded === "known" ? applyRefundStatus(ctx, paymentId, providerRefundId, group) : recorded;
 }
 
 /** A refund with no provider answer yet is left this long to its own request (client timeout + margin). */

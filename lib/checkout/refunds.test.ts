@@ -325,6 +325,97 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     );
   });
 
+  /** A PAYMENT_REFUND delivery for one of the provider's refunds of `paymentId`, signed as the provider signs. */
+  const refundWebhook = (paymentId: string, refundId: number, statusGroup = "completed") =>
+    signedWebhook({ id: String(refundId), paymentId, statusGroup, type: "PAYMENT_REFUND" });
+
+  it("a refund made at the provider, outside this shop, is recorded from its webhook, counted against the payment, and the merchant is told", async () => {
+    const { checkout, paymentId } = await paidCheckout("20.00", "EUR", "https://shop.example/hook");
+    // Staff refunded in the provider's own dashboard (or another system called its API): no row of ours.
+    const elsewhere = await ctx.pis.refunds.create(paymentId, { amount: "6.5" });
+    const w = refundWebhook(paymentId, elsewhere.id);
+    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({
+      refusal: null,
+      outcome: "applied",
+      authentic: true,
+    });
+    const [recorded] = await listRefunds(checkout.id, ctx);
+    expect(recorded).toMatchObject({ amount: "6.50", currency: "EUR", status: "completed", createdBy: "provider" });
+    // The money is gone from the payment: what is left is what can still be refunded here.
+    expect(await refusal(createRefund(checkout.id, { amount: "13.51" }, "staff", ctx))).toMatchObject({
+      code: "refund_exceeds_payment",
+      errors: [{ path: "amount", message: "must be at most 13.50" }],
+    });
+    const told = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
+    expect(told.filter((n) => n.event === "refund.completed").map((n) => JSON.parse(n.payload).refund)).toEqual([
+      { id: recorded!.id, amount: "6.50", currency: "EUR" },
+    ]);
+    // Delivered again: the same refund, not a second one, and no second notification.
+    expect((await receivePisWebhook(w.raw, w.headers, ctx)).outcome).toBe("unchanged");
+    expect(await listRefunds(checkout.id, ctx)).toHaveLength(1);
+    const toldAgain = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
+    expect(toldAgain.filter((n) => n.event === "refund.completed")).toHaveLength(1);
+  });
+
+  it("the same refund made elsewhere delivered twice at once is recorded once", async () => {
+    const { checkout, paymentId } = await paidCheckout("20.00");
+    const elsewhere = await ctx.pis.refunds.create(paymentId, { amount: "3.00" });
+    const w = refundWebhook(paymentId, elsewhere.id);
+    const outcomes = await Promise.all([1, 2, 3].map(() => receivePisWebhook(w.raw, w.headers, ctx)));
+    expect(outcomes.every((o) => o.refusal === null)).toBe(true);
+    expect(await listRefunds(checkout.id, ctx)).toHaveLength(1);
+  });
+
+  it("a refund webhook for a refund the provider does not list is not recorded, and is answered unknown so it comes again", async () => {
+    const { checkout, paymentId } = await paidCheckout("20.00");
+    const w = refundWebhook(paymentId, 987654);
+    expect(await receivePisWebhook(w.raw, w.headers, ctx)).toMatchObject({
+      refusal: "webhook_unknown_payment",
+      outcome: "unknown_refund",
+    });
+    expect(await listRefunds(checkout.id, ctx)).toEqual([]);
+  });
+
+  it("a refund made elsewhere while the provider cannot list refunds is refused for now (delivered again), not dropped", async () => {
+    const { checkout, paymentId } = await paidCheckout("20.00");
+    const elsewhere = await ctx.pis.refunds.create(paymentId, { amount: "2.00" });
+    const down = withPis(ctx, "refunds", {
+      list: () => Promise.reject(new PisError({ kind: "network", operation: "getPaymentRefunds" })),
+    });
+    const w = refundWebhook(paymentId, elsewhere.id);
+    expect(await receivePisWebhook(w.raw, w.headers, down)).toMatchObject({
+      refusal: "provider_error",
+      outcome: "unconfirmed_refund",
+    });
+    expect(await listRefunds(checkout.id, ctx)).toEqual([]);
+    expect((await receivePisWebhook(w.raw, w.headers, ctx)).outcome).toBe("applied");
+    expect(await listRefunds(checkout.id, ctx)).toHaveLength(1);
+  });
+
+  it("our own refund's webhook arriving before the provider's answer is written is not taken for a refund made elsewhere", async () => {
+    const { checkout, paymentId } = await paidCheckout("20.00");
+    let made!: (id: number) => void;
+    const madeAtProvider = new Promise<number>((resolve) => (made = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = withPis(ctx, "refunds", {
+      create: async (id, input) => {
+        const res = await ctx.pis.refunds.create(id, input);
+        made(res.id);
+        await gate;
+        return res;
+      },
+    });
+    const ours = createRefund(checkout.id, { amount: "4.00" }, "staff", slow);
+    const w = refundWebhook(paymentId, await madeAtProvider);
+    // Unknown for now: the provider delivers it again, and by then our row holds its id.
+    expect((await receivePisWebhook(w.raw, w.headers, ctx)).refusal).toBe("webhook_unknown_payment");
+    release();
+    const answered = await ours;
+    expect((await receivePisWebhook(w.raw, w.headers, ctx)).outcome).toBe("applied");
+    expect(await listRefunds(checkout.id, ctx)).toEqual([{ ...answered, status: "completed" }]);
+  });
+
   it("two lost refunds of one amount and one refund at the provider: it is bound to one of them, the other fails", async () => {
     const { checkout, paymentId } = await paidCheckout("12.50");
     await createRefund(checkout.id, { amount: "5.00" }, "merchant-api", answerLost(false), { idempotencyKey: "K1" });

@@ -5,7 +5,7 @@ import type { ErrorCode } from "../errors";
 import { PisError, verifyWebhook, type NormalisedStatus } from "../pis";
 import { applyWebhookStatus } from "./apply-status";
 import { nowOf, webhookUrl, type CheckoutContext } from "./context";
-import { applyRefundStatus } from "./refund-status";
+import { applyRefundStatus, recordRefundMadeElsewhere } from "./refund-status";
 import { isAttemptId } from "./ids";
 
 /**
@@ -124,16 +124,16 @@ export async function receivePisWebhook(
   } else {
     type = "PAYMENT_REFUND";
     paymentId = verdict.event.paymentId;
-    const applied = await applyRefundStatus(
-      c,
-      verdict.event.paymentId,
-      verdict.event.refundId,
-      verdict.event.statusGroup,
-    );
+    const { refundId, statusGroup } = verdict.event;
+    const known = await applyRefundStatus(c, paymentId, refundId, statusGroup);
+    const applied =
+      known === "unknown_refund" ? await recordRefundMadeElsewhere(c, paymentId, refundId, statusGroup) : known;
     result =
       applied === "unknown_refund"
         ? { refusal: "webhook_unknown_payment", outcome: "unknown_refund", authentic: true }
-        : { refusal: null, outcome: applied, authentic: true };
+        : applied === "unconfirmed"
+          ? { refusal: "provider_error", outcome: "unconfirmed_refund", authentic: true }
+          : { refusal: null, outcome: applied, authentic: true };
   }
   // Kept already when it changed a payment (in the same statement as the change).
   if (!audited) {
