@@ -91,6 +91,49 @@ describe("the landing while a payment is under way (unchanged)", () => {
   });
 });
 
+describe("the landing after a card payment speaks of the card, not of a bank", () => {
+  const byCard = (over: Partial<AttemptView>, checkout: Partial<CheckoutStatusView> = {}) =>
+    landing(status({ attempt: attempt({ method: "card", ...over }), ...checkout }));
+
+  it("being confirmed", () => {
+    const shown = byCard({ statusGroup: "started" });
+    expect(shown.heading).toBe("Confirming your payment…");
+    expect(shown.text).toContain("there is no need to pay again");
+    expect(shown.text).not.toMatch(/bank/i);
+  });
+
+  it("received", () => {
+    const shown = byCard({ statusGroup: "completed" }, { status: "paid", final: true });
+    expect(shown.heading).toBe("Payment received");
+    expect(shown.text).toContain("Your card payment is confirmed.");
+    expect(shown.text).not.toMatch(/bank/i);
+  });
+
+  it("accepted and still being completed", () => {
+    const shown = byCard({ statusGroup: "pending" }, { status: "processing" });
+    expect(shown.heading).toBe("Your card payment is being completed");
+    expect(shown.text).toContain("Please do not pay again.");
+    expect(shown.text).not.toMatch(/bank/i);
+  });
+
+  it("declined: the card was declined, nothing was taken, and another card or the bank is offered", () => {
+    const shown = byCard({ statusGroup: "failed" }, { status: "open", failureReason: "refused_by_bank" });
+    expect(shown.heading).toBe("Payment failed");
+    expect(shown.text).toContain("Your card was declined.");
+    expect(shown.text).toContain("No money was taken from your card.");
+    expect(shown.text).toContain("another card, or pay by bank");
+    expect(shown.text).not.toMatch(/your bank|another bank/i);
+  });
+
+  it("a bank payment's landing still speaks of the bank", () => {
+    const shown = landing(
+      status({ attempt: attempt({ statusGroup: "failed" }), status: "open", failureReason: "refused_by_bank" }),
+    );
+    expect(shown.text).toContain("Your bank rejected the payment.");
+    expect(shown.text).toContain("the same or another bank");
+  });
+});
+
 describe("the landing when the server cannot be reached", () => {
   afterEach(() => {
     cleanup();

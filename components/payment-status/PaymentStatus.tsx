@@ -8,7 +8,7 @@ import { clearAttemptKey } from "@/components/checkout/attempt-key";
 import { shopLink } from "@/components/checkout/links";
 import { keepTitle, withPageName } from "@/components/i18n/page-title";
 import { checkoutStatusQuery } from "@/components/query/queries";
-import { outcomeOf, VIEWS, type Outcome, type StatusMessages } from "./outcome";
+import { outcomeOf, wordsOf, type Outcome, type StatusMessages } from "./outcome";
 
 const POLL_INTERVAL_MS = 1_500;
 const POLL_MAX_INTERVAL_MS = 10_000;
@@ -115,13 +115,10 @@ export function PaymentStatus({
 
   const backToShop = data ? shopLink(data.returnUrl, checkoutId) : null;
 
-  const view = VIEWS[outcome];
-  const heading = t[view.heading];
-  const message =
-    outcome === "failed"
-      ? format(t[view.body], { reason: t[`status.reason.${data?.failureReason ?? "unknown"}`] })
-      : t[view.body];
-  const tone = view.tone;
+  const words = wordsOf(data, outcome);
+  const heading = t[words.heading];
+  const message = outcome === "failed" ? format(t[words.body], { reason: t[words.reason] }) : t[words.body];
+  const tone = words.tone;
 
   // The heading's words the focus read out on the last "Check again".
   const [focused, setFocused] = useState({ round: 0, heading });

@@ -42,3 +42,34 @@ export const VIEWS: Record<Outcome, { heading: keyof StatusMessages; body: keyof
   pending: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
   checking: { heading: "status.checking.heading", body: "status.checking.body", tone: "status-pending" },
 };
+
+/**
+ * A card payment's own words where the bank's would be wrong ("your bank has confirmed", "try
+ * another bank"); every other key is the same for both.
+ */
+const CARD_WORDS: Partial<Record<keyof StatusMessages, keyof StatusMessages>> = {
+  "status.checking.body": "status.card.checking.body",
+  "status.paid.body": "status.card.paid.body",
+  "status.failed.body": "status.card.failed.body",
+  "status.atBank.heading": "status.card.atBank.heading",
+  "status.atBank.body": "status.card.atBank.body",
+  "status.slow.body": "status.card.slow.body",
+  "status.unreachable.body": "status.card.unreachable.body",
+  "status.reason.refused_by_bank": "status.card.reason.refused_by_bank",
+  "status.reason.cancelled_by_payer": "status.card.reason.cancelled_by_payer",
+  "status.reason.insufficient_funds": "status.card.reason.insufficient_funds",
+  "status.reason.unknown": "status.card.reason.unknown",
+};
+
+/** The message keys of what the landing says: heading, body and (for a failure) its reason. */
+export function wordsOf(data: CheckoutStatusView | null, outcome: Outcome) {
+  const byCard = data?.attempt?.method === "card";
+  const said = (key: keyof StatusMessages) => (byCard && CARD_WORDS[key]) || key;
+  const view = VIEWS[outcome];
+  return {
+    heading: said(view.heading),
+    body: said(view.body),
+    reason: said(`status.reason.${data?.failureReason ?? "unknown"}`),
+    tone: view.tone,
+  };
+}

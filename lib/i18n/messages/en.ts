@@ -223,6 +223,22 @@ export const en = {
   "status.unreachable.heading": "We could not check your payment",
   "status.unreachable.body":
     "We could not reach the server. If you approved the payment at your bank, please do not pay again.",
+  "status.card.checking.body":
+    "We are waiting for the card payment to be confirmed. This usually takes a few seconds. You can keep this page open; there is no need to pay again.",
+  "status.card.paid.body": "Your card payment is confirmed. Thank you!",
+  "status.card.failed.body":
+    "{reason} No money was taken from your card. You can try again with the same or another card, or pay by bank.",
+  "status.card.atBank.heading": "Your card payment is being completed",
+  "status.card.atBank.body":
+    "The card payment has been accepted and is being completed. This can take a few minutes. You can close this page: the shop will be told as soon as it is confirmed. Please do not pay again.",
+  "status.card.slow.body":
+    "The card payment has not been confirmed yet. We will update the shop when it is, so you can safely return to it now. Please do not pay again.",
+  "status.card.unreachable.body":
+    "We could not reach the server. If you confirmed the card payment, please do not pay again.",
+  "status.card.reason.refused_by_bank": "Your card was declined.",
+  "status.card.reason.cancelled_by_payer": "The card payment was cancelled.",
+  "status.card.reason.insufficient_funds": "There was not enough money on the card.",
+  "status.card.reason.unknown": "The card payment was not completed.",
   "status.checkAgain": "Check again",
   "status.notPaid.heading": "This order is not paid yet",
   "status.notPaid.body": "No payment is under way and no money has been taken. You can pay for the order now.",

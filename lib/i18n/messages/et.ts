@@ -207,6 +207,22 @@ export const et: Messages = {
   "status.unreachable.heading": "Teie makset ei õnnestunud kontrollida",
   "status.unreachable.body":
     "Serveriga ei õnnestunud ühendust saada. Kui kinnitasite makse pangas, ärge palun uuesti makske.",
+  "status.card.checking.body":
+    "Ootame, et kaardimakse kinnitataks. Tavaliselt võtab see mõne sekundi. Võite selle lehe avatuks jätta – uuesti maksta pole vaja.",
+  "status.card.paid.body": "Teie kaardimakse on kinnitatud. Aitäh!",
+  "status.card.failed.body":
+    "{reason} Teie kaardilt raha ei võetud. Võite uuesti proovida sama või mõne teise kaardiga või maksta pangaga.",
+  "status.card.atBank.heading": "Teie kaardimakset viiakse lõpule",
+  "status.card.atBank.body":
+    "Kaardimakse on vastu võetud ja seda viiakse lõpule. See võib võtta mõne minuti. Võite selle lehe sulgeda: pood saab teate kohe, kui makse on kinnitatud. Palun ärge makske uuesti.",
+  "status.card.slow.body":
+    "Kaardimakset pole veel kinnitatud. Kui see kinnitatakse, saab pood sellest teada, nii et võite nüüd julgelt poodi naasta. Palun ärge makske uuesti.",
+  "status.card.unreachable.body":
+    "Serveriga ei õnnestunud ühendust saada. Kui kinnitasite kaardimakse, ärge palun uuesti makske.",
+  "status.card.reason.refused_by_bank": "Teie kaart lükati tagasi.",
+  "status.card.reason.cancelled_by_payer": "Kaardimakse tühistati.",
+  "status.card.reason.insufficient_funds": "Kaardil polnud piisavalt raha.",
+  "status.card.reason.unknown": "Kaardimakset ei viidud lõpule.",
   "status.checkAgain": "Kontrolli uuesti",
   "status.notPaid.heading": "See tellimus pole veel makstud",
   "status.notPaid.body": "Ühtegi makset ei tehta ja raha ei võetud. Saate tellimuse kohe eest maksta.",

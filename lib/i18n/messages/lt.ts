@@ -214,6 +214,22 @@ export const lt: Messages = {
     "Jūsų bankas dar nepatvirtino mokėjimo. Kai bankas patvirtins, parduotuvė apie tai sužinos, todėl dabar galite saugiai į ją grįžti. Nemokėkite dar kartą.",
   "status.unreachable.heading": "Nepavyko patikrinti jūsų mokėjimo",
   "status.unreachable.body": "Nepavyko susisiekti su serveriu. Jei mokėjimą patvirtinote banke, nemokėkite dar kartą.",
+  "status.card.checking.body":
+    "Laukiame, kol mokėjimas kortele bus patvirtintas. Paprastai tai užtrunka kelias sekundes. Galite palikti šį puslapį atidarytą – mokėti dar kartą nereikia.",
+  "status.card.paid.body": "Jūsų mokėjimas kortele patvirtintas. Ačiū!",
+  "status.card.failed.body":
+    "{reason} Iš jūsų kortelės pinigai nenuskaičiuoti. Galite bandyti dar kartą su ta pačia ar kita kortele arba sumokėti per banką.",
+  "status.card.atBank.heading": "Jūsų mokėjimas kortele baigiamas vykdyti",
+  "status.card.atBank.body":
+    "Mokėjimas kortele priimtas ir baigiamas vykdyti. Tai gali užtrukti kelias minutes. Galite uždaryti šį puslapį: parduotuvė bus informuota, kai tik mokėjimas bus patvirtintas. Nemokėkite dar kartą.",
+  "status.card.slow.body":
+    "Mokėjimas kortele dar nepatvirtintas. Kai jis bus patvirtintas, parduotuvė apie tai sužinos, todėl dabar galite saugiai grįžti į ją. Nemokėkite dar kartą.",
+  "status.card.unreachable.body":
+    "Nepavyko susisiekti su serveriu. Jei patvirtinote mokėjimą kortele, nemokėkite dar kartą.",
+  "status.card.reason.refused_by_bank": "Jūsų kortelė atmesta.",
+  "status.card.reason.cancelled_by_payer": "Mokėjimas kortele atšauktas.",
+  "status.card.reason.insufficient_funds": "Kortelėje nepakako lėšų.",
+  "status.card.reason.unknown": "Mokėjimas kortele neįvykdytas.",
   "status.checkAgain": "Tikrinti dar kartą",
   "status.notPaid.heading": "Šis užsakymas dar neapmokėtas",
   "status.notPaid.body": "Joks mokėjimas nevykdomas ir pinigai nebuvo nuskaičiuoti. Užsakymą galite apmokėti dabar.",

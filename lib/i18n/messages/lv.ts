@@ -215,6 +215,22 @@ export const lv: Messages = {
   "status.unreachable.heading": "Neizdevās pārbaudīt jūsu maksājumu",
   "status.unreachable.body":
     "Neizdevās sazināties ar serveri. Ja apstiprinājāt maksājumu bankā, lūdzu, nemaksājiet vēlreiz.",
+  "status.card.checking.body":
+    "Gaidām, kad maksājums ar karti tiks apstiprināts. Parasti tas aizņem dažas sekundes. Varat atstāt šo lapu atvērtu – vēlreiz maksāt nav nepieciešams.",
+  "status.card.paid.body": "Jūsu maksājums ar karti ir apstiprināts. Paldies!",
+  "status.card.failed.body":
+    "{reason} Nauda no jūsu kartes netika iekasēta. Varat mēģināt vēlreiz ar to pašu vai citu karti vai samaksāt ar banku.",
+  "status.card.atBank.heading": "Jūsu maksājums ar karti tiek pabeigts",
+  "status.card.atBank.body":
+    "Maksājums ar karti ir pieņemts un tiek pabeigts. Tas var aizņemt dažas minūtes. Varat aizvērt šo lapu: veikals tiks informēts, tiklīdz maksājums būs apstiprināts. Lūdzu, nemaksājiet vēlreiz.",
+  "status.card.slow.body":
+    "Maksājums ar karti vēl nav apstiprināts. Kad tas tiks apstiprināts, veikals par to uzzinās, tāpēc tagad varat droši atgriezties veikalā. Lūdzu, nemaksājiet vēlreiz.",
+  "status.card.unreachable.body":
+    "Neizdevās sazināties ar serveri. Ja apstiprinājāt maksājumu ar karti, lūdzu, nemaksājiet vēlreiz.",
+  "status.card.reason.refused_by_bank": "Jūsu karte tika noraidīta.",
+  "status.card.reason.cancelled_by_payer": "Maksājums ar karti tika atcelts.",
+  "status.card.reason.insufficient_funds": "Kartē nepietika līdzekļu.",
+  "status.card.reason.unknown": "Maksājums ar karti netika pabeigts.",
   "status.checkAgain": "Pārbaudīt vēlreiz",
   "status.notPaid.heading": "Šis pasūtījums vēl nav apmaksāts",
   "status.notPaid.body": "Neviens maksājums netiek veikts, un nauda netika iekasēta. Pasūtījumu varat apmaksāt tagad.",

@@ -4,7 +4,7 @@ import { loadCheckoutPage, unknownCheckout, type CheckoutRouteProps } from "@/co
 import { OrderSummary } from "@/components/checkout/OrderSummary";
 import { PageFrame } from "@/components/checkout/PageFrame";
 import { localTitle } from "@/components/i18n/page-title";
-import { outcomeOf, VIEWS } from "@/components/payment-status/outcome";
+import { outcomeOf, wordsOf } from "@/components/payment-status/outcome";
 import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
 import { messages, pickMessages } from "@/lib/i18n";
 import { appContext } from "@/lib/checkout/app-context";
@@ -67,9 +67,8 @@ export async function generateMetadata(props: CheckoutRouteProps): Promise<Metad
   const returnedFrom = await adoptFromReturn(props);
   const { data } = await loadCheckoutPage(props);
   const t = messages(data?.locale ?? "en");
-  const name = data
-    ? t[VIEWS[outcomeOf(await initialStatus(data.checkout.id, returnedFrom), false, false)].heading]
-    : t["status.title"];
+  const status = data ? await initialStatus(data.checkout.id, returnedFrom) : null;
+  const name = data ? t[wordsOf(status, outcomeOf(status, false, false)).heading] : t["status.title"];
   return {
     title: localTitle(name, t["meta.siteName"]),
     description: t["meta.description"],
