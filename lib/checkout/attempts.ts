@@ -12,7 +12,15 @@ import { pollUntil } from "./poll";
  * waits, unfailed, for the provider's word on it. Only an attempt without a provider payment id;
  * one with an id is only ever settled by the provider.
  */
-export async function closeUnknownInitiation(ctx: CheckoutContext, attemptId: string): Promise<boolean> {
+export const closeUnknownInitiation = (ctx: CheckoutContext, attemptId: string) =>
+  stepAside(ctx, attemptId, "initiation_unknown");
+
+/**
+ * Steps aside an attempt that never became a payment at the provider (no payment id, no status),
+ * for `reason`: the checkout is open again, and no failed payment is recorded or told to the
+ * merchant, as none was made.
+ */
+export async function stepAside(ctx: CheckoutContext, attemptId: string, reason: string): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const { checkout, attempt } = (await lockAttempt(tx, eq(paymentAttempts.id, attemptId))) ?? {};
     if (
@@ -25,7 +33,7 @@ export async function closeUnknownInitiation(ctx: CheckoutContext, attemptId: st
       return false;
     await tx
       .update(paymentAttempts)
-      .set({ abandonedAt: new Date(), failureReason: "initiation_unknown", updatedAt: new Date() })
+      .set({ abandonedAt: new Date(), failureReason: reason, updatedAt: new Date() })
       .where(eq(paymentAttempts.id, attemptId));
     await moveCheckout(tx, checkout, "open", "system", attemptId);
     return true;

@@ -26,7 +26,7 @@ import type { StartPaymentResponse } from "./contract";
 import { markLinkUsed, markLinkRevoked, SavedAccountEndedError } from "./saved-accounts/links";
 import { savedAccountForPayment } from "./saved-accounts/paying";
 import { accessTokenOf, refreshedAccessToken } from "./saved-accounts/tokens";
-import { endToEndIdOf, failAttempt, closeUnknownInitiation, replay, findByKey } from "./attempts";
+import { endToEndIdOf, failAttempt, closeUnknownInitiation, replay, findByKey, stepAside } from "./attempts";
 import { takeBackAuthorised } from "./payments";
 
 /** What the payer's browser may send. Note what is absent: amount, currency, creditor, redirect. */
@@ -175,7 +175,8 @@ export async function startPayment(
     }
     if (link && err.httpStatus === 401) {
       // Refused again with a token refreshed just now: the payer withdrew the consent at the bank.
-      await failAttempt(c, attemptId, "saved_account_refused");
+      // No payment was made, so none failed: the payer chooses a bank on the page instead.
+      await stepAside(c, attemptId, "saved_account_refused");
       await markLinkRevoked(c, link.id);
       savedAccountEnded(new SavedAccountEndedError("revoked"));
     }
@@ -326,13 +327,14 @@ function countingStatement(db: Db, n: number) {
 
 /**
  * A new access token for the saved account whose stored one the provider refused. If there is
- * none, the attempt fails (the refused call made no payment) and the payer is told why.
+ * none, the attempt steps aside (the refused call made no payment, so none failed) and the payer
+ * is told why.
  */
 async function renewedToken(c: CheckoutContext, link: LinkRow, attemptId: string): Promise<string> {
   try {
     return await refreshedAccessToken(c, link);
   } catch (err) {
-    await failAttempt(c, attemptId, err instanceof SavedAccountEndedError ? "saved_account_refused" : "refresh_failed");
+    await stepAside(c, attemptId, err instanceof SavedAccountEndedError ? "saved_account_refused" : "refresh_failed");
     return savedAccountEnded(err);
   }
 }

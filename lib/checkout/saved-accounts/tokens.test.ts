@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { testDbKinds } from "../../db/testing";
 import { order, PSU, refusal, sandboxPayment, savedAccountsContext } from "./test-setup";
 import { eq } from "drizzle-orm";
-import { accountLinks, paymentAttempts } from "../../db/schema";
+import { accountLinks, notifications, paymentAttempts } from "../../db/schema";
 import { createCheckout } from "../create-checkout";
 import { startPayment } from "../start-payment";
 import { SANDBOX_CONTROL, withPis } from "../test-context";
@@ -100,17 +100,36 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
     await revokeAtBank(link.providerLinkId!);
 
     // Paid straight away: the provider refuses the token we think fresh, then its refresh.
-    const next = await createCheckout(order("cust-revoked-pay"), s.ctx);
+    const next = await createCheckout({ ...order("cust-revoked-pay"), notifyUrl: "https://shop.test/hook" }, s.ctx);
     const pay = payOneClick(next.id, "revoked-pay", handle);
     expect((await refusal(pay)).code).toBe("saved_account_ended");
     expect(await s.linkOf(link.id)).toMatchObject({ status: "revoked", accessToken: null, refreshToken: null });
-    const [attempt] = await s.ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, next.id));
+    await expectSteppedAside(next.id);
+  });
+
+  /**
+   * A one-click payment the provider refused before any payment existed: the attempt steps aside
+   * (no failed payment), the checkout is open for the payer to choose a bank, and the merchant is
+   * not told of a failed payment that never was.
+   */
+  async function expectSteppedAside(checkoutId: string) {
+    const [attempt] = await s.ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkoutId));
     expect(attempt).toMatchObject({
       providerPaymentId: null,
-      statusGroup: "failed",
+      statusGroup: null,
       failureReason: "saved_account_refused",
     });
-  });
+    expect(attempt!.abandonedAt).not.toBeNull();
+    expect((await s.loadRow(checkoutId)).status).toBe("open");
+    const told = await s.ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkoutId));
+    expect(told.map((n) => n.event)).not.toContain("checkout.payment_failed");
+    const byBank = await startPayment(
+      checkoutId,
+      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `${checkoutId}-by-bank` },
+      s.ctx,
+    );
+    expect(byBank.confirmLink).toBeTruthy();
+  }
 
   it("ends the link when the provider refuses the payment again with a token refreshed just now", async () => {
     const { query, handle } = await s.linkWhilePaying("cust-revoked-between");
@@ -126,8 +145,7 @@ describe.each(testDbKinds())("a saved account's tokens (%s)", (kind) => {
     const pay = payOneClick(next.id, "revoked-between", handle, withdrawnAfterRefresh);
     expect((await refusal(pay)).code).toBe("saved_account_ended");
     expect(await s.linkOf(link.id)).toMatchObject({ status: "revoked", failureReason: "payment_refused" });
-    const [attempt] = await s.ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, next.id));
-    expect(attempt).toMatchObject({ statusGroup: "failed", failureReason: "saved_account_refused" });
+    await expectSteppedAside(next.id);
   });
 
   it("after a key rotation, reading a saved account re-seals it with the newest key, so the old key can go and it still pays", async () => {
