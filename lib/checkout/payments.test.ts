@@ -179,6 +179,28 @@ describe.each(testDbKinds())("paying a checkout (%s)", (kind) => {
     expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
   });
 
+  it.each([429, 408, 401, 403, 400, 422])(
+    "a failed webhook for a payment the bank approved is refused while the status read answers %i, and the completion still pays",
+    async (httpStatus) => {
+      const checkout = await createCheckout(order, ctx);
+      await startPayment(checkout.id, bankPay(`key-status-${httpStatus}`), ctx);
+      const [attempt] = await attempts(checkout.id);
+      const paymentId = attempt!.providerPaymentId!;
+      await forceProviderStatus(paymentId, { bankStatus: "ACSP" });
+      // Too many requests, a timeout, our credentials refused: none of it says anything about the payment.
+      const busy = withPis(ctx, "payments", {
+        status: () => Promise.reject(new PisError({ kind: "http", httpStatus, operation: "getPaymentStatus" })),
+      });
+      const stale = paymentWebhook(paymentId, "failed", "RJCT");
+      expect(await receivePisWebhook(stale.raw, stale.headers, busy)).toMatchObject({ refusal: "provider_error" });
+      expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("processing");
+      await forceProviderStatus(paymentId, { bankStatus: "ACSC" });
+      const paid = paymentWebhook(paymentId, "completed", "ACSC");
+      await receivePisWebhook(paid.raw, paid.headers, ctx);
+      expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
+    },
+  );
+
   it("answers an unknown payment's webhook with 404 so the provider retries, and keeps it for audit", async () => {
     const w = paymentWebhook("f".repeat(40), "completed", "ACSC");
     expect(await receivePisWebhook(w.raw, w.headers, ctx)).toEqual({

@@ -13,8 +13,8 @@ import { isAttemptId } from "./ids";
  * codes, and it may be stale or reordered. A failure is final, so it is read from the status
  * endpoint, which has the codes and the truth: a payment the bank still holds (a failure
  * delivered late, or again) must not be closed, or its completion could never land and the payer
- * would be asked to pay twice. Null when the provider cannot be reached or fails: the delivery
- * is then refused, and comes again.
+ * would be asked to pay twice. Null when the provider cannot say (unreachable, failing, or refusing
+ * the read itself, e.g. 429): the delivery is then refused, and comes again.
  */
 async function withDetails(
   ctx: CheckoutContext,
@@ -26,9 +26,10 @@ async function withDetails(
     return await ctx.pis.payments.status(paymentId);
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
-    // It answered, and will not say (a payment it does not know, one not ours): the delivery's own
-    // status is applied, and only a payment of ours is changed by it.
-    if (err.kind === "http" && err.httpStatus !== undefined && err.httpStatus < 500) return status;
+    // It does not know the payment (not ours, or gone): the delivery's own status is applied, and
+    // only a payment of ours is changed by it. Any other answer (429, 401, a 5xx, none) says
+    // nothing about the payment, so the delivery is refused and comes again.
+    if (err.notFound) return status;
     return null;
   }
 }

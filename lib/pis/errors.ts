@@ -50,6 +50,15 @@ export class PisError extends Error {
     this.attempts = d.attempts ?? (d.kind === "unsupported" ? 0 : 1);
   }
 
+  /**
+   * True when the answer is about the thing asked for: it does not exist (404) or no longer does
+   * (410). Any other refusal (429, 408, 401, 403, 400...) is about the request or the caller and
+   * says nothing of it (ADR 3).
+   */
+  get notFound(): boolean {
+    return this.kind === "http" && (this.httpStatus === 404 || this.httpStatus === 410);
+  }
+
   /** True when the provider may have acted on the request even though we saw no verdict. */
   get outcomeUnknown(): boolean {
     return this.kind === "network" || this.kind === "timeout" || (this.httpStatus ?? 0) >= 500;
