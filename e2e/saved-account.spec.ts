@@ -113,6 +113,45 @@ test("another payer cannot use the saved account: not another browser, not anoth
   await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
 });
 
+test("a linking sent to someone else and finished in their browser saves their account for no one", async ({
+  browser,
+  request,
+}, info) => {
+  const customer = `${CUSTOMER}-sent`;
+  const checkout = await createCheckout(request, { customerId: customer });
+  await page.goto(`/checkout/${checkout}`);
+  await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  await page.getByRole("checkbox", { name: "Remember this bank account for faster payments" }).check();
+  // The customer does not follow the provider's link (it works in one browser only): they send it on.
+  let sent = "";
+  await page.route(/localhost:\d+\/auth\//, (r) => {
+    sent = r.request().url();
+    return r.abort();
+  });
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await expect.poll(() => sent).not.toBe("");
+  await page.unrouteAll();
+  // "Link your bank to get a discount": someone else opens the link and consents at their bank.
+  const other = await browser.newContext({ baseURL: info.project.use.baseURL });
+  const theirs = await other.newPage();
+  await theirs.goto(sent);
+  await logInAndAllow(theirs);
+  await theirs.waitForURL(new RegExp(`/checkout/${checkout}\\?saved=elsewhere`));
+  const notSaved = "Your bank account was not saved: it was linked in another browser than the one where you started.";
+  await expect(theirs.getByText(notSaved)).toBeVisible();
+  await expectNoAxeViolations(theirs);
+  await other.close();
+
+  // The customer who sent it gets no one-click account from it, and is told why.
+  await page.goto(`/checkout/${checkout}?saved=elsewhere`);
+  await expect(page.getByText(notSaved)).toBeVisible();
+  const next = await createCheckout(request, { customerId: customer });
+  await page.goto(`/checkout/${next}`);
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
+});
+
 test("after 90 days the link has ended: the payer is told, saves the account again, and one click works again", async ({
   request,
 }) => {
@@ -198,4 +237,34 @@ test("without JavaScript the payer saves the account while paying, pays in one c
   await expect(p.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
   await expect(saved).toHaveCount(0);
   await scriptless.close();
+});
+
+test("the bank ends the consent after the page showed the account: one click tells the payer to choose a bank, and nothing is failed", async ({
+  request,
+}) => {
+  const first = await createCheckout(request, { customerId: CUSTOMER });
+  await page.goto(`/checkout/${first}`);
+  await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
+  await page.getByRole("checkbox", { name: /Terms and Conditions/ }).check();
+  await page.getByRole("checkbox", { name: "Remember this bank account for faster payments" }).check();
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await logInAndAllow();
+  const linking = await linkingIdOf(await approveLinkedPayment(first));
+
+  const next = await createCheckout(request, { customerId: CUSTOMER, amount: "7.70" });
+  await page.goto(`/checkout/${next}`);
+  const pay = page.getByRole("region", { name: SAVED }).getByRole("button", { name: "Pay €7.70 from this account" });
+  await expect(pay).toBeVisible();
+  // The payer withdraws the consent in their bank's app while our page is open.
+  expect((await request.post(`${SANDBOX}/_sandbox/linkings/${linking}/revoke`)).status()).toBe(200);
+  await pay.click();
+  // Told that the saved account can no longer be used, with the bank list to choose from.
+  await expect(page.getByText(/Your saved (Swedbank )?(bank )?account can no longer be used/).first()).toBeVisible();
+  await expect(page.getByRole("region", { name: SAVED })).toHaveCount(0);
+  await expect(page.getByRole("radio", { name: "Swedbank", exact: true })).toBeVisible();
+  await expectNoAxeViolations(page);
+  // No payment was made, so none failed: the order is open, and the merchant hears of no failure.
+  const view = await merchantView(request, next);
+  expect(view.status).toBe("open");
+  expect(view.timeline.map((e) => e.to)).not.toContain("failed");
 });

@@ -3,7 +3,7 @@ import { CheckoutError } from "@/lib/checkout/errors";
 import type { ErrorCode } from "@/lib/errors";
 import { RateLimitedError } from "@/lib/http/rate-limit";
 import { bankIdInput } from "@/lib/checkout/ids";
-import type { SavingOutcome } from "@/lib/checkout/page-data";
+import type { LinkOutcome } from "@/lib/checkout/saved-accounts/link-return";
 import { LOCALES } from "@/lib/checkout/types";
 import { CHOICES, type Choice } from "./payment-form";
 
@@ -106,7 +106,7 @@ export function keptChoices(query: Record<string, unknown>, fetchSite: string | 
 }
 
 /** `?saved=`: how the payer's return from saving a bank account went, or that it was forgotten. */
-export type SavedNotice = SavingOutcome | "forgotten";
+export type SavedNotice = LinkOutcome | "forgotten";
 
 /** What the checkout's query asks the page to say above the form, where it may. */
 export interface QueryNotices {
@@ -128,7 +128,7 @@ export interface QueryNotices {
 export function queryNotices(
   query: Record<string, unknown>,
   fetchSite: string | null,
-  saving: SavingOutcome | null,
+  saving: LinkOutcome | null,
 ): QueryNotices {
   const ours = fetchSite === "same-origin";
   let saved: SavedNotice | undefined;

@@ -65,10 +65,18 @@ describe.each(testDbKinds())("how saving the bank account went, as the checkout 
     expect(await savingOutcome(s.ctx, checkout.id, handle)).toBe("declined");
   });
 
-  it("saved for this browser, or for the one where the payer started", async () => {
+  it("saved for this browser; another browser is told nothing of it", async () => {
     const { checkout, handle } = await s.linkWhilePaying("cust-yes");
     expect(await savingOutcome(s.ctx, checkout.id, handle)).toBe("linked");
-    expect(await savingOutcome(s.ctx, checkout.id, newPayerHandle())).toBe("elsewhere");
-    expect(await savingOutcome(s.ctx, checkout.id, undefined)).toBe("elsewhere");
+    expect(await savingOutcome(s.ctx, checkout.id, newPayerHandle())).toBeNull();
+    expect(await savingOutcome(s.ctx, checkout.id, undefined)).toBeNull();
+  });
+
+  it("not saved because the linking was finished in another browser: both browsers are told so", async () => {
+    const { checkout, started, query } = await s.linkAtBank("cust-other-browser");
+    const other = newPayerHandle();
+    await continueAfterLinking(checkout.id, query, other, s.ctx);
+    expect(await savingOutcome(s.ctx, checkout.id, other)).toBe("elsewhere");
+    expect(await savingOutcome(s.ctx, checkout.id, started.handle)).toBe("elsewhere");
   });
 });

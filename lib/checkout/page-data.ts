@@ -10,7 +10,7 @@ import type { AttemptView, CheckoutView, SavedAccountView } from "./contract";
 import { savedAccountView } from "./saved-accounts/paying";
 import { LOCALES, type Locale } from "./types";
 import { hashHandle, validHandle } from "./saved-accounts/payer-handle";
-import type { LinkOutcome } from "./saved-accounts/link-return";
+import { outcomeOf, type LinkOutcome } from "./saved-accounts/link-return";
 import { expireIfDue } from "./apply-status";
 
 /** Everything the checkout page needs, computed on the server for one request. */
@@ -149,26 +149,24 @@ export async function getCheckoutPageData(
   };
 }
 
-/** How saving a bank account while paying ended: LinkOutcome, or saved for the browser where the payer started. */
-export type SavingOutcome = LinkOutcome | "elsewhere";
-
 /**
  * How the latest try to save a bank account while paying this checkout ended, for this browser;
- * null when there was none or it has not ended. What the page's `?saved=` may say (the provider's
- * redirect brings it from another site, so the query alone proves nothing).
+ * null when there was none, it has not ended, or it saved an account for another browser (which
+ * this one has no business knowing). What the page's `?saved=` may say (the provider's redirect
+ * brings it from another site, so the query alone proves nothing).
  */
 export async function savingOutcome(
   c: CheckoutContext,
   checkoutId: string,
   payerHandle: string | undefined,
-): Promise<SavingOutcome | null> {
+): Promise<LinkOutcome | null> {
   const [link] = await c.db
     .select()
     .from(accountLinks)
     .where(eq(accountLinks.checkoutId, checkoutId))
     .orderBy(desc(accountLinks.createdAt))
     .limit(1);
-  if (link?.status === "failed") return link.failureReason === "declined" ? "declined" : "failed";
+  if (link?.status === "failed") return outcomeOf(link);
   if (link?.status !== "active") return null;
-  return validHandle(payerHandle) && hashHandle(payerHandle) === link.handleHash ? "linked" : "elsewhere";
+  return validHandle(payerHandle) && hashHandle(payerHandle) === link.handleHash ? "linked" : null;
 }

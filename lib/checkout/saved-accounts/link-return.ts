@@ -23,40 +23,55 @@ export const linkReturnQuery = z.object({
   status: z.string().max(20).optional(),
 });
 
-export type LinkOutcome = "linked" | "declined" | "failed";
+/** `elsewhere`: the linking was finished in a browser other than the one that started it, so nothing was saved. */
+export type LinkOutcome = "linked" | "declined" | "failed" | "elsewhere";
+
+/** Why a linking ended unused when it came back to another browser (ADR 11). */
+const OTHER_BROWSER = "other_browser";
+
+/** What a link's row says of how its linking ended. */
+export const outcomeOf = (r: LinkRow): LinkOutcome =>
+  r.status === "active"
+    ? "linked"
+    : r.failureReason === "declined"
+      ? "declined"
+      : r.failureReason === OTHER_BROWSER
+        ? "elsewhere"
+        : "failed";
 
 /**
- * The payer is back from linking. Trades the code for tokens and stores them sealed. Returns
- * the outcome and whether this browser holds the link (then the payment may go straight on).
+ * The payer is back from linking. Trades the code for tokens and stores them sealed, but only in
+ * the browser that started the linking (it holds the payer handle): whoever finishes a linking
+ * someone sent them must not hand that person their bank account (issue 51). A return anywhere
+ * else ends the linking unused, without trading the code.
  */
 export async function completeLinking(
   checkoutId: string,
   query: z.infer<typeof linkReturnQuery>,
   payerHandle: string | undefined,
   c: CheckoutContext,
-): Promise<{ outcome: LinkOutcome; ownBrowser: boolean }> {
+): Promise<LinkOutcome> {
   const [row] = query.requestId
     ? await c.db
         .select()
         .from(accountLinks)
         .where(and(eq(accountLinks.id, query.requestId), eq(accountLinks.checkoutId, checkoutId)))
     : [];
-  if (!row) return { outcome: "failed", ownBrowser: false };
+  if (!row) return "failed";
   const ownBrowser = validHandle(payerHandle) && hashHandle(payerHandle) === row.handleHash;
-  const outcomeOf = (r: LinkRow): LinkOutcome =>
-    r.status === "active" ? "linked" : r.failureReason === "declined" ? "declined" : "failed";
   // Exactly one visit of the return trades the code (it works once): it claims the row first. A
   // reload or a double load finds it claimed and waits for that visit's outcome.
   const [claimed] = await c.db
     .update(accountLinks)
-    .set({ status: "exchanging", updatedAt: nowOf(c) })
+    .set(ownBrowser ? { status: "exchanging", updatedAt: nowOf(c) } : ending("failed", nowOf(c), OTHER_BROWSER))
     .where(and(eq(accountLinks.id, row.id), eq(accountLinks.status, "pending")))
     .returning({ id: accountLinks.id });
-  if (!claimed) return { outcome: outcomeOf(await settledLink(c, row.id)), ownBrowser };
+  if (!ownBrowser) return "elsewhere";
+  if (!claimed) return outcomeOf(await settledLink(c, row.id));
 
   if (query.status !== "success" || !query.code) {
     await endLink(c, row.id, "failed", "declined");
-    return { outcome: "declined", ownBrowser };
+    return "declined";
   }
   let token;
   try {
@@ -64,7 +79,7 @@ export async function completeLinking(
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     await endLink(c, row.id, "failed", `token_${err.kind}`);
-    return { outcome: "failed", ownBrowser };
+    return "failed";
   }
   const now = nowOf(c);
   const keys = c.config.tokenKeys;
@@ -87,7 +102,7 @@ export async function completeLinking(
       })
       .where(eq(accountLinks.id, row.id));
   });
-  return { outcome: "linked", ownBrowser };
+  return "linked";
 }
 
 /** The link once the visit that claimed it has finished (a provider call at most: bounded by its timeout). */
@@ -104,7 +119,7 @@ async function settledLink(ctx: CheckoutContext, id: string): Promise<LinkRow> {
 /**
  * Where the payer goes after the provider's account linking: straight on to the payment from the
  * new saved account (the Pay click that started the linking), or back to the checkout page with
- * the outcome when the linking failed or this browser is not the one that started it.
+ * the outcome when the linking failed or ended because this browser is not the one that started it.
  */
 export async function continueAfterLinking(
   checkoutId: string,
@@ -114,9 +129,8 @@ export async function continueAfterLinking(
 ): Promise<string> {
   const page = (saved: string) =>
     `${c.config.appUrl}/checkout/${encodeURIComponent(checkoutId)}?saved=${saved}${query.lang ? `&lang=${query.lang}` : ""}`;
-  const { outcome, ownBrowser } = await completeLinking(checkoutId, query, payerHandle, c);
+  const outcome = await completeLinking(checkoutId, query, payerHandle, c);
   if (outcome !== "linked") return page(outcome);
-  if (!ownBrowser) return page("elsewhere");
   try {
     // One attempt per linking (the request id named a real link): a reload gets the same payment.
     const attemptKey = `linked-${query.requestId}`;

@@ -91,7 +91,7 @@ describe.each(testDbKinds())("saving a bank account while paying (%s)", (kind) =
       completeLinking(checkout.id, query, started.handle, s.ctx),
       completeLinking(checkout.id, query, started.handle, s.ctx),
     ]);
-    expect(outcomes.map((o) => o.outcome)).toContain("linked");
+    expect(outcomes).toContain("linked");
     expect(await s.linkOf(query.requestId!)).toMatchObject({ status: "active" });
   });
 
@@ -102,13 +102,31 @@ describe.each(testDbKinds())("saving a bank account while paying (%s)", (kind) =
     expect(new URL(next).searchParams.get("lang")).toBe("lt");
   });
 
-  it("keeps the link for the browser that started it when the payer returns in another one", async () => {
-    const { checkout, started, back } = await s.linkAtBank("cust-elsewhere");
-    const next = await continueAfterLinking(checkout.id, Object.fromEntries(back.searchParams), undefined, s.ctx);
+  it("a linking finished in another browser saves nothing: not for the browser that started it, not for the one that came back", async () => {
+    // A customer sends the provider's link to someone else, who consents at their own bank.
+    const { checkout, started, back, query } = await s.linkAtBank("cust-elsewhere");
+    const stranger = newPayerHandle();
+    const next = await continueAfterLinking(checkout.id, Object.fromEntries(back.searchParams), stranger, s.ctx);
     expect(next).toBe(`${s.ctx.config.appUrl}/checkout/${checkout.id}?saved=elsewhere`);
-    expect(await savedAccountView(s.ctx, await s.loadRow(checkout.id), started.handle, PSU)).toMatchObject({
-      state: "active",
+    expect(await s.linkOf(query.requestId!)).toMatchObject({
+      status: "failed",
+      failureReason: "other_browser",
+      accessToken: null,
+      refreshToken: null,
     });
+    const nextCheckout = await createCheckout(order("cust-elsewhere"), s.ctx);
+    for (const handle of [started.handle, stranger])
+      expect((await savedAccountView(s.ctx, await s.loadRow(nextCheckout.id), handle, PSU))?.state).not.toBe("active");
+    // The same return then brought to the browser that started it (the code passed back by hand)
+    // finds the linking ended: nothing is exchanged, nothing is paid, and it is told why.
+    expect(await continueAfterLinking(checkout.id, query, started.handle, s.ctx)).toBe(next);
+    expect(await s.activeLinkFor("cust-elsewhere")).toBeUndefined();
+  });
+
+  it("a return without the cookie (a bank app's own browser) saves nothing either", async () => {
+    const { checkout, query } = await s.linkAtBank("cust-no-cookie");
+    expect(await continueAfterLinking(checkout.id, query, undefined, s.ctx)).toContain("?saved=elsewhere");
+    expect(await s.activeLinkFor("cust-no-cookie")).toBeUndefined();
   });
 
   it("linking asked while the provider cannot say whether the shop may link accounts is answered 'try again'", async () => {

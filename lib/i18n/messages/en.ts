@@ -99,6 +99,7 @@ export const en = {
   "apiError.checkout_not_found": "This checkout no longer exists. Go back to the shop to start again.",
   "apiError.method_not_allowed": "This address does not take that method.",
   "apiError.not_found": "This address is not part of the API.",
+  "apiError.unsupported_media_type": "The request body must be JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "This form was sent from another site.",
   "apiError.length_required": "The request did not say how long it is.",
   "apiError.body_too_large": "The request is too large.",
@@ -186,7 +187,8 @@ export const en = {
     "Your saved {bank} account can no longer be used for one-click payments: saved accounts last 90 days, and your bank can end them sooner. Choose your bank and tick “Remember this bank account” to save it again.",
   "saved.notice.declined": "Your bank account was not saved. You can still pay.",
   "saved.notice.failed": "We could not save your bank account. You can still pay.",
-  "saved.notice.elsewhere": "Your bank account is saved in the browser where you started. You can pay here as usual.",
+  "saved.notice.elsewhere":
+    "Your bank account was not saved: it was linked in another browser than the one where you started. You can pay here as usual.",
   "saved.notice.linked": "Your bank account is saved. You can pay now.",
 
   // Desktop to phone

@@ -86,6 +86,7 @@ export const et: Messages = {
   "apiError.checkout_not_found": "Seda makset enam ei ole. Minge tagasi poodi ja alustage uuesti.",
   "apiError.method_not_allowed": "See aadress seda meetodit vastu ei võta.",
   "apiError.not_found": "Seda aadressi API-s ei ole.",
+  "apiError.unsupported_media_type": "Päringu sisu peab olema JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "See vorm saadeti teiselt saidilt.",
   "apiError.length_required": "Päring ei öelnud, kui pikk see on.",
   "apiError.body_too_large": "Päring on liiga suur.",
@@ -173,7 +174,7 @@ export const et: Messages = {
   "saved.notice.declined": "Teie pangakontot ei salvestatud. Saate siiski maksta.",
   "saved.notice.failed": "Teie pangakontot ei õnnestunud salvestada. Saate siiski maksta.",
   "saved.notice.elsewhere":
-    "Teie pangakonto on salvestatud brauseris, kus alustasite. Siin saate maksta nagu tavaliselt.",
+    "Teie pangakontot ei salvestatud: see seoti teises brauseris kui see, kus alustasite. Siin saate maksta nagu tavaliselt.",
   "saved.notice.linked": "Teie pangakonto on salvestatud. Nüüd saate maksta.",
 
   "qr.heading": "Makske telefoniga",

@@ -92,6 +92,7 @@ export const lt: Messages = {
   "apiError.checkout_not_found": "Šio apmokėjimo nebėra. Grįžkite į parduotuvę ir pradėkite iš naujo.",
   "apiError.method_not_allowed": "Šis adresas nepriima tokio metodo.",
   "apiError.not_found": "Tokio adreso API nėra.",
+  "apiError.unsupported_media_type": "Užklausos turinys turi būti JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "Ši forma išsiųsta iš kitos svetainės.",
   "apiError.length_required": "Užklausoje nenurodytas jos ilgis.",
   "apiError.body_too_large": "Užklausa per didelė.",
@@ -179,7 +180,7 @@ export const lt: Messages = {
   "saved.notice.declined": "Jūsų banko sąskaita nebuvo išsaugota. Vis tiek galite mokėti.",
   "saved.notice.failed": "Nepavyko išsaugoti jūsų banko sąskaitos. Vis tiek galite mokėti.",
   "saved.notice.elsewhere":
-    "Jūsų banko sąskaita išsaugota naršyklėje, kurioje pradėjote. Čia galite mokėti kaip įprasta.",
+    "Jūsų banko sąskaita neišsaugota: ji buvo susieta kitoje naršyklėje, nei pradėjote. Čia galite mokėti kaip įprasta.",
   "saved.notice.linked": "Jūsų banko sąskaita išsaugota. Dabar galite mokėti.",
 
   "qr.heading": "Mokėkite telefonu",

@@ -92,6 +92,7 @@ export const lv: Messages = {
   "apiError.checkout_not_found": "Šī apmaksa vairs nepastāv. Atgriezieties veikalā un sāciet no jauna.",
   "apiError.method_not_allowed": "Šī adrese nepieņem šo metodi.",
   "apiError.not_found": "Šādas adreses API nav.",
+  "apiError.unsupported_media_type": "Pieprasījuma saturam jābūt JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "Šī veidlapa nosūtīta no citas vietnes.",
   "apiError.length_required": "Pieprasījumā nav norādīts tā garums.",
   "apiError.body_too_large": "Pieprasījums ir pārāk liels.",
@@ -180,7 +181,7 @@ export const lv: Messages = {
   "saved.notice.declined": "Jūsu bankas konts netika saglabāts. Jūs joprojām varat maksāt.",
   "saved.notice.failed": "Neizdevās saglabāt jūsu bankas kontu. Jūs joprojām varat maksāt.",
   "saved.notice.elsewhere":
-    "Jūsu bankas konts ir saglabāts pārlūkā, kurā sākāt maksājumu. Šeit varat maksāt kā parasti.",
+    "Jūsu bankas konts netika saglabāts: tas tika piesaistīts citā pārlūkprogrammā, nevis tajā, kurā sākāt. Šeit varat maksāt kā parasti.",
   "saved.notice.linked": "Jūsu bankas konts ir saglabāts. Tagad varat maksāt.",
 
   "qr.heading": "Maksājiet tālrunī",
