@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE_S, chosenLocale } from "@/lib/i18n/cookie";
+import { crossSiteRequest } from "@/lib/http/cross-site";
 import { problem } from "@/lib/http/problem";
 import { apiSecurityHeaders, commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
 
@@ -68,22 +69,6 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
-/**
- * A form or server action posted from another site's page (CSRF). Next refuses such an action, with a
- * 500; the payer's own forms (pay, stop, forget the saved account) it would take, and a page
- * elsewhere could start saving a bank account in the payer's name, replacing their browser's
- * handle. Refused here as the sender's error: an Origin whose host is not the one the request was
- * sent to (X-Forwarded-Host behind a proxy, else Host). Every browser sends an Origin with a POST;
- * a request without one is no browser's form, and is left to Next and the route.
- */
-function crossSitePost(headers: Headers): boolean {
-  const origin = headers.get("origin");
-  if (origin === null) return false;
-  const originHost = URL.canParse(origin) ? new URL(origin).host : origin;
-  const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host");
-  return originHost !== host;
-}
-
 function decodable(pathname: string): boolean {
   try {
     decodeURIComponent(pathname);
@@ -107,7 +92,10 @@ function undecodablePath(api: boolean, appUrl: string): Response {
 
 async function postRefusal(request: NextRequest): Promise<Response | null> {
   if (request.method === "GET" || request.method === "HEAD") return null;
-  if (crossSitePost(request.headers))
+  // Next refuses an action from another site with a 500; the payer's own forms (pay, stop, forget
+  // the saved account) it would take, and a page elsewhere could start saving a bank account in the
+  // payer's name, replacing their browser's handle: refused here as the sender's error.
+  if (crossSiteRequest(request.headers))
     return problem("cross_site_action", { detail: "A form is taken only from this site's own pages." });
   const length = request.headers.get("content-length");
   if (length === null) return problem("length_required", { detail: "Send the request body with a Content-Length." });

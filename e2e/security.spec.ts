@@ -479,6 +479,30 @@ test("a payer's form posted from another site's page is refused 403: no payment,
   expect(await view.json()).toMatchObject({ status: "open", attempts: [] });
 });
 
+test("another site's text/plain form that posts JSON to the payer's API is refused in the browser: no payer handle, no saving started", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const id = await createCheckout(request, { customerId: "customer-csrf-json" });
+  const target = `${baseURL}/api/checkouts/${id}/saved-account`;
+  // The field's name and value join into valid JSON: {"bankId":...,"x":"="}
+  const name = '{"bankId":"SWEDBANK_LT_SAND","termsAccepted":true,"x":"';
+  await page.route("http://evil.example/", (r) =>
+    r.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><title>Win</title><form method="post" enctype="text/plain" action="${target}"><input type="hidden" name='${name}' value='"}'><button>Claim your discount</button></form>`,
+    }),
+  );
+  await page.goto("http://evil.example/");
+  const answer = page.waitForResponse(target);
+  await page.getByRole("button", { name: "Claim your discount" }).click();
+  expect((await answer).status()).toBe(403);
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain("payer_handle");
+  const view = await request.get(`/api/checkouts/${id}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } });
+  expect(await view.json()).toMatchObject({ status: "open", attempts: [] });
+});
+
 test('a server action called with anything but a form is refused with 400, never a 5xx (a JSON argument holding "$" made Next answer 500)', async ({
   request,
 }) => {

@@ -22,6 +22,7 @@ export const ERRORS = {
   cross_site_action: { status: 403, retry: false },
   length_required: { status: 411, retry: false },
   body_too_large: { status: 413, retry: false },
+  unsupported_media_type: { status: 415, retry: false },
   idempotency_key_reused: { status: 422, retry: false },
   rate_limited: { status: 429, retry: true },
 

@@ -357,6 +357,93 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect(await forgot.json()).toEqual({ forgotten: false });
   });
 
+  it("refuses another site's form posting JSON as text/plain to the payer's routes: 415 or 403, no handle set, nothing started", async () => {
+    const named = (await (await create({ ...order, customerId: "customer-csrf-api" })).json()) as { id: string };
+    const body = JSON.stringify({ bankId: "SWEDBANK_LT_SAND", termsAccepted: true });
+    const savingAt = (headers: Record<string, string>) =>
+      routes.savedAccount.POST(
+        req(`/api/checkouts/${named.id}/saved-account`, { method: "POST", body, headers }),
+        withId(named.id),
+      );
+    // <form enctype="text/plain"> on evil.example, its one field's name and value making up valid JSON.
+    const form = await savingAt({
+      "Content-Type": "text/plain",
+      Origin: "https://evil.example",
+      "Sec-Fetch-Site": "cross-site",
+    });
+    expect([403, 415]).toContain(form.status);
+    expect(form.headers.get("set-cookie")).toBeNull();
+    // Each door is shut on its own: a body that is not JSON, and a request from another site.
+    const plain = await savingAt({ "Content-Type": "text/plain" });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ code: "unsupported_media_type" });
+    const crossSite: Record<string, string>[] = [
+      { Origin: "https://evil.example" },
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site", Origin: "https://shop.localhost:3000" },
+    ];
+    for (const headers of crossSite) {
+      const res = await savingAt(headers);
+      expect([headers, res.status]).toEqual([headers, 403]);
+      expect(await res.json()).toMatchObject({ code: "cross_site_action" });
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    const pay = { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "csrf-api-1" };
+    const payments = await routes.payments.POST(
+      req(`/api/checkouts/${named.id}/payments`, {
+        method: "POST",
+        body: pay,
+        headers: { Origin: "https://evil.example" },
+      }),
+      withId(named.id),
+    );
+    expect(payments.status).toBe(403);
+    const forget = await routes.savedAccount.DELETE(
+      req(`/api/checkouts/${named.id}/saved-account`, {
+        method: "DELETE",
+        headers: { "Sec-Fetch-Site": "cross-site" },
+      }),
+      withId(named.id),
+    );
+    expect(forget.status).toBe(403);
+    const abandon = await routes.abandon.POST(
+      req(`/api/checkouts/${named.id}/payments/abandon`, {
+        method: "POST",
+        headers: { Origin: "https://evil.example" },
+      }),
+      withId(named.id),
+    );
+    expect(abandon.status).toBe(403);
+    // Nothing was started by any of them.
+    expect(
+      (await (await routes.checkout.GET(req(`/api/checkouts/${named.id}`, { headers: auth }), withId(named.id))).json())
+        .attempts,
+    ).toEqual([]);
+    // The payer's own page (same origin) still gets through.
+    const own = await savingAt({
+      Host: "localhost:3000",
+      Origin: "http://localhost:3000",
+      "Sec-Fetch-Site": "same-origin",
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it("still takes the merchant's JSON from a server (no Origin), and refuses it as text/plain with 415", async () => {
+    expect((await create(order, { ...auth, "Content-Type": "application/json; charset=utf-8" })).status).toBe(200);
+    const plain = await create(order, { ...auth, "Content-Type": "text/plain" });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ code: "unsupported_media_type" });
+    const none = await routes.checkouts.POST(
+      new Request("http://localhost:3000/api/checkouts", {
+        method: "POST",
+        body: new Blob([JSON.stringify(order)]),
+        headers: auth,
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(none.status).toBe(415);
+  });
+
   it("answers an unknown checkout's status with 404", async () => {
     expect(
       (

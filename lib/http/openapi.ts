@@ -19,7 +19,15 @@ const json = (s: z.ZodType, io: "input" | "output" = "output") => ({
 /** Refusals every route can answer: a bug of ours. */
 const ALWAYS: ErrorCode[] = ["internal_error"];
 /** What lib/http/route.ts refuses before a handler runs, by what the route takes. */
-const JSON_BODY: ErrorCode[] = ["invalid_json", "invalid_body", "body_too_large", "invalid_request"];
+const JSON_BODY: ErrorCode[] = [
+  "unsupported_media_type",
+  "invalid_json",
+  "invalid_body",
+  "body_too_large",
+  "invalid_request",
+];
+/** The payer's browser's routes that change something (`ownPagesOnly`): another site's page is refused. */
+const OWN_PAGES: ErrorCode[] = ["cross_site_action"];
 const PARAMS: ErrorCode[] = ["invalid_request"];
 const MERCHANT: ErrorCode[] = ["unauthorized"];
 
@@ -212,6 +220,7 @@ export function openApiDocument(serverUrl: string) {
           body: startPaymentInput,
           ok: { description: "Go to confirmLink", schema: contract.startPaymentResponse },
           errors: [
+            ...OWN_PAGES,
             ...JSON_BODY,
             ...NOT_PAYABLE,
             ...PAYER_CHOICE,
@@ -230,6 +239,7 @@ export function openApiDocument(serverUrl: string) {
           parameters: [idParam],
           ok: { description: "Stopped", schema: contract.abandonResponse },
           errors: [
+            ...OWN_PAGES,
             ...PARAMS,
             "checkout_not_found",
             "rate_limited",
@@ -248,13 +258,13 @@ export function openApiDocument(serverUrl: string) {
             description: "Go to authorizationLink; sets the payer_handle cookie",
             schema: contract.linkingResponse,
           },
-          errors: [...JSON_BODY, ...NOT_PAYABLE, ...PAYER_CHOICE, "saving_unavailable"],
+          errors: [...OWN_PAGES, ...JSON_BODY, ...NOT_PAYABLE, ...PAYER_CHOICE, "saving_unavailable"],
         }),
         delete: operation({
           summary: "Forget the payer's saved bank account in this browser",
           parameters: [idParam],
           ok: { description: "Whether an account was forgotten", schema: contract.forgetResponse },
-          errors: [...PARAMS, "checkout_not_found"],
+          errors: [...OWN_PAGES, ...PARAMS, "checkout_not_found"],
         }),
       },
       "/api/checkouts/{checkoutId}/status": {

@@ -9,6 +9,7 @@ import { logger } from "../log/logger";
 import { redactError } from "../log/redact";
 import { recordAnswer, recordingAnswers } from "./contract-record";
 import { BodyNotText, BodyTooLarge, MAX_BODY_BYTES, readBodyLimited } from "./body";
+import { crossSiteRequest, declaredJson } from "./cross-site";
 import { json, problem } from "./problem";
 import { apiSecurityHeaders } from "./security-headers";
 import { RateLimitedError } from "./rate-limit";
@@ -34,6 +35,12 @@ interface RouteSpec<P, Q, B> {
   staff?: boolean;
   /** Hand the body to the handler as the exact text received (a signed webhook), not parsed. */
   rawBody?: boolean;
+  /**
+   * The payer's browser calls it from our pages and it changes something: refused 403 when another
+   * site's page makes the browser send it (CSRF; its cookie may ride along), as proxy.ts refuses
+   * the pages' own forms. Servers, which send no Origin, still reach it.
+   */
+  ownPagesOnly?: boolean;
 }
 
 interface RouteInput<P, Q, B> {
@@ -105,6 +112,8 @@ export function route<
         );
       }
 
+      if (spec.ownPagesOnly && crossSiteRequest(req.headers))
+        return problem("cross_site_action", { detail: "This is taken only from this site's own pages." });
       const params = parse(spec.params, await ctx.params, "params");
       const query = parse(spec.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       let body: unknown;
@@ -114,6 +123,9 @@ export function route<
         rawBody = await readBodyLimited(req, MAX_BODY_BYTES);
       }
       if (spec.body) {
+        // Only JSON declared as JSON: another site's form can send JSON-shaped text/plain.
+        if (!declaredJson(req.headers))
+          return problem("unsupported_media_type", { detail: "Send the body as Content-Type: application/json." });
         try {
           body = JSON.parse(rawBody);
         } catch {

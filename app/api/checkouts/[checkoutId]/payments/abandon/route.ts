@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 const params = z.object({ checkoutId: z.string().max(64) });
 
 // Anyone may call it (the payer's page does, on its way out): limited per address like a start.
-export const POST = route({ params }, async ({ params, req, ctx }) => {
+export const POST = route({ params, ownPagesOnly: true }, async ({ params, req, ctx }) => {
   await enforce(ctx.db, `abandon:ip:${clientKey(req.headers)}`, limits().abandonsPerIp);
   return abandonPayment(params.checkoutId, ctx);
 });
