@@ -111,6 +111,7 @@ const rawSchema = z.object({
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ABANDONS_PER_IP: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_RETURN_READS_PER_IP: z.coerce.number().int().min(1).default(20),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   // Read by lib/log/logger.ts itself (it logs before the settings are loaded); validated here.
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -225,6 +226,10 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     default: "30",
   },
   RATE_LIMIT_ABANDONS_PER_IP: { meaning: "abandoned-payment calls per minute per address", default: "60" },
+  RATE_LIMIT_RETURN_READS_PER_IP: {
+    meaning: "landing loads per minute per address that ask the provider about the payment the payer came back from",
+    default: "20",
+  },
   TRUSTED_PROXY_HOPS: {
     meaning: "how many reverse proxies in front of the app append to X-Forwarded-For (0: the socket's address)",
     default: "0",
@@ -533,6 +538,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       loginFailuresPerIpPer15Minutes: raw.RATE_LIMIT_LOGIN_FAILURES_PER_IP,
       forgedWebhooksPerIpPerMinute: raw.RATE_LIMIT_FORGED_WEBHOOKS_PER_IP,
       abandonsPerIpPerMinute: raw.RATE_LIMIT_ABANDONS_PER_IP,
+      returnReadsPerIpPerMinute: raw.RATE_LIMIT_RETURN_READS_PER_IP,
     },
     /** A test rig runs the real-provider mode with development settings (said at start-up). */
     insecureSettings: !sandbox && raw.ALLOW_INSECURE_SETTINGS === "true",

@@ -5,9 +5,12 @@ import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
 import { cancelCheckout } from "./cancel-checkout";
 import { getCheckoutDetail } from "./checkouts";
-import { abandonPayment } from "./payments";
+import { abandonPayment, takeBackAuthorised } from "./payments";
 import { startPayment } from "./start-payment";
 import { forceProviderStatus, refusal, testContext, withPis } from "./test-context";
+import { PEER_HEADER } from "../http/client-address";
+import { returnReadHits } from "../http/rate-limit";
+import { cameBackFrom } from "./return-visit";
 
 describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) => {
   let ctx: CheckoutContext;
@@ -54,6 +57,49 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
       status: "expired",
       final: true,
     });
+  });
+
+  it("a burst of landing loads naming a payment the payer came back from asks the provider a bounded number of times; the payer just back is still answered by it", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const pay = (attemptKey: string) =>
+      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const stopped = await pay("key-burst-1");
+    await abandonPayment(checkout.id, ctx);
+    await pay("key-burst-2");
+    const stoppedPayment = new URL(stopped.confirmLink).pathname.split("/").pop()!;
+    // Reads of the payment the payer came back from (the one in progress has its own gap).
+    let reads = 0;
+    const counting = withPis(ctx, "payments", {
+      status: (id: string) => {
+        if (id === stoppedPayment) reads++;
+        return ctx.pis.payments.status(id);
+      },
+    });
+    const address = `203.0.113.${Math.floor(Math.random() * 250)}`;
+    const load = async (at: number) => {
+      const c = { ...counting, now: () => new Date(at) };
+      const headers = new Headers({ [PEER_HEADER]: address });
+      const returnedFrom = await cameBackFrom(
+        c,
+        checkout.id,
+        { attempt: stopped.attemptId },
+        returnReadHits(stopped.attemptId, headers),
+      );
+      return getCheckoutStatus(checkout.id, c, { returnedFrom, askProvider: true });
+    };
+    const start = Date.now() + 10_000;
+    // The payer comes back: the provider is asked about the payment they came back from at once.
+    await load(start);
+    const first = reads;
+    expect(first).toBeGreaterThanOrEqual(1);
+    // Fifty reloads within the same second ask it about that payment no more.
+    for (let i = 0; i < 50; i++) await load(start + 10 * i);
+    expect(reads - first).toBeLessThanOrEqual(1);
+    // A reload loop of a minute, one every 200 ms: at most one read per two seconds, fewer past the
+    // address's limit, however many loads.
+    const before = reads;
+    for (let i = 0; i < 300; i++) await load(start + 3_000 + 200 * i);
+    expect(reads - before).toBeLessThanOrEqual(30);
   });
 
   it("a payment the payer stopped and then approved after another failed is seen when they come back from it: processing, then its outcome, and no payment starts meanwhile", async () => {
@@ -129,6 +175,48 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
     await forceProviderStatus(new URL(stopped.confirmLink).pathname.split("/").pop()!, { bankStatus: "ACSP" });
     expect((await refusal(pay("key-unsaid-2"))).code).toBe("payment_in_progress");
     expect((await getCheckoutStatus(checkout.id, ctx, { askProvider: false })).status).toBe("processing");
+  });
+
+  it("the oldest of four stopped payments, approved in a forgotten tab, is asked about before another payment starts", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const pay = (attemptKey: string) =>
+      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const stopped = [];
+    for (let i = 1; i <= 4; i++) {
+      stopped.push(await pay(`key-four-${i}`));
+      await abandonPayment(checkout.id, ctx);
+    }
+    await forceProviderStatus(new URL(stopped[0]!.confirmLink).pathname.split("/").pop()!, { bankStatus: "ACSP" });
+    expect((await refusal(pay("key-four-5"))).code).toBe("payment_in_progress");
+    expect(await getCheckoutStatus(checkout.id, ctx, { askProvider: false })).toMatchObject({
+      status: "processing",
+      attempt: { id: stopped[0]!.attemptId, statusGroup: "pending" },
+    });
+  });
+
+  it("a stopped payment older than a confirm link lives is not asked about: the bank no longer holds it", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    const stopped = await startPayment(
+      checkout.id,
+      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "key-week-old-1" },
+      ctx,
+    );
+    await abandonPayment(checkout.id, ctx);
+    const stoppedPayment = new URL(stopped.confirmLink).pathname.split("/").pop()!;
+    let asked = 0;
+    const aWeekOn = {
+      ...withPis(ctx, "payments", {
+        status: (id) => {
+          if (id === stoppedPayment) asked++;
+          return ctx.pis.payments.status(id);
+        },
+      }),
+      now: () => new Date(Date.now() + 8 * 24 * 3600_000),
+    };
+    await takeBackAuthorised(aWeekOn, checkout.id, "initiation");
+    expect(asked).toBe(0);
+    await takeBackAuthorised({ ...aWeekOn, now: () => new Date() }, checkout.id, "initiation");
+    expect(asked).toBe(1);
   });
 
   it("a provider that hangs when asked about a stopped payment holds a new payment for seconds, not minutes", async () => {

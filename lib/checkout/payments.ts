@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
 import { paymentAttempts, type StatusSource } from "../db/schema";
-import { PisError, type StatusKind } from "../pis";
+import { CONFIRM_LINK_LIFETIME_MS, PisError, type StatusKind } from "../pis";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext } from "./context";
@@ -82,10 +82,13 @@ function sameAmount(a: string | number, b: string, currency: string): boolean {
  * or ends their checkout (a new payment, a cancel): one they approved after all, in a tab left open,
  * sends no webhook until it settles. One seen authorised becomes the checkout's payment again
  * (planStatus), so that no second payment starts and no cancel is answered as if none were under
- * way. A provider that cannot be asked, or not in time, leaves what is stored, an approval seen
- * before included.
+ * way. Every one whose confirm link may still be followed is asked about, however many the payer
+ * stopped (a count let an older one through, issue 51), all at once so the wait is one provider
+ * read's at most. A provider that cannot be asked, or not in time, leaves what is stored, an
+ * approval seen before included.
  */
 export async function takeBackAuthorised(c: CheckoutContext, checkoutId: string, source: StatusSource): Promise<void> {
+  const now = nowOf(c);
   const stopped = await c.db
     .select()
     .from(paymentAttempts)
@@ -95,14 +98,16 @@ export async function takeBackAuthorised(c: CheckoutContext, checkoutId: string,
         isNotNull(paymentAttempts.abandonedAt),
         isNotNull(paymentAttempts.providerPaymentId),
         inArray(paymentAttempts.statusGroup, ["started", "pending"]),
+        gt(paymentAttempts.createdAt, new Date(now.getTime() - CONFIRM_LINK_LIFETIME_MS)),
       ),
     )
-    .orderBy(desc(paymentAttempts.createdAt))
-    .limit(3);
-  for (const attempt of stopped) {
-    const asked = await askProvider(c, attempt.id, attempt.providerPaymentId!, nowOf(c), { gapMs: 0, source });
+    .orderBy(desc(paymentAttempts.createdAt));
+  const asked = await Promise.all(
+    stopped.map((a) => askProvider(c, a.id, a.providerPaymentId!, now, { gapMs: 0, source })),
+  );
+  for (const [i, attempt] of stopped.entries()) {
     // No answer in time (it lands when it comes): an approval seen before still counts now.
-    if (asked === null && attempt.statusGroup === "pending") {
+    if (asked[i] === null && attempt.statusGroup === "pending") {
       const kind = (attempt.providerStatusKind ?? "bank") as StatusKind;
       const seen = { group: "pending" as const, code: attempt.providerStatus, kind, errorCodes: [] };
       await applyProviderStatus(c, { attemptId: attempt.id }, seen, source);

@@ -153,7 +153,22 @@ export function limits() {
     loginFailuresPerIp: { limit: l.loginFailuresPerIpPer15Minutes, windowMs: 15 * MINUTE },
     forgedWebhooksPerIp: { limit: l.forgedWebhooksPerIpPerMinute, windowMs: MINUTE },
     abandonsPerIp: { limit: l.abandonsPerIpPerMinute, windowMs: MINUTE },
+    returnReadsPerIp: { limit: l.returnReadsPerIpPerMinute, windowMs: MINUTE },
   };
+}
+
+/**
+ * The least time between two provider reads that landing loads make about the payment the payer
+ * came back from, whichever instance serves them.
+ */
+export const RETURN_READ_GAP_MS = 2000;
+
+/** The hits a landing load counts before it asks about the payment the payer came back from. */
+export function returnReadHits(attemptId: string, headers: Headers): Hit[] {
+  return [
+    { key: `return:attempt:${attemptId}`, rule: { limit: 1, windowMs: RETURN_READ_GAP_MS } },
+    { key: `return:ip:${clientKey(headers)}`, rule: limits().returnReadsPerIp },
+  ];
 }
 
 /** Counts one hit on `key`; throws RateLimitedError past the limit. */

@@ -37,6 +37,7 @@ export {
   type StatusKind,
 } from "./status";
 export { DEFAULT_RETRY, type PisConfig, type RetryPolicy } from "./transport";
+export { CONFIRM_LINK_LIFETIME_MS } from "./payments";
 export { API_VERSIONS, type AccountPsu, type ApiVersion, type Psu, type PsuHttpMethod } from "./versions";
 export type {
   InitiatePaymentInput,

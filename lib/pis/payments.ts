@@ -4,6 +4,12 @@ import { normaliseStatus, type NormalisedStatus } from "./status";
 import { bearer, type Transport } from "./transport";
 import { psuHeaders, type Psu, type VersionProfile } from "./versions";
 
+/**
+ * How long a payment's confirmLink can still be followed (provider-api.md section 10: 7 days):
+ * past it, the payer can no longer approve a payment they left unconfirmed.
+ */
+export const CONFIRM_LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+
 /** How the payer may pay: by bank transfer, by card, or either, chosen on the hosted page. */
 export type PaymentMethodChoice = "bank" | "card" | "hybrid";
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { cache, Suspense } from "react";
 import { loadCheckoutPage, unknownCheckout, type CheckoutRouteProps } from "@/components/checkout/load-page";
 import { OrderSummary } from "@/components/checkout/OrderSummary";
@@ -8,27 +9,29 @@ import { outcomeOf, wordsOf } from "@/components/payment-status/outcome";
 import { PaymentStatus } from "@/components/payment-status/PaymentStatus";
 import { messages, pickMessages } from "@/lib/i18n";
 import { appContext } from "@/lib/checkout/app-context";
-import { adoptReturnedPayment, returnQuery } from "@/lib/checkout/payments";
+import { returnQuery } from "@/lib/checkout/payments";
+import { cameBackFrom } from "@/lib/checkout/return-visit";
+import { returnReadHits } from "@/lib/http/rate-limit";
 import { withinMs } from "@/lib/checkout/poll";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { getCheckoutStatus } from "@/lib/checkout/checkout-status";
 
 /**
- * The attempt the payer came back from, if the query names one. With the provider's payment id it
- * names the payment of an attempt whose initiation we may never have finished recording (an
- * instance died); that is checked with the provider before use.
+ * The attempt the payer came back from, if the query names one and this load may ask about it
+ * (cameBackFrom). With the provider's payment id it names the payment of an attempt whose
+ * initiation we may never have finished recording (an instance died); that is checked with the
+ * provider before use.
  */
 async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps): Promise<string | undefined> {
   const [{ checkoutId }, query] = await Promise.all([params, searchParams]);
   const parsed = returnQuery.safeParse(query);
   if (!parsed.success || !parsed.data.attempt) return undefined;
-  if (parsed.data.paymentId) await adopt(checkoutId, parsed.data.attempt, parsed.data.paymentId);
-  return parsed.data.attempt;
+  return cameBack(checkoutId, parsed.data.attempt, parsed.data.paymentId);
 }
 
-/** Once per request: the page and its title both need it done before they read the status. */
-const adopt = cache(async (checkoutId: string, attemptId: string, paymentId: string) =>
-  adoptReturnedPayment(await appContext(), checkoutId, attemptId, paymentId),
+/** Once per request: the page and its title both need it done before they read the status, and it counts one load. */
+const cameBack = cache(async (checkoutId: string, attempt: string, paymentId: string | undefined) =>
+  cameBackFrom(await appContext(), checkoutId, { attempt, paymentId }, returnReadHits(attempt, await headers())),
 );
 
 export const dynamic = "force-dynamic";
