@@ -71,17 +71,27 @@ export function DetailNotifications({ detail }: { detail: StaffDetail }) {
               <None key="n" />
             ),
             n.givenUp ? (
-              <button
-                key="a"
-                type="button"
-                className="btn btn-secondary"
-                aria-disabled={resend.isPending || undefined}
-                onClick={() => {
-                  if (!resend.isPending) resend.mutate(n.id);
-                }}
-              >
-                Send <span className="visually-hidden">{n.event}</span> again
-              </button>
+              <div key="a" className={styles.resend}>
+                <button
+                  type="button"
+                  className="btn btn-secondary"
+                  aria-disabled={resend.isPending || undefined}
+                  aria-describedby={n.laterDelivered ? `older-${n.id}` : undefined}
+                  onClick={() => {
+                    if (!resend.isPending) resend.mutate(n.id);
+                  }}
+                >
+                  Send <span className="visually-hidden">{n.event}</span> again
+                </button>
+                {n.laterDelivered && (
+                  // A merchant that applies notifications in the order they arrive would end at this
+                  // older state; its lower sequence tells a careful one (README).
+                  <p id={`older-${n.id}`} className={styles.olderWarning}>
+                    The merchant already has the later <span className={styles.code}>{n.laterDelivered}</span>. Sent
+                    again, this older notification arrives after it.
+                  </p>
+                )}
+              </div>
             ) : (
               ""
             ),

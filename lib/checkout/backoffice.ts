@@ -104,7 +104,12 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
           .where(inArray(webhookEvents.providerPaymentId, paymentIds))
           .orderBy(asc(webhookEvents.id))
       : Promise.resolve([]),
-    c.db.select().from(notifications).where(eq(notifications.checkoutId, id)).orderBy(asc(notifications.createdAt)),
+    // In the order the outbox sends them (claimDue).
+    c.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.checkoutId, id))
+      .orderBy(asc(notifications.createdAt), asc(notifications.id)),
     c.db.select().from(refunds).where(eq(refunds.checkoutId, id)).orderBy(asc(refunds.createdAt)),
   ]);
   // What is left to refund of one payment: the paying one, or a duplicate the payer sent twice.
@@ -140,7 +145,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       signatureValid: w.signatureValid,
       outcome: w.outcome,
     })),
-    notifications: notes.map((n) => ({
+    notifications: notes.map((n, i) => ({
       id: n.id,
       event: n.event,
       url: withoutPassword(n.url),
@@ -149,6 +154,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       lastStatus: n.lastStatus,
       lastError: n.lastError,
       givenUp: givenUp(n),
+      laterDelivered: givenUp(n) ? (notes.slice(i + 1).findLast((later) => later.deliveredAt)?.event ?? null) : null,
     })),
     refunds: refundRows.map((r) => ({
       id: r.id,

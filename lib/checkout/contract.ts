@@ -208,6 +208,10 @@ export const staffDetail = z.object({
       givenUp: z
         .boolean()
         .meta({ description: "Not delivered after the last retry: no longer tried until staff send it again" }),
+      laterDelivered: z.string().nullable().meta({
+        description:
+          "For one given up: the event of a later notification of its checkout the merchant already has. Sent again, this older one arrives after it",
+      }),
     }),
   ),
   refunds: z.array(
@@ -253,6 +257,10 @@ export const merchantNotification = z.object({
   id: z.string().meta({ description: "The same on every retry, and sent as Checkout-Delivery-Id: drop repeats" }),
   event: z.enum(NOTIFICATION_EVENTS),
   createdAt: time,
+  sequence: z.int().meta({
+    description:
+      "Orders one checkout's checkout.* events: a later event has a higher number. Apply one only if its number is higher than the last you applied for that checkout; a lower one (a late retry, or sent again by staff) is history, not news",
+  }),
   checkout: z.object({ id: z.string(), reference: z.string(), amount, currency: z.string() }),
   status: checkoutStatus.optional().meta({ description: "The checkout's status after the event (checkout.* events)" }),
   attemptId: z

@@ -84,7 +84,9 @@ export function notificationsContext(kind: DbKind) {
       ctx,
     );
     for (let i = 0; i < count; i++)
-      await ctx.db.transaction((tx) => enqueueNotification(tx, { ...checkout, notifyUrl: url }, "checkout.paid"));
+      await ctx.db.transaction((tx) =>
+        enqueueNotification(tx, { ...checkout, notifyUrl: url, version: i }, "checkout.paid"),
+      );
     return checkout;
   }
 

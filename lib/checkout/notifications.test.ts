@@ -6,7 +6,10 @@ import { merchantNotification } from "./contract";
 import { testDbKinds } from "../db/testing";
 import { deliverDueNotifications, enqueueNotification } from "./notifications";
 import { notificationsContext } from "./notifications-test-setup";
-import { TEST_NOTIFY_SECRET } from "./test-context";
+import { forceProviderStatus, signedWebhook, TEST_NOTIFY_SECRET } from "./test-context";
+import { createCheckout } from "./create-checkout";
+import { startPayment } from "./start-payment";
+import { receivePisWebhook } from "./webhooks";
 
 describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
   const s = notificationsContext(kind);
@@ -58,7 +61,14 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     s.answer = 503;
     const checkout = await s.queue(0);
     const notify = (event: "checkout.payment_failed" | "checkout.paid") =>
-      s.ctx.db.transaction((tx) => enqueueNotification(tx, { ...checkout, notifyUrl: s.notifyUrl }, event));
+      s.ctx.db.transaction((tx) =>
+        // As the status changes would number them: the paid one later.
+        enqueueNotification(
+          tx,
+          { ...checkout, notifyUrl: s.notifyUrl, version: event === "checkout.paid" ? 2 : 1 },
+          event,
+        ),
+      );
     await notify("checkout.payment_failed");
     expect(await deliverDueNotifications(s.ctx)).toBe(0);
     await notify("checkout.paid");
@@ -69,6 +79,38 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     while ((await deliverDueNotifications(later)) > 0);
     const events = s.received.filter((r) => JSON.parse(r.body).checkout.id === checkout.id).map((r) => r.event);
     expect(events).toEqual(["checkout.payment_failed", "checkout.payment_failed", "checkout.paid"]);
+  });
+
+  it("numbers a checkout's notifications so a merchant can tell the later one: a failed payment, then the paid one", async () => {
+    const checkout = await createCheckout(
+      {
+        amount: "9.00",
+        currency: "EUR",
+        description: "seq",
+        reference: `seq-${Math.random()}`,
+        returnUrl: "http://localhost/r",
+        notifyUrl: s.notifyUrl,
+      },
+      s.ctx,
+    );
+    const payAndSettle = async (attemptKey: string, statusGroup: "failed" | "completed", bankStatus: string) => {
+      const { confirmLink } = await startPayment(
+        checkout.id,
+        { method: "bank", bankId: "SEB_LT_SAND", termsAccepted: true, attemptKey },
+        s.ctx,
+      );
+      const paymentId = new URL(confirmLink).pathname.split("/").pop()!;
+      await forceProviderStatus(paymentId, { bankStatus });
+      const w = signedWebhook({ id: paymentId, bankStatus, statusGroup, type: "PAYMENT" });
+      expect((await receivePisWebhook(w.raw, w.headers, s.ctx)).refusal).toBeNull();
+    };
+    await payAndSettle("key-seq-1", "failed", "RJCT");
+    await payAndSettle("key-seq-2", "completed", "ACSC");
+    const bodies = (await s.pending(checkout.id))
+      .map((n) => JSON.parse(n.payload) as { event: string; sequence: number })
+      .sort((a, b) => a.sequence - b.sequence);
+    expect(bodies.map((b) => b.event)).toEqual(["checkout.payment_failed", "checkout.paid"]);
+    expect(bodies[1]!.sequence).toBeGreaterThan(bodies[0]!.sequence);
   });
 
   it("with private URLs not allowed, never connects to one, and says why in the notification's last error", async () => {

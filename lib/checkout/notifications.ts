@@ -46,7 +46,14 @@ export async function enqueueNotification(
 /** What an event adds to the notification's body. */
 type NotificationData = Pick<MerchantNotification, "status" | "attemptId" | "refund">;
 
-type NotifiedCheckout = { id: string; notifyUrl: string | null; reference: string; amount: string; currency: string };
+type NotifiedCheckout = {
+  id: string;
+  notifyUrl: string | null;
+  reference: string;
+  amount: string;
+  currency: string;
+  version: number;
+};
 
 /** The outbox row of one notification, or undefined when the checkout has no notifyUrl. */
 export function notificationRow(
@@ -61,6 +68,10 @@ export function notificationRow(
     id,
     event,
     createdAt: new Date().toISOString(),
+    // The checkout's version as read by the write that makes the event: that write goes through
+    // only while the version is still this one, and raises it, so a checkout's later status events
+    // carry higher numbers whichever instance made them (createdAt is that instance's clock).
+    sequence: checkout.version,
     checkout: { id: checkout.id, reference: checkout.reference, amount: checkout.amount, currency: checkout.currency },
     ...data,
   };

@@ -80,10 +80,41 @@ describe.each(testDbKinds())("staff send a given-up notification again (%s)", (k
     expect(await s.pending(other.id)).toEqual([given]);
   });
 
+  it("warns staff that a given-up notification is older than one the merchant already has", async () => {
+    const checkout = await s.queue(0);
+    const notify = (event: "checkout.payment_failed" | "checkout.paid") =>
+      s.ctx.db.transaction((tx) =>
+        enqueueNotification(
+          tx,
+          { ...checkout, notifyUrl: s.notifyUrl, version: event === "checkout.paid" ? 2 : 1 },
+          event,
+        ),
+      );
+    await notify("checkout.payment_failed");
+    const [failed] = await giveUp(checkout.id);
+    const shown = async () => (await checkoutDetailForStaff(checkout.id, s.ctx))!.notifications;
+    expect(await shown()).toEqual([expect.objectContaining({ id: failed!.id, laterDelivered: null })]);
+    // The payer pays after all, and the merchant gets that one.
+    await notify("checkout.paid");
+    s.answer = 200;
+    while ((await deliverDueNotifications(later())) > 0);
+    expect(await shown()).toEqual([
+      expect.objectContaining({ id: failed!.id, givenUp: true, laterDelivered: "checkout.paid" }),
+      expect.objectContaining({ event: "checkout.paid", laterDelivered: null }),
+    ]);
+  });
+
   it("sent again, it still goes before the later notifications of its checkout that wait", async () => {
     const checkout = await s.queue(0);
     const notify = (event: "checkout.payment_failed" | "checkout.paid") =>
-      s.ctx.db.transaction((tx) => enqueueNotification(tx, { ...checkout, notifyUrl: s.notifyUrl }, event));
+      s.ctx.db.transaction((tx) =>
+        // As the status changes would number them: the paid one later.
+        enqueueNotification(
+          tx,
+          { ...checkout, notifyUrl: s.notifyUrl, version: event === "checkout.paid" ? 2 : 1 },
+          event,
+        ),
+      );
     await notify("checkout.payment_failed");
     const [failed] = await giveUp(checkout.id);
     // A later one, still being retried when staff send the first again.
