@@ -119,7 +119,7 @@ export default defineConfig({
     // The payer's journey again with the app speaking API v0.2 to the provider (issue 4).
     {
       name: "api-v0.2",
-      testMatch: ["pay-approve.spec.ts", "pay-cancel.spec.ts", "webhook-only.spec.ts"],
+      testMatch: ["pay-approve.spec.ts", "pay-cancel.spec.ts", "webhook-only.spec.ts", "first-screen.spec.ts"],
       use: { ...chromium, baseURL: V02_URL },
     },
     { name: "saved-accounts", testMatch: ["saved-account.spec.ts"], use: { ...chromium, baseURL: SAVED_URL } },

@@ -152,7 +152,9 @@ export async function PaymentSection({ data, query, kept, notices, embedded = fa
 
   return (
     <section className="card" aria-labelledby="pay-heading">
-      <h2 id="pay-heading">{embedded ? t["embed.heading"] : t["checkout.payHeading"]}</h2>
+      <h2 id="pay-heading" className="pay-heading">
+        {embedded ? t["embed.heading"] : t["checkout.payHeading"]}
+      </h2>
       <CheckoutPayment
         checkoutId={checkout.id}
         locale={locale}

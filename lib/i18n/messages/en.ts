@@ -138,7 +138,7 @@ export const en = {
   // Bank picker
   "picker.label": "Your bank",
   "picker.search": "Search banks",
-  "picker.searchHint": "Type a name or a short name, such as “swed”.",
+  "picker.searchHint": "A name or short name, such as “swed”.",
   "picker.loading": "Loading banks…",
   "picker.loadError": "We could not load the banks.",
   "picker.count": "Banks found: {count}",

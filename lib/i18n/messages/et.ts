@@ -31,7 +31,7 @@ export const et: Messages = {
   "summary.heading": "Tellimuse kokkuvõte",
   "summary.payee": "Saaja",
   "summary.description": "Kirjeldus",
-  "summary.reference": "Tellimuse number",
+  "summary.reference": "Tellimuse nr.",
   "summary.total": "Kokku",
 
   "pay.methodLegend": "Kuidas soovite maksta?",
@@ -124,7 +124,7 @@ export const et: Messages = {
 
   "picker.label": "Teie pank",
   "picker.search": "Otsi panka",
-  "picker.searchHint": "Sisestage nimi või lühinimi, näiteks „swed”.",
+  "picker.searchHint": "Nimi või lühinimi, näiteks „swed”.",
   "picker.loading": "Pankade laadimine…",
   "picker.loadError": "Pankade nimekirja ei õnnestunud laadida.",
   "picker.count": "Leitud panku: {count}",

@@ -4,7 +4,7 @@ import type { Messages } from "./en";
 export const lt: Messages = {
   "common.language": "Kalba",
   "common.accessibility": "Prieinamumo pareiškimas",
-  "common.testBanner": "Šis apmokėjimas naudoja bandomąjį mokėjimų projektą. Tikri pinigai nepervedami.",
+  "common.testBanner": "Bandomasis mokėjimų projektas: tikri pinigai nepervedami.",
   "common.testBannerLabel": "Bandomasis režimas",
   "common.returnToShop": "Grįžti į parduotuvę",
   "common.tryAgain": "Bandyti dar kartą",
@@ -35,7 +35,7 @@ export const lt: Messages = {
   "summary.heading": "Užsakymo suvestinė",
   "summary.payee": "Gavėjas",
   "summary.description": "Aprašymas",
-  "summary.reference": "Užsakymo numeris",
+  "summary.reference": "Užsakymo nr.",
   "summary.total": "Iš viso",
 
   "pay.methodLegend": "Kaip norite mokėti?",
@@ -45,7 +45,7 @@ export const lt: Messages = {
   "pay.method.hostedHint": "Mokėjimo paslaugos teikėjas parodys jūsų šalies bankus.",
   "pay.method.card": "Mokėti kortele",
   "pay.method.cardHint": "Kortelės duomenis įvesite kitame puslapyje.",
-  "pay.method.hybrid": "Banku arba kortele: pasirinksiu kitame puslapyje",
+  "pay.method.hybrid": "Banku ar kortele – kitame puslapyje",
   "pay.method.hybridHint": "Mokėjimo paslaugos teikėjas pasiūlys abu būdus.",
   "pay.country": "Jūsų banko šalis",
   "pay.showBanks": "Rodyti šios šalies bankus",
@@ -131,7 +131,7 @@ export const lt: Messages = {
 
   "picker.label": "Jūsų bankas",
   "picker.search": "Ieškoti banko",
-  "picker.searchHint": "Įveskite pavadinimą arba trumpinį, pvz., „swed“.",
+  "picker.searchHint": "Pavadinimas ar trumpinys, pvz., „swed“.",
   "picker.loading": "Įkeliami bankai…",
   "picker.loadError": "Nepavyko įkelti bankų sąrašo.",
   "picker.count": "Rasta bankų: {count}",

@@ -34,7 +34,7 @@ export const lv: Messages = {
   "summary.heading": "Pasūtījuma kopsavilkums",
   "summary.payee": "Saņēmējs",
   "summary.description": "Apraksts",
-  "summary.reference": "Pasūtījuma numurs",
+  "summary.reference": "Pasūtījuma nr.",
   "summary.total": "Kopā",
 
   "pay.methodLegend": "Kā vēlaties maksāt?",
@@ -131,7 +131,7 @@ export const lv: Messages = {
 
   "picker.label": "Jūsu banka",
   "picker.search": "Meklēt banku",
-  "picker.searchHint": "Ierakstiet nosaukumu vai saīsinājumu, piemēram, „swed”.",
+  "picker.searchHint": "Nosaukums vai saīsinājums, piem., „swed”.",
   "picker.loading": "Ielādē bankas…",
   "picker.loadError": "Neizdevās ielādēt banku sarakstu.",
   "picker.count": "Atrastas bankas: {count}",
