@@ -29,14 +29,18 @@ import { cpuMultiplierFor } from "./lighthouse-cpu";
 import { benchServer, type Figures } from "./bench-server";
 import { buildApp } from "./build";
 import { startFloor, type Floor } from "./bench-floor";
+import { firstLoadJs as firstLoadJsAt } from "./first-load-js";
+import { JS_BUDGET } from "./js-budget";
+
+const firstLoadJs = (pagePath: string) => firstLoadJsAt(APP, pagePath);
 
 // 3200/3201 unless BENCH_PORT is set (the sandbox takes the next port).
 const PORT = Number(process.env.BENCH_PORT || 3200);
 const SANDBOX_PORT = PORT + 1;
 const APP = `http://localhost:${PORT}`;
 const FILTER_TARGET_MS = 4;
-const CHECKOUT_TARGET_KIB = 170;
-const LANDING_TARGET_KIB = 155;
+const CHECKOUT_TARGET_KIB = JS_BUDGET.checkout.goalKib;
+const LANDING_TARGET_KIB = JS_BUDGET.landing.goalKib;
 const LIGHTHOUSE_TARGETS = { performance: 98, accessibility: 100, "best-practices": 100 } as const;
 const LIGHTHOUSE_RUNS = 5;
 
@@ -148,50 +152,6 @@ async function waitForHealth(child: ChildProcess, timeoutMs: number): Promise<vo
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error("the app did not become healthy in time");
-}
-
-/** Every script the page loads: `<script src>` that is not `noModule`, and scripts preloaded with `<link>`. */
-function scriptSources(html: string): string[] {
-  const sources: string[] = [];
-  for (const match of html.matchAll(/<script\b([^>]*)>/gi)) {
-    const attrs = match[1] ?? "";
-    if (/\bnomodule\b/i.test(attrs)) continue;
-    const src = /\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs);
-    const value = src?.[1] ?? src?.[2] ?? src?.[3];
-    if (value) sources.push(value.replace(/&amp;/g, "&"));
-  }
-  // Chunks the page asks for ahead with <link rel="preload" as="script"> are loaded too.
-  for (const match of html.matchAll(/<link\b([^>]*)>/gi)) {
-    const attrs = match[1] ?? "";
-    if (!/\brel\s*=\s*["']?(?:preload|modulepreload)\b/i.test(attrs)) continue;
-    if (/\brel\s*=\s*["']?preload\b/i.test(attrs) && !/\bas\s*=\s*["']?script\b/i.test(attrs)) continue;
-    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs);
-    const value = href?.[1] ?? href?.[2] ?? href?.[3];
-    if (value) sources.push(value.replace(/&amp;/g, "&"));
-  }
-  return [...new Set(sources)];
-}
-
-async function gzipSize(url: string): Promise<number> {
-  const res = await request(url, { headers: { "Accept-Encoding": "gzip" } });
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
-  return res.headers["content-encoding"] === "gzip" ? res.body.length : gzipSync(res.body, { level: 9 }).length;
-}
-
-async function firstLoadJs(pagePath: string): Promise<{ kib: number; scripts: number; inlineKib: number }> {
-  const page = await request(`${APP}${pagePath}`, { headers: { "Accept-Language": "en" } });
-  if (page.status !== 200) throw new Error(`${pagePath} answered ${page.status}`);
-  const html =
-    page.headers["content-encoding"] === "gzip"
-      ? (await import("node:zlib")).gunzipSync(page.body).toString("utf8")
-      : page.body.toString("utf8");
-  const sources = scriptSources(html);
-  let total = 0;
-  for (const src of sources) total += await gzipSize(new URL(src, APP).href);
-  const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
-    .map((m) => m[1] ?? "")
-    .join("");
-  return { kib: total / 1024, scripts: sources.length, inlineKib: gzipSync(inline, { level: 9 }).length / 1024 };
 }
 
 interface LighthouseFigures {
