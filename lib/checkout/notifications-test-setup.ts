@@ -90,10 +90,20 @@ export function notificationsContext(kind: DbKind) {
     return checkout;
   }
 
+  /**
+   * Queues a payment's failure, or its checkout's payment, for a checkout of `queue`, numbered as
+   * the status changes would number them: the paid one later.
+   */
+  const notify = (checkout: Awaited<ReturnType<typeof queue>>, event: "checkout.payment_failed" | "checkout.paid") =>
+    ctx.db.transaction((tx) =>
+      enqueueNotification(tx, { ...checkout, notifyUrl, version: event === "checkout.paid" ? 2 : 1 }, event),
+    );
+
   return {
     get ctx() {
       return ctx;
     },
+    notify,
     sibling: () => sibling(),
     get notifyUrl() {
       return notifyUrl;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { notifications } from "../db/schema";
 import { merchantNotification } from "./contract";
 import { testDbKinds } from "../db/testing";
-import { deliverDueNotifications, enqueueNotification } from "./notifications";
+import { deliverDueNotifications } from "./notifications";
 import { notificationsContext } from "./notifications-test-setup";
 import { forceProviderStatus, signedWebhook, TEST_NOTIFY_SECRET } from "./test-context";
 import { createCheckout } from "./create-checkout";
@@ -60,15 +60,7 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
   it("delivers a checkout's notifications in the order they happened: a later one waits while an earlier one is retried", async () => {
     s.answer = 503;
     const checkout = await s.queue(0);
-    const notify = (event: "checkout.payment_failed" | "checkout.paid") =>
-      s.ctx.db.transaction((tx) =>
-        // As the status changes would number them: the paid one later.
-        enqueueNotification(
-          tx,
-          { ...checkout, notifyUrl: s.notifyUrl, version: event === "checkout.paid" ? 2 : 1 },
-          event,
-        ),
-      );
+    const notify = (event: "checkout.payment_failed" | "checkout.paid") => s.notify(checkout, event);
     await notify("checkout.payment_failed");
     expect(await deliverDueNotifications(s.ctx)).toBe(0);
     await notify("checkout.paid");

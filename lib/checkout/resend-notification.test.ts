@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { testDbKinds } from "../db/testing";
 import { checkoutDetailForStaff } from "./backoffice";
 import type { CheckoutContext } from "./context";
-import { deliverDueNotifications, enqueueNotification, RETRY_DELAYS_MS } from "./notifications";
+import { deliverDueNotifications, RETRY_DELAYS_MS } from "./notifications";
 import { notificationsContext } from "./notifications-test-setup";
 import { resendNotification } from "./resend-notification";
 
@@ -82,14 +82,7 @@ describe.each(testDbKinds())("staff send a given-up notification again (%s)", (k
 
   it("warns staff that a given-up notification is older than one the merchant already has", async () => {
     const checkout = await s.queue(0);
-    const notify = (event: "checkout.payment_failed" | "checkout.paid") =>
-      s.ctx.db.transaction((tx) =>
-        enqueueNotification(
-          tx,
-          { ...checkout, notifyUrl: s.notifyUrl, version: event === "checkout.paid" ? 2 : 1 },
-          event,
-        ),
-      );
+    const notify = (event: "checkout.payment_failed" | "checkout.paid") => s.notify(checkout, event);
     await notify("checkout.payment_failed");
     const [failed] = await giveUp(checkout.id);
     const shown = async () => (await checkoutDetailForStaff(checkout.id, s.ctx))!.notifications;
@@ -106,15 +99,7 @@ describe.each(testDbKinds())("staff send a given-up notification again (%s)", (k
 
   it("sent again, it still goes before the later notifications of its checkout that wait", async () => {
     const checkout = await s.queue(0);
-    const notify = (event: "checkout.payment_failed" | "checkout.paid") =>
-      s.ctx.db.transaction((tx) =>
-        // As the status changes would number them: the paid one later.
-        enqueueNotification(
-          tx,
-          { ...checkout, notifyUrl: s.notifyUrl, version: event === "checkout.paid" ? 2 : 1 },
-          event,
-        ),
-      );
+    const notify = (event: "checkout.payment_failed" | "checkout.paid") => s.notify(checkout, event);
     await notify("checkout.payment_failed");
     const [failed] = await giveUp(checkout.id);
     // A later one, still being retried when staff send the first again.
