@@ -14,7 +14,8 @@
  * 3-5. The server: throughput as a ratio to a bare Next route, payment start overhead, database
  *    round trips per route (scripts/bench-server.ts).
  *
- * `npm run bench -- --pages` runs only step 2, `-- --server` only 3-5; `-- --json FILE` also writes
+ * `npm run bench -- --pages` runs only step 2, `-- --server` only 3-5, `-- --coop` only what
+ * Cross-Origin-Opener-Policy costs a page load in the browser (scripts/coop-cost.ts); `-- --json FILE` also writes
  * every figure to FILE as one flat JSON object.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -29,6 +30,7 @@ import { cpuMultiplierFor } from "./lighthouse-cpu";
 import { benchServer, type Figures } from "./bench-server";
 import { buildApp } from "./build";
 import { startFloor, type Floor } from "./bench-floor";
+import { coopCost } from "./coop-cost";
 import { firstLoadJs as firstLoadJsAt } from "./first-load-js";
 import { JS_BUDGET } from "./js-budget";
 
@@ -360,6 +362,7 @@ async function benchFirstLoad() {
 
 async function main() {
   line("== bench ==");
+  if (process.argv.includes("--coop")) return coopCost(PORT + 20, line);
   const only = process.argv.includes("--pages") ? "pages" : process.argv.includes("--server") ? "server" : null;
   if (only === null) {
     benchFilter();

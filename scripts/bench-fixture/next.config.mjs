@@ -27,6 +27,14 @@ const nextConfig = {
         source: "/secured",
         headers: Object.entries(PAGE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })),
       },
+      // Cross-Origin-Opener-Policy alone, and the others without it (scripts/coop-cost.ts).
+      { source: "/secured-coop", headers: [{ key: "Cross-Origin-Opener-Policy", value: "same-origin" }] },
+      {
+        source: "/secured-others",
+        headers: Object.entries(PAGE_SECURITY_HEADERS)
+          .filter(([key]) => key !== "Cross-Origin-Opener-Policy")
+          .map(([key, value]) => ({ key, value })),
+      },
     ];
   },
 };

@@ -1,0 +1,112 @@
+/**
+ * `npm run bench -- --coop`: what our page headers, Cross-Origin-Opener-Policy above all, cost a
+ * page load, measured in the browser itself rather than by Lighthouse (issue 52, item 3; ADR 26).
+ *
+ * The bare Next page (scripts/bench-fixture) is loaded bare, with all our page headers, with COOP
+ * alone and with all but COOP, on Debian's Chromium with the CPU slowed 4x as Lighthouse's mobile
+ * preset does, in three ways a browser reaches it:
+ * - from about:blank, the way Lighthouse starts every run;
+ * - by a link from a page of another site (127.0.0.1 against localhost), the way a payer arrives
+ *   from the merchant's shop, with desktop Chrome's site isolation;
+ * - the same with the site isolation of Chrome on Android, which gives only some sites a process.
+ * For each load: the main thread's long tasks (the Long Tasks API, buffered) added up as Total
+ * Blocking Time (each task's time over 50 ms, from the first paint to 4 s), and the time to the
+ * load event. The median of RUNS loads, each in a fresh browser context, interleaved, is printed.
+ */
+import { chromium, type Browser } from "@playwright/test";
+import { percentile } from "./bench-app";
+import { startFloor } from "./bench-floor";
+
+const RUNS = Number(process.env.COOP_RUNS || 9);
+const CPU_SLOWDOWN = 4;
+
+interface Load {
+  tbtMs: number;
+  loadMs: number;
+}
+
+async function load(browser: Browser, url: string, from: string | null): Promise<Load> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { __tasks: { start: number; duration: number }[] };
+    w.__tasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__tasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
+  if (from) {
+    // The payer follows a link of the shop's: a navigation the page starts, not the address bar's.
+    await page.goto(from);
+    await Promise.all([page.waitForURL(url, { waitUntil: "load" }), page.evaluate((to) => location.assign(to), url)]);
+  } else await page.goto(url, { waitUntil: "load" });
+  // The throttling is set again in the page's own renderer (a new one after COOP's swap), and
+  // the long tasks of the load are read after it has settled.
+  await page.waitForTimeout(4000);
+  const { tasks, fcp, loadMs } = await page.evaluate(() => {
+    const paint = performance.getEntriesByName("first-contentful-paint")[0];
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+    return {
+      tasks: (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
+      fcp: paint?.startTime ?? 0,
+      loadMs: nav?.loadEventEnd ?? 0,
+    };
+  });
+  await context.close();
+  const tbtMs = tasks
+    .filter((t) => t.start + t.duration > fcp && t.start < 5000)
+    .reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0);
+  return { tbtMs, loadMs };
+}
+
+export async function coopCost(port: number, line: (text: string) => void): Promise<void> {
+  const floor = await startFloor(port);
+  const launch = (extra: string[] = []) =>
+    chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", ...extra],
+    });
+  // Desktop Chrome gives every site a process of its own; Chrome on Android only some sites (those
+  // a user signs in to, or that send COOP), so there a navigation between two other sites can stay
+  // in the renderer it is in. The second browser is that phone.
+  const desktop = await launch();
+  const phoneLike = await launch(["--disable-site-isolation-trials"]);
+  try {
+    // Another site: the same server under 127.0.0.1 is not the site localhost is.
+    const otherSite = floor.pageUrl.replace("localhost", "127.0.0.1");
+    const arrivals = [
+      ["from about:blank (as Lighthouse)", desktop, null],
+      ["from another site, desktop site isolation", desktop, otherSite],
+      ["from another site, a phone's site isolation", phoneLike, otherSite],
+    ] as const;
+    const pages = [
+      ["bare page", floor.pageUrl],
+      ["with our headers", floor.securedPageUrl],
+      ["with COOP alone", `${floor.pageUrl}secured-coop`],
+      ["with our headers but COOP", `${floor.pageUrl}secured-others`],
+    ] as const;
+    const loads = new Map<string, Load[]>();
+    // Interleaved, one load of each in turn, so that the host's own ups and downs fall on all alike.
+    for (let i = 0; i < RUNS; i++)
+      for (const [how, browser, from] of arrivals)
+        for (const [what, url] of pages) {
+          const key = `${how}, ${what}`;
+          loads.set(key, [...(loads.get(key) ?? []), await load(browser, url, from)]);
+        }
+    const median = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      );
+    for (const [key, of] of loads)
+      line(
+        `COOP ${key}: TBT ${median(of.map((l) => l.tbtMs)).toFixed(0)} ms, load event ${median(of.map((l) => l.loadMs)).toFixed(0)} ms (median of ${RUNS}, CPU ${CPU_SLOWDOWN}x)`,
+      );
+  } finally {
+    await desktop.close();
+    await phoneLike.close();
+    await floor.stop();
+  }
+}
