@@ -18,6 +18,11 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
   beforeAll(async () => ({ ctx, close } = await testContext(kind)));
   afterAll(() => close());
 
+  /** Starts a payment of the checkout at the sandbox's Swedbank under `attemptKey`. */
+  const payOn = (checkoutId: string, attemptKey: string, c = ctx) =>
+    startPayment(checkoutId, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, c);
+  const paymentIdOf = (confirmLink: string) => new URL(confirmLink).pathname.split("/").pop()!;
+
   const order = () => ({
     amount: "24.90",
     currency: "EUR",
@@ -28,13 +33,9 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a payment the payer stopped, then cancelled at the bank, is no failure of the checkout: still open, no reason", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const { confirmLink } = await startPayment(
-      checkout.id,
-      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "key-stopped-1" },
-      ctx,
-    );
+    const { confirmLink } = await payOn(checkout.id, "key-stopped-1");
     await abandonPayment(checkout.id, ctx);
-    const paymentId = new URL(confirmLink).pathname.split("/").pop()!;
+    const paymentId = paymentIdOf(confirmLink);
     await forceProviderStatus(paymentId, { bankStatus: "CANC" });
 
     const status = await getCheckoutStatus(checkout.id, ctx);
@@ -44,11 +45,7 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a payment stopped after the checkout's time ended leaves it expired for the merchant too, not open again", async () => {
     const checkout = await createCheckout({ ...order(), expiresInMinutes: 1 }, ctx);
-    await startPayment(
-      checkout.id,
-      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "key-stopped-late" },
-      ctx,
-    );
+    await payOn(checkout.id, "key-stopped-late");
     const later = { ...ctx, now: () => new Date(Date.now() + 2 * 60_000) };
     await abandonPayment(checkout.id, later);
     // The merchant's read too, not only the landing page's, before the worker's next round.
@@ -61,12 +58,11 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a burst of landing loads naming a payment the payer came back from asks the provider a bounded number of times; the payer just back is still answered by it", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const pay = (attemptKey: string) =>
-      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const pay = (attemptKey: string) => payOn(checkout.id, attemptKey);
     const stopped = await pay("key-burst-1");
     await abandonPayment(checkout.id, ctx);
     await pay("key-burst-2");
-    const stoppedPayment = new URL(stopped.confirmLink).pathname.split("/").pop()!;
+    const stoppedPayment = paymentIdOf(stopped.confirmLink);
     // Reads of the payment the payer came back from (the one in progress has its own gap).
     let reads = 0;
     const counting = withPis(ctx, "payments", {
@@ -104,9 +100,7 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a payment the payer stopped and then approved after another failed is seen when they come back from it: processing, then its outcome, and no payment starts meanwhile", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const pay = (attemptKey: string) =>
-      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
-    const paymentIdOf = (confirmLink: string) => new URL(confirmLink).pathname.split("/").pop()!;
+    const pay = (attemptKey: string) => payOn(checkout.id, attemptKey);
     // Each read a few seconds after the last: the provider is asked at most once in two seconds.
     let clock = Date.now();
     const reading = () => {
@@ -145,9 +139,7 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a stopped payment approved while another was under way is taken back once that one fails: no third payment, no cancel", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const pay = (attemptKey: string) =>
-      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
-    const paymentIdOf = (confirmLink: string) => new URL(confirmLink).pathname.split("/").pop()!;
+    const pay = (attemptKey: string) => payOn(checkout.id, attemptKey);
     const stopped = await pay("key-while-other-1");
     await abandonPayment(checkout.id, ctx);
     const other = await pay("key-while-other-2");
@@ -168,25 +160,23 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a stopped payment approved with nothing said of it is asked about before another payment starts", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const pay = (attemptKey: string) =>
-      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const pay = (attemptKey: string) => payOn(checkout.id, attemptKey);
     const stopped = await pay("key-unsaid-1");
     await abandonPayment(checkout.id, ctx);
-    await forceProviderStatus(new URL(stopped.confirmLink).pathname.split("/").pop()!, { bankStatus: "ACSP" });
+    await forceProviderStatus(paymentIdOf(stopped.confirmLink), { bankStatus: "ACSP" });
     expect((await refusal(pay("key-unsaid-2"))).code).toBe("payment_in_progress");
     expect((await getCheckoutStatus(checkout.id, ctx, { askProvider: false })).status).toBe("processing");
   });
 
   it("the oldest of four stopped payments, approved in a forgotten tab, is asked about before another payment starts", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const pay = (attemptKey: string) =>
-      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const pay = (attemptKey: string) => payOn(checkout.id, attemptKey);
     const stopped = [];
     for (let i = 1; i <= 4; i++) {
       stopped.push(await pay(`key-four-${i}`));
       await abandonPayment(checkout.id, ctx);
     }
-    await forceProviderStatus(new URL(stopped[0]!.confirmLink).pathname.split("/").pop()!, { bankStatus: "ACSP" });
+    await forceProviderStatus(paymentIdOf(stopped[0]!.confirmLink), { bankStatus: "ACSP" });
     expect((await refusal(pay("key-four-5"))).code).toBe("payment_in_progress");
     expect(await getCheckoutStatus(checkout.id, ctx, { askProvider: false })).toMatchObject({
       status: "processing",
@@ -196,13 +186,9 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a stopped payment older than a confirm link lives is not asked about: the bank no longer holds it", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const stopped = await startPayment(
-      checkout.id,
-      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "key-week-old-1" },
-      ctx,
-    );
+    const stopped = await payOn(checkout.id, "key-week-old-1");
     await abandonPayment(checkout.id, ctx);
-    const stoppedPayment = new URL(stopped.confirmLink).pathname.split("/").pop()!;
+    const stoppedPayment = paymentIdOf(stopped.confirmLink);
     let asked = 0;
     const aWeekOn = {
       ...withPis(ctx, "payments", {
@@ -221,8 +207,7 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a provider that hangs when asked about a stopped payment holds a new payment for seconds, not minutes", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const pay = (attemptKey: string, c = ctx) =>
-      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, c);
+    const pay = (attemptKey: string, c = ctx) => payOn(checkout.id, attemptKey, c);
     await pay("key-hang-1");
     await abandonPayment(checkout.id, ctx);
     const hanging = withPis(ctx, "payments", { status: () => new Promise(() => {}) });
@@ -233,14 +218,13 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("a payment the payer stopped and then approved at once pays the checkout when they come back from it", async () => {
     const checkout = await createCheckout(order(), ctx);
-    const pay = (attemptKey: string) =>
-      startPayment(checkout.id, { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey }, ctx);
+    const pay = (attemptKey: string) => payOn(checkout.id, attemptKey);
     const stopped = await pay("key-approved-now-1");
     await abandonPayment(checkout.id, ctx);
     const other = await pay("key-approved-now-2");
-    await forceProviderStatus(new URL(other.confirmLink).pathname.split("/").pop()!, { bankStatus: "RJCT" });
+    await forceProviderStatus(paymentIdOf(other.confirmLink), { bankStatus: "RJCT" });
     await getCheckoutStatus(checkout.id, ctx);
-    await forceProviderStatus(new URL(stopped.confirmLink).pathname.split("/").pop()!, { bankStatus: "ACSC" });
+    await forceProviderStatus(paymentIdOf(stopped.confirmLink), { bankStatus: "ACSC" });
     expect(await getCheckoutStatus(checkout.id, ctx, { returnedFrom: stopped.attemptId })).toMatchObject({
       status: "paid",
       final: true,
@@ -249,11 +233,7 @@ describe.each(testDbKinds())("the status the landing page reads (%s)", (kind) =>
 
   it("asks the provider once for twenty status reads that arrive together, however many tabs and instances poll", async () => {
     const checkout = await createCheckout(order(), ctx);
-    await startPayment(
-      checkout.id,
-      { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: "key-polled-1" },
-      ctx,
-    );
+    await payOn(checkout.id, "key-polled-1");
     let asked = 0;
     const counting = withPis(ctx, "payments", {
       status: (id) => {

@@ -7,7 +7,6 @@ import { testDbKinds } from "../db/testing";
 import { deliverDueNotifications } from "./notifications";
 import { notificationsContext } from "./notifications-test-setup";
 import { forceProviderStatus, signedWebhook, TEST_NOTIFY_SECRET } from "./test-context";
-import { createCheckout } from "./create-checkout";
 import { startPayment } from "./start-payment";
 import { receivePisWebhook } from "./webhooks";
 
@@ -74,17 +73,7 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
   });
 
   it("numbers a checkout's notifications so a merchant can tell the later one: a failed payment, then the paid one", async () => {
-    const checkout = await createCheckout(
-      {
-        amount: "9.00",
-        currency: "EUR",
-        description: "seq",
-        reference: `seq-${Math.random()}`,
-        returnUrl: "http://localhost/r",
-        notifyUrl: s.notifyUrl,
-      },
-      s.ctx,
-    );
+    const checkout = await s.queue(0);
     const payAndSettle = async (attemptKey: string, statusGroup: "failed" | "completed", bankStatus: string) => {
       const { confirmLink } = await startPayment(
         checkout.id,
