@@ -20,10 +20,12 @@ RUN npm run build && rm -f .next/standalone/.env .next/standalone/.env.*
 
 FROM ${NODE_IMAGE} AS run
 WORKDIR /app
+# Idle keep-alive connections outlive a load balancer's (scripts/start-plan.ts, KEEP_ALIVE_MS).
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \
-    HOSTNAME=0.0.0.0
+    HOSTNAME=0.0.0.0 \
+    KEEP_ALIVE_TIMEOUT=65000
 RUN groupadd --system --gid 1001 checkout && useradd --system --uid 1001 --gid checkout --home-dir /app checkout
 # The standalone server with the files it needs (migrations included), then what it serves as is.
 COPY --from=build --chown=checkout:checkout /app/.next/standalone ./

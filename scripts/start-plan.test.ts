@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadEnv } from "../lib/env";
 import { REAL_PROVIDER_ENV } from "../lib/env-fixtures";
-import { loadStartSettings, passLines, processesFor } from "./start-plan";
+import { KEEP_ALIVE_MS, loadStartSettings, passLines, processesFor } from "./start-plan";
 
 describe("npm start", () => {
   it("starts the sandbox provider and the demo merchant site beside the app when no provider is configured", () => {
@@ -22,13 +22,19 @@ describe("npm start", () => {
     expect(plan.flatMap((p) => p.args).join(" ")).not.toContain("sandbox");
   });
 
-  it("serves on the configured port", () => {
+  it("serves on the configured port, keeping idle connections longer than a load balancer does", () => {
     expect(processesFor(loadEnv({ PORT: "4000" }), false).find((p) => p.name === "next")!.args).toEqual([
       "node_modules/next/dist/bin/next",
       "start",
+      "--keepAliveTimeout",
+      "65000",
       "-p",
       "4000",
     ]);
+    // The image's standalone server, too.
+    expect(readFileSync(path.join(import.meta.dirname, "..", "Dockerfile"), "utf8")).toContain(
+      `KEEP_ALIVE_TIMEOUT=${KEEP_ALIVE_MS}`,
+    );
   });
 });
 

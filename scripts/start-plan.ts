@@ -32,13 +32,22 @@ export function passLines(input: Readable, output: Writable, drop: RegExp): void
 }
 
 /**
+ * How long the app keeps an idle keep-alive connection: longer than a load balancer's or a client's
+ * own idle timeout (60 s is common), so the server never closes one just as the other end sends on it
+ * (the request then fails with a reset connection). Node's default is 5 s. The Dockerfile sets the
+ * same for the standalone server (KEEP_ALIVE_TIMEOUT).
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
+/**
  * What `npm start` runs: the sandbox provider and the demo merchant site (the bank picker embedded
  * in another origin's page) only when no real provider is configured.
  */
 export function processesFor(settings: Pick<Env, "sandbox" | "port">, dev: boolean): ProcessSpec[] {
+  const serve = dev ? ["dev"] : ["start", "--keepAliveTimeout", String(KEEP_ALIVE_MS)];
   const next = {
     name: "next",
-    args: ["node_modules/next/dist/bin/next", dev ? "dev" : "start", "-p", String(settings.port)],
+    args: ["node_modules/next/dist/bin/next", ...serve, "-p", String(settings.port)],
     dropFromStderr: NEXT_STANDALONE_WARNING,
   };
   const sandbox = { name: "sandbox provider", args: ["--import", "tsx", "lib/sandbox/server.ts"] };

@@ -82,6 +82,30 @@ describe.each(testDbKinds())("the merchant cancels a checkout (%s)", (kind) => {
     expect(sent.map((n) => n.event)).toContain("checkout.paid");
   });
 
+  it("a payer's page following the payment never sees the checkout open again while it is cancelled", async () => {
+    const checkout = await createCheckout(order("cancel-seen"), ctx);
+    await startPayment(checkout.id, bankPay("cancel-seen-1"), ctx);
+    // What the payer's page reads (it asks every 3 s) after each of the cancel's commits.
+    const seen: string[] = [];
+    const watched = {
+      ...ctx,
+      db: new Proxy(ctx.db, {
+        get(db, key) {
+          if (key !== "transaction") return Reflect.get(db, key);
+          return async (...args: Parameters<typeof db.transaction>) => {
+            const done = await db.transaction(...args);
+            seen.push((await getCheckoutStatus(checkout.id, ctx)).status);
+            return done;
+          };
+        },
+      }),
+    };
+    expect(await cancelCheckout(checkout.id, watched)).toMatchObject({ status: "cancelled" });
+    // Seen open, the page would offer the payer another bank for an order the merchant cancelled.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((status) => status !== "processing" && status !== "cancelled")).toEqual([]);
+  });
+
   it("refuses while the payer's payment is authorised at the bank, and leaves the checkout as it was", async () => {
     const checkout = await createCheckout(order("cancel-pending"), ctx);
     const started = await startPayment(checkout.id, bankPay("cancel-pending-1"), ctx);

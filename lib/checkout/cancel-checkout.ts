@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { expireIfDue, moveCheckout } from "./apply-status";
 import { getCheckoutDetail, loadCheckout } from "./checkouts";
-import type { CheckoutContext } from "./context";
+import type { CheckoutContext, Tx } from "./context";
 import type { CheckoutDetail } from "./contract";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { abandonPayment, takeBackAuthorised } from "./payments";
@@ -27,25 +27,30 @@ export async function cancelCheckout(
   if (checkout.status === "expired") throw new CheckoutError("checkout_expired");
   // A payment the payer stopped and still approved is under way again, and is not stopped below.
   await takeBackAuthorised(c, checkoutId, by);
-  await abandonPayment(checkoutId, c, by);
-  await c.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
-    if (!row || row.status === "cancelled") return;
-    if (row.status === "paid") throw new CheckoutError("already_paid");
-    if (row.status === "expired") throw new CheckoutError("checkout_expired");
-    // Under the checkout's lock no payment can start (ADR 13): one the payer started meanwhile wins.
-    const [inFlight] = await tx
-      .select({ id: paymentAttempts.id })
-      .from(paymentAttempts)
-      .where(
-        and(
-          eq(paymentAttempts.checkoutId, checkoutId),
-          isNull(paymentAttempts.abandonedAt),
-          or(isNull(paymentAttempts.statusGroup), inArray(paymentAttempts.statusGroup, ["started", "pending"])),
-        ),
-      );
-    if (inFlight) throw new CheckoutError("payment_in_progress", { detail: "The payer has just started a payment." });
-    await moveCheckout(tx, row, "cancelled", by);
-  });
+  const cancel = (tx: Tx) => cancelUnderLock(tx, checkoutId, by);
+  // A payment in flight is stopped and the checkout cancelled in one transaction; with none, it is
+  // cancelled in a transaction of its own (again harmless when the first did it).
+  await abandonPayment(checkoutId, c, by, cancel);
+  await c.db.transaction(cancel);
   return getCheckoutDetail(checkoutId, c);
+}
+
+async function cancelUnderLock(tx: Tx, checkoutId: string, by: "merchant" | "staff"): Promise<void> {
+  const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
+  if (!row || row.status === "cancelled") return;
+  if (row.status === "paid") throw new CheckoutError("already_paid");
+  if (row.status === "expired") throw new CheckoutError("checkout_expired");
+  // Under the checkout's lock no payment can start (ADR 13): one the payer started meanwhile wins.
+  const [inFlight] = await tx
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(
+      and(
+        eq(paymentAttempts.checkoutId, checkoutId),
+        isNull(paymentAttempts.abandonedAt),
+        or(isNull(paymentAttempts.statusGroup), inArray(paymentAttempts.statusGroup, ["started", "pending"])),
+      ),
+    );
+  if (inFlight) throw new CheckoutError("payment_in_progress", { detail: "The payer has just started a payment." });
+  await moveCheckout(tx, row, "cancelled", by);
 }

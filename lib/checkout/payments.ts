@@ -5,7 +5,7 @@ import { paymentAttempts, type StatusSource } from "../db/schema";
 import { CONFIRM_LINK_LIFETIME_MS, PisError, type StatusKind } from "../pis";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { loadCheckout } from "./checkouts";
-import { nowOf, type CheckoutContext } from "./context";
+import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { toMinor } from "./money";
 import { askProvider } from "./checkout-status";
@@ -119,11 +119,14 @@ export async function takeBackAuthorised(c: CheckoutContext, checkoutId: string,
  * The payer came back from the bank without authorising and wants to pay another way. Allowed
  * only while the provider still reports the payment as merely started; the old payment is kept
  * (not failed), so if the payer does authorise it later in a forgotten tab, the money is seen.
+ * `then` runs in the same transaction as the stop, so that nobody sees the checkout open between
+ * the two (a cancel: the payer's page would offer another bank for a cancelled order).
  */
 export async function abandonPayment(
   checkoutId: string,
   c: CheckoutContext,
   source: "payer" | "merchant" | "staff" = "payer",
+  then?: (tx: Tx) => Promise<void>,
 ): Promise<{ abandoned: true }> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
@@ -163,6 +166,7 @@ export async function abandonPayment(
       .set({ abandonedAt: new Date(), updatedAt: new Date() })
       .where(eq(paymentAttempts.id, attempt.id));
     await moveCheckout(tx, row, "open", source, attempt.id);
+    await then?.(tx);
   });
   return { abandoned: true };
 }
