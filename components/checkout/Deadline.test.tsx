@@ -24,7 +24,8 @@ describe("the deadline as the payer reads it", () => {
 
 describe("useDeadline", () => {
   beforeEach(() => {
-    vi.useFakeTimers();
+    // performance.now() too: the page's own clock, counted from when it was loaded.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     vi.setSystemTime(NOW);
   });
   afterEach(() => {
@@ -49,6 +50,18 @@ describe("useDeadline", () => {
     const { result } = renderHook(() => useDeadline(expiry(10)));
     await act(() => vi.advanceTimersByTimeAsync(0));
     expect(result.current).toBe("open");
+  });
+
+  it("counts from when the page was loaded, not from when its code came alive", async () => {
+    // A slow phone: the page shows at once (the server's HTML) and its code runs 90 s later.
+    vi.advanceTimersByTime(90_000);
+    const { result } = renderHook(() => useDeadline(expiry(10)));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(result.current).toBe("open");
+    await act(() => vi.advanceTimersByTimeAsync(8 * 60_000 - 90_000));
+    expect(result.current).toBe("soon");
+    await act(() => vi.advanceTimersByTimeAsync(2 * 60_000));
+    expect(result.current).toBe("ended");
   });
 
   it("does nothing for a checkout that lasts longer", async () => {

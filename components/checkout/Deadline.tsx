@@ -7,7 +7,7 @@ import { deadlineText, WARN_BEFORE_MS, type DeadlinePhase, type Expiry } from ".
 
 /**
  * Where the checkout is in its time: open, nearly over (the last two minutes), or over. Counted
- * from when the page came alive by the server's clock (a device's clock may be off by minutes); a
+ * from when the page was loaded by the server's clock (a device's clock may be off by minutes); a
  * timer is late after the device slept, so it looks again at least every minute.
  */
 export function useDeadline(expiry: Expiry | null): DeadlinePhase {
@@ -16,7 +16,10 @@ export function useDeadline(expiry: Expiry | null): DeadlinePhase {
   const serverNow = expiry?.serverNow;
   useEffect(() => {
     if (at === undefined || serverNow === undefined) return;
-    const end = Date.now() + (Date.parse(at) - serverNow);
+    // From when the page was loaded (its HTML shows the deadline at once), not from when this code
+    // ran, which on a slow phone, or a page restored later, may be long after.
+    const loadedAt = Date.now() - performance.now();
+    const end = loadedAt + (Date.parse(at) - serverNow);
     let timer = 0;
     const check = () => {
       const left = end - Date.now();
