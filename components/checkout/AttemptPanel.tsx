@@ -7,8 +7,10 @@ import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
 import { checkoutStatusQuery } from "@/components/query/queries";
+import { inQueryIsland } from "@/components/query/QueryIsland";
 import { FormButton } from "./FormButton";
 import { apiErrorKey } from "./pay-request";
+import { reportStatus } from "./status-store";
 
 export type AttemptMessages = MessagesFor<"attempt." | "payError." | "apiError." | "common.tryAgain">;
 
@@ -67,9 +69,12 @@ function abandonNote(error: unknown, t: AttemptMessages): { text: string; retry:
 /**
  * What the payer sees when they come back (Back button, reload) while a payment is in flight:
  * the attempt and its live status, a link to the status page, and a way to stop it and pay
- * otherwise, but never a fresh Pay button that could start a second payment.
+ * otherwise, but never a fresh Pay button that could start a second payment. An island of its own,
+ * with react-query, loaded only by the pages that show it (ADR 26).
  */
-export function AttemptPanel({
+export const AttemptPanel = inQueryIsland(Panel);
+
+function Panel({
   checkoutId,
   amountText,
   attempt,
@@ -99,6 +104,10 @@ export function AttemptPanel({
   // Follow the attempt while the page is open: a late approval or failure shows up here.
   const { data: view } = useQuery({ ...checkoutStatusQuery(checkoutId), refetchInterval: POLL_MS });
   const next = view ? nextOf(view) : null;
+  // The payment card reads it too: an expired or cancelled checkout is said in place.
+  useEffect(() => {
+    if (view) reportStatus(checkoutId, view);
+  }, [checkoutId, view]);
   useEffect(() => {
     if (next === "failed" || next === "abandoned" || next === "ended") onOverRef.current(next);
   }, [next]);

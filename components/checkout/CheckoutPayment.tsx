@@ -1,15 +1,14 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import type { SavedAccountView } from "@/lib/checkout/contract";
 import type { MessagesFor } from "@/lib/i18n/format";
-import { checkoutStatusQuery } from "@/components/query/queries";
 import type { InFlightAttempt } from "./AttemptPanel";
 import { clearAttemptKey } from "./attempt-key";
 import { Deadline, useDeadline } from "./Deadline";
 import type { Expiry } from "./deadline-time";
 import { PaymentForm, type PaymentFormProps } from "./PaymentForm";
+import { useReportedStatus } from "./status-store";
 
 // Most payers arrive with neither a payment in flight nor a saved account: these two panels load
 // only for those who need them (the server renders them into the page as usual, and the browser
@@ -108,8 +107,9 @@ export function CheckoutPayment({
   }, []);
 
   const phase = useDeadline(expiry);
-  // Read, not asked: on a wide screen QrHandoff asks, and an expired or cancelled checkout shows here.
-  const { data: status } = useQuery({ ...checkoutStatusQuery(form.checkoutId), enabled: false });
+  // Read, not asked: QrHandoff on a wide screen and the payment in flight ask, and an expired or
+  // cancelled checkout shows here.
+  const status = useReportedStatus(form.checkoutId);
   // The server's word first: a checkout cancelled as its time ran out was cancelled.
   const ended =
     status?.status === "expired" || status?.status === "cancelled"

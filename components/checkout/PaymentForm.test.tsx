@@ -1,5 +1,4 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render } from "@testing-library/react";
 import { serverHtml } from "@/components/query/server-html";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,11 +26,7 @@ const props = (over: Partial<PaymentFormProps> = {}): PaymentFormProps => ({
   ...over,
 });
 
-const tree = (over: Partial<PaymentFormProps>) => (
-  <QueryClientProvider client={new QueryClient()}>
-    <PaymentForm {...props(over)} />
-  </QueryClientProvider>
-);
+const tree = (over: Partial<PaymentFormProps>) => <PaymentForm {...props(over)} />;
 
 function formOf(over: Partial<PaymentFormProps> = {}) {
   return render(tree(over)).container.querySelector("form")!;

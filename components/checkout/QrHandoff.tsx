@@ -1,12 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useSyncExternalStore } from "react";
-import { checkoutStatusQuery } from "@/components/query/queries";
+import { lazy, Suspense, useSyncExternalStore } from "react";
 
 /** The width from which the page shows the QR code (globals.css). */
 const WIDE = "(min-width: 960px)";
-const EVERY_MS = 5_000;
 
 function subscribe(onChange: () => void) {
   const query = window.matchMedia(WIDE);
@@ -14,12 +11,13 @@ function subscribe(onChange: () => void) {
   return () => query.removeEventListener("change", onChange);
 }
 
+// With react-query: fetched only on a screen wide enough to show the QR code (ADR 26).
+const QrHandoffPoll = lazy(() => import("./QrHandoffPoll"));
+
 /**
  * The other half of the QR hand-off: while this page shows the QR code and the payer pays on the
- * phone, it asks every 5 s (paused while the tab is hidden) whether the checkout has ended. Paid: it
- * reloads, so the computer shows "paid" too instead of a form for an order already paid. Expired or
- * cancelled: the payment card (CheckoutPayment, reading the same query) says so in place, focused,
- * instead of a reload that took the payer's choices and place without a word.
+ * phone, the page asks whether the checkout has ended (QrHandoffPoll). Nothing on a phone, where
+ * no QR code shows.
  */
 export function QrHandoff({ checkoutId }: { checkoutId: string }) {
   const wide = useSyncExternalStore(
@@ -27,16 +25,9 @@ export function QrHandoff({ checkoutId }: { checkoutId: string }) {
     () => window.matchMedia(WIDE).matches,
     () => false,
   );
-  const { data } = useQuery({
-    ...checkoutStatusQuery(checkoutId),
-    enabled: wide,
-    refetchInterval: EVERY_MS,
-    refetchOnMount: false,
-  });
-  // Not "processing", which is also this computer's own Pay on its way out.
-  const paid = data?.status === "paid";
-  useEffect(() => {
-    if (paid) window.location.reload();
-  }, [paid]);
-  return null;
+  return wide ? (
+    <Suspense fallback={null}>
+      <QrHandoffPoll checkoutId={checkoutId} />
+    </Suspense>
+  ) : null;
 }

@@ -6,6 +6,7 @@ import type { Locale } from "@/lib/checkout/types";
 import type { SavedAccountView, StartPaymentResponse } from "@/lib/checkout/contract";
 import { format } from "@/lib/i18n/format";
 import { fetchJson } from "@/components/query/fetch-json";
+import { inQueryIsland } from "@/components/query/QueryIsland";
 import { leaveTo } from "@/components/embed/frame-events";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow } from "./pay-request";
@@ -34,9 +35,12 @@ interface SavedAccountPanelProps {
  * One-click payment from the customer's saved bank account: which account (bank, masked IBAN),
  * whether its balance covers the amount, and one Pay button. The provider skips the bank login
  * and the account choice; the payer only approves. Paying another way and forgetting the account
- * are one click away.
+ * are one click away. An island of its own, with react-query, loaded only by the pages that show it
+ * (ADR 26).
  */
-export function SavedAccountPanel({
+export const SavedAccountPanel = inQueryIsland(Panel);
+
+function Panel({
   checkoutId,
   locale,
   amountText,

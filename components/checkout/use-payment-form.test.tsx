@@ -1,7 +1,5 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
-import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BanksResponse } from "@/lib/checkout/contract";
 import { pickMessages } from "@/lib/i18n";
@@ -52,11 +50,7 @@ globalThis.fetch = (async (input: RequestInfo | URL) => {
 }) as typeof fetch;
 
 function render(over: Partial<PaymentFormOptions> = {}) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={client}>{children}</QueryClientProvider>
-  );
-  return renderHook(() => usePaymentForm(options(over)), { wrapper });
+  return renderHook(() => usePaymentForm(options(over)));
 }
 
 afterEach(() => {

@@ -1,11 +1,10 @@
-import { useMutation } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type BaseSyntheticEvent } from "react";
 import { useController, useForm, useWatch, type Resolver } from "react-hook-form";
 import type { Locale } from "@/lib/checkout/types";
 import type { BanksResponse } from "@/lib/checkout/contract";
 import type { MessagesFor } from "@/lib/i18n/format";
 import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
-import { useBanksQuery, usePrefetchBanks } from "@/components/bank-picker/use-banks-query";
+import { prefetchBanks, useBanksQuery } from "@/components/bank-picker/use-banks-query";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
 import { leaveTo, tellParent } from "@/components/embed/frame-events";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
@@ -74,8 +73,7 @@ function choicesOf(methods: PaymentFormOptions["methods"], bankOnly = false): Ch
 /**
  * The payment form's state and actions: react-hook-form holds the values and validates them with
  * the zod schema (on blur and on submit, again on every change once submitted), the bank list is a
- * query per country, and Pay is a mutation (never retried by the library; the attempt key makes a
- * deliberate retry safe). Server refusals about a field land on that field.
+ * query per country, and Pay is one request. Server refusals about a field land on that field.
  */
 export function usePaymentForm(o: PaymentFormOptions) {
   const offered = choicesOf(o.methods, o.bankOnly);
@@ -118,7 +116,6 @@ export function usePaymentForm(o: PaymentFormOptions) {
   useChangedBeforeLive("#country", (code) => o.countries.some((c) => c.code === code) && chooseCountry(code));
 
   const banks = useBanksQuery(country, o.initialBanks);
-  const prefetch = usePrefetchBanks();
   const lastUsedId = useLastUsedBank(country);
   const chosenBank = (banks.status === "ready" ? banks.banks : []).find((b) => b.id === bankId) ?? null;
 
@@ -134,62 +131,71 @@ export function usePaymentForm(o: PaymentFormOptions) {
   // In the merchant's page, the link to the bank, offered when the window has not left by itself.
   const [stuckLink, setStuckLink] = useState<string | null>(null);
 
-  const pay = useMutation({
-    mutationFn: async (values: PaymentFormValues) => {
-      const id = encodeURIComponent(o.checkoutId);
-      const leave: Leave =
-        saving && chosenBank
-          ? {
-              url: `/api/checkouts/${id}/saved-account`,
-              body: { bankId: chosenBank.id, termsAccepted: values.terms, lang: o.locale },
-              linkField: "authorizationLink",
-            }
-          : {
-              url: `/api/checkouts/${id}/payments`,
-              body: startRequestOf(values, attemptKeyFor(o.checkoutId, newAttemptPending), o.locale),
-              linkField: "confirmLink",
-            };
+  // Pay: asking the server, then (still paying) on the way to the bank. Never repeated by itself; the attempt key
+  // makes a deliberate retry safe. A plain request, not a react-query mutation: nothing to cache,
+  // and the library stays out of the page's first load (ADR 26).
+  const [paying, setPaying] = useState(false);
+  async function pay(values: PaymentFormValues) {
+    setPayError(null);
+    setPaying(true);
+    const id = encodeURIComponent(o.checkoutId);
+    const leave: Leave =
+      saving && chosenBank
+        ? {
+            url: `/api/checkouts/${id}/saved-account`,
+            body: { bankId: chosenBank.id, termsAccepted: values.terms, lang: o.locale },
+            linkField: "authorizationLink",
+          }
+        : {
+            url: `/api/checkouts/${id}/payments`,
+            body: startRequestOf(values, attemptKeyFor(o.checkoutId, newAttemptPending), o.locale),
+            linkField: "confirmLink",
+          };
+    let link: string;
+    try {
       const answer = await fetchJson<Record<string, unknown>>(leave.url, {
         method: "POST",
         body: JSON.stringify(leave.body),
       });
-      return linkToFollow(answer[leave.linkField]);
-    },
-    onMutate: () => setPayError(null),
-    onSuccess: (link) => {
-      if (here && chosenBank) rememberBank(country, chosenBank.id);
-      // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
-      if (!leaveTo(link)) window.setTimeout(() => setStuckLink(link), STUCK_AFTER_MS);
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.code === "terms_required") {
-        form.setValue("terms", false);
-        form.setError("terms", { type: "server", message: "errors.terms" }, { shouldFocus: true });
-        return;
-      }
-      // Saving turned out impossible: the next Pay pays without it.
-      if (error instanceof ApiError && error.code === "saving_unavailable") form.setValue("remember", false);
-      const what = explain(error, o.messages);
-      tellParent("error", { code: error instanceof ApiError && error.code ? error.code : "network" });
-      if (what.newKey) clearAttemptKey(o.checkoutId);
-      setPayError({ key: what.key, retry: what.retry && !what.reload });
-      // The server's page shows what is going on (an attempt in flight, paid, expired).
-      if (what.reload) {
-        setReloading(true);
-        window.location.reload();
-      }
-    },
-  });
-  const leaving = pay.isPending || pay.isSuccess || reloading;
+      link = linkToFollow(answer[leave.linkField]);
+    } catch (error) {
+      setPaying(false);
+      refused(error);
+      return;
+    }
+    if (here && chosenBank) rememberBank(country, chosenBank.id);
+    // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
+    if (!leaveTo(link)) window.setTimeout(() => setStuckLink(link), STUCK_AFTER_MS);
+  }
+  function refused(error: unknown) {
+    if (error instanceof ApiError && error.code === "terms_required") {
+      form.setValue("terms", false);
+      form.setError("terms", { type: "server", message: "errors.terms" }, { shouldFocus: true });
+      return;
+    }
+    // Saving turned out impossible: the next Pay pays without it.
+    if (error instanceof ApiError && error.code === "saving_unavailable") form.setValue("remember", false);
+    const what = explain(error, o.messages);
+    tellParent("error", { code: error instanceof ApiError && error.code ? error.code : "network" });
+    if (what.newKey) clearAttemptKey(o.checkoutId);
+    setPayError({ key: what.key, retry: what.retry && !what.reload });
+    // The server's page shows what is going on (an attempt in flight, paid, expired).
+    if (what.reload) {
+      setReloading(true);
+      window.location.reload();
+    }
+  }
+  const leaving = paying || reloading;
 
   // Another way to pay: errors about the bank and the Terms no longer apply, or apply again.
   const choiceChanged = () =>
     form.formState.isSubmitted ? void form.trigger() : form.clearErrors(["bankId", "terms"]);
 
   // Invalid: react-hook-form focuses the first field in error (the bank list, then the Terms).
-  const submit = form.handleSubmit((values) => {
-    if (!leaving) pay.mutate(values);
-  });
+  const submit = (event?: BaseSyntheticEvent) =>
+    form.handleSubmit((values) => {
+      if (!leaving) void pay(values);
+    })(event);
 
   return {
     form,
@@ -234,6 +240,6 @@ export function usePaymentForm(o: PaymentFormOptions) {
     },
     chooseCountry,
     /** The payer reaches for the country switch: fetch the other countries' lists ahead. */
-    prefetchCountries: () => prefetch(o.countries.map((c) => c.code).filter((c) => c !== country)),
+    prefetchCountries: () => prefetchBanks(o.countries.map((c) => c.code).filter((c) => c !== country)),
   };
 }

@@ -1,17 +1,18 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { format } from "@/lib/i18n/format";
 import { clearAttemptKey } from "@/components/checkout/attempt-key";
 import { shopLink } from "@/components/checkout/links";
 import { keepTitle, withPageName } from "@/components/i18n/page-title";
-import { checkoutStatusQuery } from "@/components/query/queries";
 import { outcomeOf, wordsOf, type Outcome, type StatusMessages } from "./outcome";
+import type { Followed } from "./StatusFollower";
 
-const POLL_INTERVAL_MS = 1_500;
-const POLL_MAX_INTERVAL_MS = 10_000;
+// With react-query: fetched after the page, and only while the outcome is still to come (ADR 26).
+const StatusFollower = lazy(() => import("./StatusFollower"));
+
+const noChange = () => () => {};
 const POLL_CAP_MS = 2 * 60_000;
 
 function Icon({ outcome }: { outcome: Outcome }) {
@@ -38,17 +39,12 @@ function Icon({ outcome }: { outcome: Outcome }) {
   );
 }
 
-/** The pause after n answers: 1.5 s, growing by half each time, at most 10 s. */
-function pollDelayMs(n: number): number {
-  return Math.min(POLL_INTERVAL_MS * 1.5 ** n, POLL_MAX_INTERVAL_MS);
-}
-
 /**
  * The landing page's status. The server renders what it knows (having asked the provider, when it
  * answered in time), so the first paint is usually the outcome itself. While it is not final, the
- * query asks again, backing off from every 1.5 s to every 10 s, at once when the payer comes back
- * to the tab (from the bank app, or out of the back/forward cache), paused while the tab is hidden,
- * for up to two minutes; then "Check again". Never reads the URL.
+ * page asks again (StatusFollower), backing off from every 1.5 s to every 10 s, at once when the
+ * payer comes back to the tab (from the bank app, or out of the back/forward cache), paused while
+ * the tab is hidden, for up to two minutes; then "Check again". Never reads the URL.
  */
 export function PaymentStatus({
   checkoutId,
@@ -69,18 +65,22 @@ export function PaymentStatus({
 }) {
   const [timedOut, setTimedOut] = useState(false);
   const [round, setRound] = useState(0);
+  const [followed, setFollowed] = useState<Followed>({ data: initial, failed: false });
+  const askNow = useRef<(() => void) | null>(null);
   // A failed or unpaid checkout changes only when the payer pays again: nothing to wait for.
-  const settledView = (view: CheckoutStatusView | undefined) =>
-    view !== undefined && (view.final || ["failed", "notPaid"].includes(outcomeOf(view, false, false)));
-  const query = useQuery({
-    ...checkoutStatusQuery(checkoutId),
-    initialData: initial ?? undefined,
-    enabled: (q) => !timedOut && !settledView(q.state.data),
-    refetchInterval: (q) => pollDelayMs(q.state.dataUpdateCount + q.state.errorUpdateCount),
-  });
-  const data = query.data ?? null;
-  const outcome = outcomeOf(data, query.isError && !query.isFetching, timedOut);
-  const settled = settledView(query.data);
+  const settledView = (view: CheckoutStatusView | null | undefined) =>
+    view != null && (view.final || ["failed", "notPaid"].includes(outcomeOf(view, false, false)));
+  const data = followed.data;
+  const outcome = outcomeOf(data, followed.failed, timedOut);
+  const settled = settledView(data);
+  // Followed from the browser only when the first paint did not already show the outcome, once the
+  // page is up (false on the server and while hydrating).
+  const follow = useSyncExternalStore(
+    noChange,
+    () => !settledView(initial),
+    () => false,
+  );
+  const asking = useCallback((view: CheckoutStatusView | undefined) => !timedOut && !settledView(view), [timedOut]);
 
   useEffect(() => {
     if (settled || timedOut) return;
@@ -88,15 +88,14 @@ export function PaymentStatus({
     return () => clearTimeout(cap);
   }, [settled, timedOut, round]);
 
-  const { refetch } = query;
   useEffect(() => {
     // Back from the bank may restore this page from the back/forward cache: ask at once.
     const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) void refetch();
+      if (event.persisted) askNow.current?.();
     };
     window.addEventListener("pageshow", onPageShow);
     return () => window.removeEventListener("pageshow", onPageShow);
-  }, [refetch]);
+  }, []);
 
   // "Check again" goes away when pressed: focus moves to the status heading instead of falling to
   // the page's body. A screen reader reads the heading on arriving there, so from then on the
@@ -110,7 +109,9 @@ export function PaymentStatus({
   function checkAgain() {
     setTimedOut(false);
     setRound((r) => r + 1);
-    void refetch();
+    // Asking again: no longer "could not check", in the same render that moves the focus.
+    setFollowed((f) => ({ ...f, failed: false }));
+    askNow.current?.();
   }
 
   const backToShop = data ? shopLink(data.returnUrl, checkoutId) : null;
@@ -135,6 +136,17 @@ export function PaymentStatus({
 
   return (
     <section className={`card ${tone}`} aria-labelledby="payment-status-heading">
+      {follow && (
+        <Suspense fallback={null}>
+          <StatusFollower
+            checkoutId={checkoutId}
+            initial={initial}
+            follow={asking}
+            onChange={setFollowed}
+            askNowRef={askNow}
+          />
+        </Suspense>
+      )}
       <div className="status-icon">
         <Icon outcome={outcome} />
       </div>
