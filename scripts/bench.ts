@@ -165,12 +165,14 @@ interface LighthouseFigures {
   /** Lighthouse's measure of this host's speed (environment.benchmarkIndex). */
   benchmarkIndex: number;
   /** Main-thread time by script (the bootup-time audit: evaluation, parse and compile), ms. */
-  byScript: { url: string; ms: number }[];
+  byScript: { name: string; ms: number }[];
   /** The long tasks Lighthouse saw, by the script it blames, ms. */
-  longTasks: { url: string; ms: number }[];
+  longTasks: { name: string; ms: number }[];
+  /** Main-thread time by kind of work (mainthread-work-breakdown: script evaluation, style & layout...), ms. */
+  byKind: { name: string; ms: number }[];
 }
 
-type AuditItem = { reason?: string; url?: string; total?: number; duration?: number };
+type AuditItem = { reason?: string; url?: string; total?: number; duration?: number; groupLabel?: string };
 
 /** A script's name without the host: /_next/static/chunks/x.js, or the page's own HTML as "page". */
 function scriptName(url: string | undefined): string {
@@ -232,25 +234,29 @@ function lighthouseOnce(url: string, cpuMultiplier?: number): LighthouseFigures 
     bfcache: bf ? (bf.score === 1 ? "eligible" : `not eligible (${bfReasons.join("; ")})`) : "not audited",
     benchmarkIndex: report.environment?.benchmarkIndex ?? NaN,
     byScript: (report.audits["bootup-time"]?.details?.items ?? []).map((i) => ({
-      url: scriptName(i.url),
+      name: scriptName(i.url),
       ms: i.total ?? 0,
     })),
     longTasks: (report.audits["long-tasks"]?.details?.items ?? []).map((i) => ({
-      url: scriptName(i.url),
+      name: scriptName(i.url),
+      ms: i.duration ?? 0,
+    })),
+    byKind: (report.audits["mainthread-work-breakdown"]?.details?.items ?? []).map((i) => ({
+      name: i.groupLabel ?? "(other)",
       ms: i.duration ?? 0,
     })),
   };
 }
 
-/** "120 ms x.js, 80 ms y.js": the largest first, the same script's entries summed. */
-function byScriptLine(rows: { url: string; ms: number }[], top = 6): string {
+/** "120 ms x.js, 80 ms y.js": the largest first, the same name's entries summed. */
+function largestFirst(rows: { name: string; ms: number }[], top = 6): string {
   const sums = new Map<string, number>();
-  for (const r of rows) sums.set(r.url, (sums.get(r.url) ?? 0) + r.ms);
+  for (const r of rows) sums.set(r.name, (sums.get(r.name) ?? 0) + r.ms);
   const sorted = [...sums].sort((a, b) => b[1] - a[1]);
   return sorted.length
     ? sorted
         .slice(0, top)
-        .map(([url, ms]) => `${ms.toFixed(0)} ms ${url}`)
+        .map(([name, ms]) => `${ms.toFixed(0)} ms ${name}`)
         .join(", ")
     : "none";
 }
@@ -354,8 +360,9 @@ async function benchFirstLoad() {
         `  LCP ${lh.lcpMs.toFixed(0)} ms, TBT ${lh.tbtMs.toFixed(0)} ms, CLS ${lh.cls.toFixed(3)}, back/forward cache ${lh.bfcache}`,
       );
       // Where the time goes (issue 52): the main thread by script, and the long tasks by script.
-      line(`  main thread by script: ${byScriptLine(lh.byScript)}`);
-      line(`  long tasks by script: ${byScriptLine(lh.longTasks)}`);
+      line(`  main thread by script: ${largestFirst(lh.byScript)}`);
+      line(`  long tasks by script: ${largestFirst(lh.longTasks)}`);
+      line(`  main thread by kind of work: ${largestFirst(lh.byKind, 8)}`);
       return lh;
     };
     /** The payer's pages against the bare page, in one run: within 3 points, TBT at most 1.5x (issue 52). */

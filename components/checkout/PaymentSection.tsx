@@ -13,7 +13,8 @@ import { listBanks } from "@/lib/checkout/banks";
 import type { BanksResponse } from "@/lib/checkout/contract";
 import type { CheckoutPageData } from "@/lib/checkout/page-data";
 import { errorMessageId, isErrorCode } from "@/lib/errors";
-import { countryName, format, messages, pickMessages, type Messages } from "@/lib/i18n";
+import { payerErrorCodes } from "@/lib/http/openapi";
+import { countryName, format, messages, pickMessages, type Locale, type Messages } from "@/lib/i18n";
 
 // The provider's documents the payer agrees to when choosing the bank on our page.
 const TERMS_URL = "https://kevin.eu/terms-conditions";
@@ -103,6 +104,30 @@ interface PaymentSectionProps {
  * The checkout's payment card, the same on our page and in the merchant's (embedded): how the
  * checkout ended, the attempt in flight, or the form with the payer's saved account first.
  */
+/**
+ * The words the payment card's code needs, and no more: they travel in every page's RSC payload,
+ * which the browser parses before the page comes alive (ADR 26). Refusals only of the routes the
+ * payer's pages call; the payment in flight's and the saved account's words only when the page
+ * shows them.
+ */
+function islandMessages(locale: Locale, shows: { attempt: boolean; saved: boolean }) {
+  return pickMessages(locale, [
+    "pay.",
+    "errors.",
+    "payError.",
+    ...payerErrorCodes().map(errorMessageId),
+    "picker.",
+    "common.",
+    ...(shows.attempt ? (["attempt."] as const) : []),
+    ...(shows.saved ? (["saved."] as const) : []),
+    "checkout.failedNotice",
+    "expiry.",
+    "checkout.expired.heading",
+    "checkout.cancelled.heading",
+    "checkout.ended.body",
+  ]);
+}
+
 export async function PaymentSection({ data, query, kept, notices, embedded = false }: PaymentSectionProps) {
   const { checkout, locale, attempt } = data;
   const t = messages(locale);
@@ -202,21 +227,10 @@ export async function PaymentSection({ data, query, kept, notices, embedded = fa
         privacyUrl={PRIVACY_URL}
         offerSave={data.canSaveAccount}
         savedAccount={savedAccount}
-        messages={pickMessages(locale, [
-          "pay.",
-          "errors.",
-          "payError.",
-          "apiError.",
-          "picker.",
-          "common.",
-          "attempt.",
-          "saved.",
-          "checkout.failedNotice",
-          "expiry.",
-          "checkout.expired.heading",
-          "checkout.cancelled.heading",
-          "checkout.ended.body",
-        ])}
+        messages={islandMessages(locale, {
+          attempt: inFlight !== null,
+          saved: data.canSaveAccount || savedAccount !== null,
+        })}
       />
     </section>
   );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { openApiDocument } from "./openapi";
+import { errorMessageId } from "../errors";
+import { LOCALES, messages } from "../i18n";
+import { openApiDocument, payerErrorCodes } from "./openapi";
 
 describe("OpenAPI document", () => {
   it("describes the checkout body from the schema that parses it, amount as a string", () => {
@@ -47,5 +49,17 @@ describe("OpenAPI document of the answers", () => {
       expect.arrayContaining(["already_paid", "payment_in_progress", "attempt_failed"]),
     );
     expect(start.responses["500"]).toBeDefined();
+  });
+});
+
+describe("the refusals the payer's pages carry words for", () => {
+  it("are every code the payer's routes can answer, in every language, and none of the merchant's or staff's", () => {
+    const codes = payerErrorCodes();
+    expect(codes).toEqual(
+      expect.arrayContaining(["payment_in_progress", "payment_authorised", "terms_required", "rate_limited"]),
+    );
+    for (const locale of LOCALES) for (const code of codes) expect(messages(locale)[errorMessageId(code)]).toBeTruthy();
+    for (const other of ["unauthorized", "refund_currency", "refund_exceeds_payment", "webhook_unsigned"] as const)
+      expect(codes).not.toContain(other);
   });
 });

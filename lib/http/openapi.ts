@@ -406,3 +406,25 @@ export function openApiDocument(serverUrl: string) {
     },
   };
 }
+
+/** Where the payer's own pages send their requests: their refusals are the ones a payer may read. */
+const PAYER_PATHS = [
+  "/api/checkouts/{checkoutId}/payments",
+  "/api/checkouts/{checkoutId}/payments/abandon",
+  "/api/checkouts/{checkoutId}/saved-account",
+  "/api/checkouts/{checkoutId}/status",
+  "/api/banks",
+] as const;
+
+let payerCodes: ErrorCode[] | undefined;
+
+/**
+ * Every code the payer's pages can be answered with, by the document's own lists: the words the
+ * page carries for them (the others, a merchant's or staff's, would be dead weight in every page).
+ */
+export function payerErrorCodes(): ErrorCode[] {
+  if (payerCodes) return payerCodes;
+  const paths: Record<string, Record<string, { "x-error-codes"?: ErrorCode[] }>> = openApiDocument("").paths;
+  const codes = PAYER_PATHS.flatMap((p) => Object.values(paths[p] ?? {}).flatMap((op) => op["x-error-codes"] ?? []));
+  return (payerCodes = [...new Set([...codes, ...PAGE_ERRORS])].sort());
+}
