@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
-import { serverHtml } from "@/components/query/server-html";
+import { serverHtml } from "@/components/testing/server-html";
 import { pickMessages } from "@/lib/i18n";
 import { AttemptPanel, type InFlightAttempt } from "./AttemptPanel";
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render } from "@testing-library/react";
-import { serverHtml } from "@/components/query/server-html";
+import { serverHtml } from "@/components/testing/server-html";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BankView } from "@/lib/checkout/contract";
 import { pickMessages } from "@/lib/i18n";

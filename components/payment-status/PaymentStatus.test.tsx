@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AttemptView, CheckoutStatusView } from "@/lib/checkout/contract";
-import { serverHtml } from "@/components/query/server-html";
+import { serverHtml } from "@/components/testing/server-html";
 import { pickMessages } from "@/lib/i18n";
 import { PaymentStatus } from "./PaymentStatus";
 

@@ -13,6 +13,11 @@ import type { Followed } from "./StatusFollower";
 const StatusFollower = lazy(() => import("./StatusFollower"));
 
 const noChange = () => () => {};
+
+/** A failed or unpaid checkout changes only when the payer pays again: nothing to wait for. */
+function settledView(view: CheckoutStatusView | null | undefined): boolean {
+  return view != null && (view.final || ["failed", "notPaid"].includes(outcomeOf(view, false, false)));
+}
 const POLL_CAP_MS = 2 * 60_000;
 
 function Icon({ outcome }: { outcome: Outcome }) {
@@ -67,9 +72,6 @@ export function PaymentStatus({
   const [round, setRound] = useState(0);
   const [followed, setFollowed] = useState<Followed>({ data: initial, failed: false });
   const askNow = useRef<(() => void) | null>(null);
-  // A failed or unpaid checkout changes only when the payer pays again: nothing to wait for.
-  const settledView = (view: CheckoutStatusView | null | undefined) =>
-    view != null && (view.final || ["failed", "notPaid"].includes(outcomeOf(view, false, false)));
   const data = followed.data;
   const outcome = outcomeOf(data, followed.failed, timedOut);
   const settled = settledView(data);

@@ -7,7 +7,7 @@ import { useState, type ComponentType, type ReactNode } from "react";
  * Nothing is retried by default: a payment start must never be repeated by a library, and the
  * polls have their own rhythm; each query that wants retries says so.
  */
-export function newQueryClient(): QueryClient {
+function newQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
 }
 

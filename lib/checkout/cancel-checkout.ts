@@ -27,11 +27,15 @@ export async function cancelCheckout(
   if (checkout.status === "expired") throw new CheckoutError("checkout_expired");
   // A payment the payer stopped and still approved is under way again, and is not stopped below.
   await takeBackAuthorised(c, checkoutId, by);
-  const cancel = (tx: Tx) => cancelUnderLock(tx, checkoutId, by);
   // A payment in flight is stopped and the checkout cancelled in one transaction; with none, it is
-  // cancelled in a transaction of its own (again harmless when the first did it).
+  // cancelled in a transaction of its own.
+  let cancelled = false;
+  const cancel = async (tx: Tx) => {
+    await cancelUnderLock(tx, checkoutId, by);
+    cancelled = true;
+  };
   await abandonPayment(checkoutId, c, by, cancel);
-  await c.db.transaction(cancel);
+  if (!cancelled) await c.db.transaction(cancel);
   return getCheckoutDetail(checkoutId, c);
 }
 
