@@ -12,6 +12,13 @@ export async function register() {
   await stampPeerAddress();
   const { startBackgroundWork } = await import("./lib/checkout/app-context");
   await startBackgroundWork(); // exits the process with one line when the database cannot be opened
+  const [{ appContext }, { env }, { settleStaff }] = await Promise.all([
+    import("./lib/checkout/app-context"),
+    import("./lib/env"),
+    import("./lib/staff/start-up"),
+  ]);
+  const noStaff = await settleStaff((await appContext()).db, env());
+  if (noStaff) console.warn(noStaff);
   const { installGracefulShutdown } = await import("./lib/checkout/shutdown");
   installGracefulShutdown();
 }

@@ -22,6 +22,9 @@ const nextConfig = {
   // The site's own stylesheet is a <style> of the root layout (app/stylesheet.ts).
   experimental: {
     inlineCss: true,
+    // forbidden(): a staff role that may not do something gets 403 and app/forbidden.tsx, from a
+    // page or a server action alike (components/backoffice/require-staff.ts).
+    authInterrupts: true,
     // No request needs more than the API's 64 KB (lib/http/body.ts). proxy.ts answers a page
     // request with a bigger body 413 before Next reads it; behind it, a server action refuses one
     // too, and the proxy is never handed more than this of a body (Next's default is 10 MB).

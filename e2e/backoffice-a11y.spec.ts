@@ -1,17 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createCheckout, decideAtBank, payWithBank } from "./journey";
+import { createCheckout, decideAtBank, payWithBank, signInToBackoffice } from "./journey";
 
 /*
  * The back office with a keyboard and a screen reader: after an action, focus is never dropped on
  * the page's body (where the next Tab starts again at the top), and what changed is announced.
  */
-
-async function signIn(page: Page) {
-  await page.goto("/backoffice/login");
-  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/backoffice$/);
-}
 
 /** What the list's polite status says once the list has loaded. */
 const listStatus = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
@@ -23,7 +16,7 @@ test("filters and pages of the list keep the focus on the control pressed, or on
   // 26 checkouts of their own: one more than a page.
   const prefix = `focus-${Date.now()}`;
   for (let i = 0; i < 26; i++) await createCheckout(request, { reference: `${prefix}-${i}` });
-  await signIn(page);
+  await signInToBackoffice(page);
   const heading = page.getByRole("heading", { name: "Checkouts", exact: true, level: 2 });
 
   // Enter in the search: the list changes, the caret stays in the field.
@@ -90,7 +83,7 @@ test("refunding all that is left moves focus to 'Nothing is left to refund' that
   await decideAtBank(page, "Approve");
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
 
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   await expect(page.getByLabel("Amount", { exact: true })).toHaveValue("24.90");
   await page.getByRole("button", { name: "Refund" }).focus();
@@ -100,6 +93,6 @@ test("refunding all that is left moves focus to 'Nothing is left to refund' that
 });
 
 test("the list's title names the back office, as its other pages' do", async ({ page }) => {
-  await signIn(page);
+  await signInToBackoffice(page);
   await expect(page).toHaveTitle("Checkouts · Back office");
 });

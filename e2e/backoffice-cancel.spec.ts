@@ -1,18 +1,11 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout, forceProviderStatus, merchantView } from "./journey";
+import { createCheckout, forceProviderStatus, merchantView, signInToBackoffice } from "./journey";
 
 /*
  * Staff cancel checkouts from the back office's checkout page (the merchant API's cancel, ADR 25):
  * asked first, told the outcome, and refused where the payer's money is already on its way.
  */
-
-async function signIn(page: Page) {
-  await page.goto("/backoffice/login");
-  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/backoffice$/);
-}
 
 /** The payer starts a bank payment and is at the bank, not yet authorised; returns its provider id. */
 async function payerAtTheBank(request: APIRequestContext, checkoutId: string): Promise<string> {
@@ -35,7 +28,7 @@ test("staff cancel an open checkout by keyboard, after saying yes: the outcome i
 }) => {
   const reference = `bo-cancel-${Date.now()}`;
   const checkoutId = await createCheckout(request, { reference });
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   await expect(startButton(page)).toBeVisible();
   await expectNoAxeViolations(page);
@@ -83,7 +76,7 @@ test("a payment the payer left at the bank unauthorised is stopped, then the che
 }) => {
   const checkoutId = await createCheckout(request, { reference: `bo-cancel-bank-${Date.now()}` });
   await payerAtTheBank(request, checkoutId);
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   await startButton(page).click();
   await page.getByRole("button", { name: "Yes, cancel checkout" }).click();
@@ -103,7 +96,7 @@ test("a payment the payer authorised cannot be stopped: staff are told why, and 
   const checkoutId = await createCheckout(request, { reference: `bo-cancel-auth-${Date.now()}` });
   const paymentId = await payerAtTheBank(request, checkoutId);
   await forceProviderStatus(request, paymentId, { bankStatus: "ACSP" });
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   await startButton(page).click();
   await page.getByRole("button", { name: "Yes, cancel checkout" }).click();
@@ -126,7 +119,7 @@ test("a page left open after the session ended cannot cancel: the action sends t
   request,
 }) => {
   const checkoutId = await createCheckout(request, { reference: `bo-cancel-nosession-${Date.now()}` });
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   await context.clearCookies();
   await startButton(page).click();

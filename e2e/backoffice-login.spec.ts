@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { DEMO_ADMIN, signInToBackoffice } from "./journey";
 import { expectNoAxeViolations } from "./axe";
 
 test("the back office sends a visitor without a session to the sign-in page", async ({ page }) => {
@@ -10,25 +11,31 @@ test("the back office sends a visitor without a session to the sign-in page", as
   await expect(page).toHaveURL(/\/backoffice\/login$/);
 });
 
-test("a wrong password is refused with an announced error, the right one signs in and Sign out ends the session", async ({
+test("a wrong password and an unknown email are refused alike with an announced error, the right ones sign in and Sign out ends the session", async ({
   page,
   context,
 }) => {
   await page.goto("/backoffice/login");
   await expectNoAxeViolations(page);
 
+  await page.getByLabel("Email").fill("nobody@shop.example");
+  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password" })).toBeVisible();
+  await page.getByLabel("Email").fill(DEMO_ADMIN.email);
   await page.getByLabel("Password", { exact: true }).fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Wrong password" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password" })).toBeVisible();
   await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page).toHaveURL(/\/backoffice\/login$/);
   expect((await context.cookies()).find((c) => c.name === "bo_session")).toBeUndefined();
   await expectNoAxeViolations(page);
 
-  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
+  await page.getByLabel("Password", { exact: true }).fill(DEMO_ADMIN.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/backoffice$/);
   await expect(page.getByRole("heading", { level: 1, name: "Checkouts" })).toBeVisible();
+  await expect(page.getByText(`${DEMO_ADMIN.email} · Admin`)).toBeVisible();
 
   const session = (await context.cookies()).find((c) => c.name === "bo_session");
   expect(session?.httpOnly).toBe(true);
@@ -48,19 +55,12 @@ test("a forged session cookie does not open the back office", async ({ page, con
   await expect(page).toHaveURL(/\/backoffice\/login$/);
 });
 
-async function signIn(page: import("@playwright/test").Page) {
-  await page.goto("/backoffice/login");
-  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/backoffice$/);
-}
-
 test("Sign out really ends the session: its cookie, replayed later, opens nothing", async ({
   page,
   context,
   browser,
 }) => {
-  await signIn(page);
+  await signInToBackoffice(page);
   const cookie = (await context.cookies()).find((c) => c.name === "bo_session")!;
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/backoffice\/login$/);
@@ -75,11 +75,11 @@ test("Sign out really ends the session: its cookie, replayed later, opens nothin
   await other.close();
 });
 
-test("Sign out everywhere ends every session, in every browser", async ({ page, browser }) => {
+test("Sign out everywhere ends every session of the person, in every browser", async ({ page, browser }) => {
   const laptop = await browser.newContext({ baseURL: test.info().project.use.baseURL });
   const elsewhere = await laptop.newPage();
-  await signIn(elsewhere);
-  await signIn(page);
+  await signInToBackoffice(elsewhere);
+  await signInToBackoffice(page);
 
   await page.getByRole("button", { name: "Sign out everywhere" }).click();
   await expect(page).toHaveURL(/\/backoffice\/login\?ended=all$/);

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { signInToBackoffice } from "./journey";
 import { openDb } from "../lib/db/client";
 import { notifications } from "../lib/db/schema";
 import { RETRY_DELAYS_MS } from "../lib/checkout/notifications";
@@ -114,10 +115,7 @@ test("staff send a given-up notification again once the merchant's endpoint work
   await startApp(request);
   const before = endpoint.received.length;
 
-  await page.goto("/backoffice/login");
-  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/backoffice$/);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   const table = page.getByRole("table", { name: /Notifications sent to the merchant/ });
   const row = table.getByRole("row", { name: /checkout\.paid/ });

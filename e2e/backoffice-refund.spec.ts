@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout, decideAtBank, payWithBank, sandboxPayments } from "./journey";
+import { createCheckout, decideAtBank, payWithBank, sandboxPayments, signInToBackoffice } from "./journey";
 
 /*
  * One checkout of 24.90 EUR, paid at the sandbox bank, then looked after by staff: found with the
@@ -10,13 +10,6 @@ test.describe.configure({ mode: "serial" });
 
 const reference = `bo-${Date.now()}`;
 let checkoutId = "";
-
-async function signIn(page: Page) {
-  await page.goto("/backoffice/login");
-  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/backoffice$/);
-}
 
 test.beforeAll(async ({ browser }, testInfo) => {
   testInfo.setTimeout(90_000);
@@ -32,7 +25,7 @@ test.beforeAll(async ({ browser }, testInfo) => {
 });
 
 test("the paid checkout is found by status and reference, and not among failed ones", async ({ page }) => {
-  await signIn(page);
+  await signInToBackoffice(page);
   await expect(page.getByRole("img", { name: /Stacked bar chart of checkouts per day by status/ })).toBeVisible();
   await expectNoAxeViolations(page);
 
@@ -71,7 +64,7 @@ test("the paid checkout is found by status and reference, and not among failed o
 });
 
 test("filters change the list without loading the page again, and Back shows the list before", async ({ page }) => {
-  await signIn(page);
+  await signInToBackoffice(page);
   const pages: string[] = [];
   const lists: string[] = [];
   page.on("request", (r) => {
@@ -106,7 +99,7 @@ test("the back office's JSON is refused without a staff session", async ({ reque
 });
 
 test("the detail page shows the status timeline with where each change came from", async ({ page }) => {
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   const timeline = page.getByRole("table", { name: /Status changes/ });
   await expect(timeline.getByRole("row", { name: /Open to Processing.*Payment start/ })).toHaveCount(1);
@@ -122,7 +115,7 @@ test("the detail page shows the status timeline with where each change came from
 });
 
 test("staff refund part, then another part, and an amount above what is left is refused", async ({ page }) => {
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   const amount = page.getByLabel("Amount", { exact: true });
   await expect(amount).toHaveValue("24.90");
@@ -158,7 +151,7 @@ test("staff refund part, then another part, and an amount above what is left is 
 });
 
 test("a malformed amount is refused with a message naming the field", async ({ page }) => {
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   // Checked in the browser with the server action's own rules: nothing is sent.
   const posts: string[] = [];
@@ -190,7 +183,7 @@ test("a refund made at the provider itself is shown as made there, and what can 
   });
   expect(made.status()).toBe(200);
 
-  await signIn(page);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   const refunds = page.getByRole("table", { name: "Refunds of this checkout" });
   const elsewhere = refunds.getByRole("row", { name: /€2\.40.*Completed.*At the provider/ });

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout, decideAtBank, MERCHANT_KEY, payWithBank } from "./journey";
+import { createCheckout, decideAtBank, MERCHANT_KEY, payWithBank, signInToBackoffice } from "./journey";
 
 /**
  * The payer at the bank in one tab, left open without deciding; then, in a second tab of the same
@@ -60,10 +60,7 @@ test("a payment approved in a forgotten tab after the order was paid is flagged 
     .toEqual(["paid", [false, true]]);
 
   const staff = await context.newPage();
-  await staff.goto("/backoffice/login");
-  await staff.getByLabel("Password", { exact: true }).fill("dev-backoffice");
-  await staff.getByRole("button", { name: "Sign in" }).click();
-  await expect(staff).toHaveURL(/\/backoffice$/);
+  await signInToBackoffice(staff);
   await expect(staff.getByRole("row", { name: new RegExp(reference) })).toContainText("Paid twice");
   await staff.goto(`/backoffice/checkouts/${checkoutId}`);
   const duplicates = staff.getByRole("region", { name: "Duplicate payments" });

@@ -4,6 +4,17 @@ import { expect, type APIRequestContext, type Browser, type Page } from "@playwr
 /** The documented sandbox defaults (README): the merchant API key and the test bank login. */
 export const MERCHANT_KEY = "dev-merchant-key";
 export const BANK_LOGIN = { username: "test", password: "1234" };
+/** The sandbox's demo admin (README "Staff"). */
+export const DEMO_ADMIN = { email: "admin@shop.example", password: "dev-backoffice" };
+
+/** Signs in to the back office as `who` (the demo admin unless told) and waits for the checkouts. */
+export async function signInToBackoffice(page: Page, who: { email: string; password: string } = DEMO_ADMIN) {
+  await page.goto("/backoffice/login");
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password", { exact: true }).fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/backoffice$/);
+}
 
 /** Creates a checkout the way a merchant backend does, over the API. */
 export async function createCheckout(

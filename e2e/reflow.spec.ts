@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createCheckout } from "./journey";
+import { createCheckout, signInToBackoffice } from "./journey";
 
 /*
  * WCAG 1.4.10 and 1.4.12: at 320 CSS px, and with the text spacing a reader may force on every
@@ -34,10 +34,7 @@ test("the back office's checkout page fits 320 px, with and without wider text s
     description: "Order 1 with a rather long description for a shop",
     returnUrl: `${process.env.E2E_APP_URL}/thanks/after/a/rather/long/path?order=000000123456789`,
   });
-  await page.goto("/backoffice/login");
-  await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/backoffice$/);
+  await signInToBackoffice(page);
   await page.goto(`/backoffice/checkouts/${checkoutId}`);
   await expect(page.getByRole("heading", { name: "Summary" })).toBeVisible();
   await expectNoSidewaysScroll(page);

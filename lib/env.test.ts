@@ -149,7 +149,6 @@ describe("deployment checks with a real provider", () => {
     for (const key of [
       "PIS_WEBHOOK_SECRET",
       "MERCHANT_API_KEY",
-      "BACKOFFICE_PASSWORD",
       "MERCHANT_NOTIFY_SECRET",
       "TOKEN_ENCRYPTION_KEYS",
       "PIS_CLIENT_SECRET",
@@ -172,16 +171,10 @@ describe("deployment checks with a real provider", () => {
     expect(refusal({ APP_URL: undefined })).toEqual([expect.stringMatching(/^APP_URL: /)]);
   });
 
-  it("refuses a short back-office password, and a well-known one however long", () => {
-    expect(refusal({ BACKOFFICE_PASSWORD: "Tr0ub4dor&3" })).toEqual([
-      expect.stringMatching(/^BACKOFFICE_PASSWORD: .*at least 12/),
-    ]);
-    expect(refusal({ BACKOFFICE_PASSWORD: "password1234" })).toEqual([
-      expect.stringMatching(/^BACKOFFICE_PASSWORD: .*well known/),
-    ]);
-    expect(refusal({ BACKOFFICE_PASSWORD: "aaaaaaaaaaaaaaaa" })).toEqual([
-      expect.stringMatching(/^BACKOFFICE_PASSWORD: .*well known/),
-    ]);
+  it("no longer reads BACKOFFICE_PASSWORD (staff have their own accounts), and says it was set", () => {
+    expect(refusal({ BACKOFFICE_PASSWORD: "x" })).toEqual([]);
+    expect(loadEnv({ ...REAL_PROVIDER_ENV, BACKOFFICE_PASSWORD: "x" }).legacyBackofficePassword).toBe(true);
+    expect(loadEnv(REAL_PROVIDER_ENV).legacyBackofficePassword).toBe(false);
   });
 
   it("refuses a short merchant API key, and a short notification secret", () => {
@@ -219,7 +212,7 @@ describe("deployment checks with a real provider", () => {
     expect(
       refusal({
         APP_URL: "http://x.example",
-        BACKOFFICE_PASSWORD: "dev-backoffice",
+        MERCHANT_NOTIFY_SECRET: "dev-notify-secret",
         MERCHANT_API_KEY: "dev-merchant-key",
       }),
     ).toHaveLength(3);

@@ -13,7 +13,6 @@ export const SANDBOX_DEFAULTS = {
   PIS_CLIENT_SECRET: "sandbox-client-secret",
   PIS_WEBHOOK_SECRET: "sandbox-webhook-secret",
   MERCHANT_API_KEY: "dev-merchant-key",
-  BACKOFFICE_PASSWORD: "dev-backoffice",
   MERCHANT_NOTIFY_SECRET: "dev-notify-secret",
   // id:base64 of 32 bytes. Development only: anyone can read it here.
   TOKEN_ENCRYPTION_KEYS: "dev1:ZGV2LW9ubHktdG9rZW4ta2V5LWRvLW5vdC11c2UhISE=",
@@ -96,6 +95,7 @@ const rawSchema = z.object({
   PIS_CLIENT_SECRET: optionalString,
   PIS_WEBHOOK_SECRET: optionalString,
   MERCHANT_API_KEY: optionalString,
+  // No longer read (staff have their own accounts, ADR 27); set, it only changes a start-up line.
   BACKOFFICE_PASSWORD: optionalString,
   MERCHANT_NOTIFY_SECRET: optionalString,
   TOKEN_ENCRYPTION_KEYS: optionalString,
@@ -109,6 +109,7 @@ const rawSchema = z.object({
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PAYMENTS_PER_IP: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ABANDONS_PER_IP: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_RETURN_READS_PER_IP: z.coerce.number().int().min(1).default(20),
@@ -135,7 +136,11 @@ type SettingName = keyof z.input<typeof rawSchema>;
  * and checked by lib/env.test.ts) and the README. Typed over the schema's keys: a setting cannot
  * be added without saying what it is.
  */
-export const SETTING_DOCS: Record<SettingName, { meaning: string; default: string; secret?: true }> = {
+// BACKOFFICE_PASSWORD is read only to tell an upgraded deployment it is no longer used: not offered.
+export const SETTING_DOCS: Record<
+  Exclude<SettingName, "BACKOFFICE_PASSWORD">,
+  { meaning: string; default: string; secret?: true }
+> = {
   NODE_ENV: { meaning: "set by npm start and next", default: "development" },
   PORT: { meaning: "port of the app", default: "3000" },
   APP_URL: {
@@ -198,11 +203,6 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
     default: "dev-merchant-key in sandbox mode; required otherwise",
     secret: true,
   },
-  BACKOFFICE_PASSWORD: {
-    meaning: "staff password of /backoffice (at least 12 characters, not a well-known one, with a real provider)",
-    default: "dev-backoffice in sandbox mode; required otherwise",
-    secret: true,
-  },
   MERCHANT_NOTIFY_SECRET: {
     meaning: "signs our notifications to the merchant's notifyUrl (at least 24 characters with a real provider)",
     default: "dev-notify-secret in sandbox mode; required otherwise",
@@ -218,7 +218,11 @@ export const SETTING_DOCS: Record<SettingName, { meaning: string; default: strin
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: { meaning: "payment starts per minute per checkout", default: "10" },
   RATE_LIMIT_PAYMENTS_PER_IP: { meaning: "payment starts per minute per client address", default: "120" },
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: {
-    meaning: "wrong back-office passwords per 15 minutes per address",
+    meaning: "failed back-office sign-ins per 15 minutes per address",
+    default: "10",
+  },
+  RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: {
+    meaning: "failed back-office sign-ins per 15 minutes per staff email (then that account waits)",
     default: "10",
   },
   RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: {
@@ -298,7 +302,6 @@ export const REQUIRED_WITH_REAL_PROVIDER = [
   "PIS_CLIENT_SECRET",
   "PIS_WEBHOOK_SECRET",
   "MERCHANT_API_KEY",
-  "BACKOFFICE_PASSWORD",
   "MERCHANT_NOTIFY_SECRET",
   "TOKEN_ENCRYPTION_KEYS",
   "CREDITOR_NAME",
@@ -339,7 +342,6 @@ const DEVELOPMENT_VALUES: Partial<Record<SettingName, readonly string[]>> = {
   PIS_CLIENT_SECRET: [SANDBOX_DEFAULTS.PIS_CLIENT_SECRET, "sandbox-nocard-secret"],
   PIS_WEBHOOK_SECRET: [SANDBOX_DEFAULTS.PIS_WEBHOOK_SECRET, "sandbox-nocard-webhook-secret"],
   MERCHANT_API_KEY: [SANDBOX_DEFAULTS.MERCHANT_API_KEY],
-  BACKOFFICE_PASSWORD: [SANDBOX_DEFAULTS.BACKOFFICE_PASSWORD],
   MERCHANT_NOTIFY_SECRET: [SANDBOX_DEFAULTS.MERCHANT_NOTIFY_SECRET],
 };
 
@@ -354,37 +356,7 @@ function holdsDevelopmentKey(value: string | undefined): boolean {
   }
 }
 
-const MIN_PASSWORD_LENGTH = 12;
 const MIN_API_KEY_LENGTH = 24;
-// Lowercased, with digits and punctuation at the ends stripped before comparing ("Password123!").
-const KNOWN_PASSWORDS = new Set([
-  "password",
-  "passw0rd",
-  "changeme",
-  "change-me",
-  "admin",
-  "administrator",
-  "backoffice",
-  "back-office",
-  "devbackoffice",
-  "dev-backoffice",
-  "letmein",
-  "qwerty",
-  "qwertyuiop",
-  "welcome",
-  "secret",
-  "default",
-  "staff",
-  "checkout",
-  "iloveyou",
-  "abc",
-  "test",
-]);
-
-function wellKnownPassword(password: string): boolean {
-  const core = password.toLowerCase().replace(/^[\d\W_]+|[\d\W_]+$/g, "");
-  return KNOWN_PASSWORDS.has(core) || /^(.)\1*$/.test(password) || /^\d+$/.test(password);
-}
 
 /**
  * What would make a deployment with a real provider unsafe on the internet, one line per setting.
@@ -414,13 +386,6 @@ function deploymentProblems(raw: z.infer<typeof rawSchema>): string[] {
     problems.push("CREDITOR_IBAN: is the sandbox's demo account, not the merchant's; set the account payments go to");
   if (raw.CREDITOR_NAME?.trim().toLowerCase() === SANDBOX_DEFAULTS.CREDITOR_NAME.toLowerCase())
     problems.push("CREDITOR_NAME: is the sandbox's demo creditor; set the merchant's name on its account");
-  const password = raw.BACKOFFICE_PASSWORD ?? "";
-  if (password !== SANDBOX_DEFAULTS.BACKOFFICE_PASSWORD) {
-    if (password.length < MIN_PASSWORD_LENGTH)
-      problems.push(`BACKOFFICE_PASSWORD: must be at least ${MIN_PASSWORD_LENGTH} characters`);
-    else if (wellKnownPassword(password))
-      problems.push("BACKOFFICE_PASSWORD: is a well known password; choose one nobody would guess");
-  }
   // Both are keys to money: one creates checkouts and refunds, the other makes notifications the
   // merchant's backend believes (checkout.paid). Equally long.
   for (const key of ["MERCHANT_API_KEY", "MERCHANT_NOTIFY_SECRET"] as const) {
@@ -526,7 +491,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     pisClientSecret: pick("PIS_CLIENT_SECRET"),
     pisWebhookSecret: pick("PIS_WEBHOOK_SECRET"),
     merchantApiKey: pick("MERCHANT_API_KEY"),
-    backofficePassword: pick("BACKOFFICE_PASSWORD"),
+    /** Set by a deployment from before staff accounts: said at start-up when no staff exist yet. */
+    legacyBackofficePassword: raw.BACKOFFICE_PASSWORD !== undefined,
     merchantNotifySecret: pick("MERCHANT_NOTIFY_SECRET"),
     tokenKeys,
     checkoutTtlMs: raw.CHECKOUT_TTL_MINUTES * 60 * 1000,
@@ -536,6 +502,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       paymentsPerCheckoutPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_CHECKOUT,
       paymentsPerIpPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_IP,
       loginFailuresPerIpPer15Minutes: raw.RATE_LIMIT_LOGIN_FAILURES_PER_IP,
+      loginFailuresPerAccountPer15Minutes: raw.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT,
       forgedWebhooksPerIpPerMinute: raw.RATE_LIMIT_FORGED_WEBHOOKS_PER_IP,
       abandonsPerIpPerMinute: raw.RATE_LIMIT_ABANDONS_PER_IP,
       returnReadsPerIpPerMinute: raw.RATE_LIMIT_RETURN_READS_PER_IP,

@@ -20,6 +20,8 @@ export const ERRORS = {
   method_not_allowed: { status: 405, retry: false },
   not_found: { status: 404, retry: false },
   cross_site_action: { status: 403, retry: false },
+  // A signed-in staff member whose role may not do this (lib/staff/roles.ts).
+  role_forbidden: { status: 403, retry: false },
   length_required: { status: 411, retry: false },
   body_too_large: { status: 413, retry: false },
   unsupported_media_type: { status: 415, retry: false },

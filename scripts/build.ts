@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { buildSync } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -54,7 +55,31 @@ export function buildApp(env: NodeJS.ProcessEnv = process.env): number {
   if (built.status !== 0) return built.status ?? 1;
   const marked = addCompileHints();
   console.log(`compile hint added to ${marked.length} framework chunks`);
+  bundleStaffCli();
   return 0;
+}
+
+/**
+ * `npm run staff` for the standalone server, which has neither tsx nor the sources: one file beside
+ * server.js (`node staff.mjs add --email ...`), using the packages Next already traced there.
+ */
+export function bundleStaffCli(outDir = path.join(root, ".next/standalone")): string {
+  const outfile = path.join(outDir, "staff.mjs");
+  buildSync({
+    entryPoints: [path.join(root, "scripts/staff.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // Native code, WASM and the driver stay in node_modules, where the server finds them too.
+    external: ["@node-rs/argon2", "@electric-sql/pglite", "@electric-sql/pglite/*", "pg", "@next/env"],
+    banner: {
+      js: 'import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);',
+    },
+    logLevel: "warning",
+  });
+  return outfile;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exit(buildApp());

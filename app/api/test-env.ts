@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, inject, vi } from "vitest";
+import type { StaffRole } from "@/lib/staff/roles";
 import { createTestPostgresDatabase, type DbKind } from "@/lib/db/testing";
 
 /**
@@ -47,9 +49,14 @@ export function freshAppFor(kind: DbKind) {
   });
 }
 
-/** A signed-in staff member's cookie on the fresh app (the sandbox's documented password). */
-export async function staffCookie(): Promise<string> {
+/** A signed-in staff member's cookie on the fresh app: a new person with `role`. */
+export async function staffCookie(role: StaffRole = "admin"): Promise<string> {
   const { db } = await (await import("@/lib/checkout/app-context")).appContext();
-  const { openSession } = await import("@/lib/http/staff-session");
-  return `bo_session=${await openSession(db, "dev-backoffice")}`;
+  const { inviteStaff } = await import("@/lib/staff/accounts");
+  const { openSession } = await import("@/lib/staff/sessions");
+  const { member } = await inviteStaff(
+    { db, actor: { kind: "system", label: "test" } },
+    { email: `${role}-${randomUUID()}@shop.example`, role },
+  );
+  return `bo_session=${await openSession(db, member.id)}`;
 }

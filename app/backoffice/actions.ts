@@ -6,29 +6,32 @@ import { z } from "zod";
 import type { ActionResult, LoginState, RefundState } from "@/components/backoffice/action-state";
 import { describeRefund, describeRefundError } from "@/components/backoffice/refund-errors";
 import { refundFields } from "@/components/backoffice/refund-form-schema";
-import { requireStaff } from "@/components/backoffice/require-staff";
+import { auditActorOf, currentStaff, requireStaff } from "@/components/backoffice/require-staff";
 import { describeCancel, describeCancelError, describeResend } from "@/components/backoffice/staff-action-messages";
+import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
 import { cancelCheckout } from "@/lib/checkout/cancel-checkout";
 import { CheckoutError } from "@/lib/checkout/errors";
 import { createRefund } from "@/lib/checkout/refunds";
 import { resendNotification } from "@/lib/checkout/resend-notification";
 import { env } from "@/lib/env";
-import { clientKey } from "@/lib/http/client-address";
+import { clientIp, clientKey } from "@/lib/http/client-address";
 import { limitFailures, limits } from "@/lib/http/rate-limit";
+import { checkPassword, normalizeEmail, type SignInRefusal } from "@/lib/staff/accounts";
 import {
   SESSION_COOKIE,
-  endAllSessions,
   endSession,
+  endSessionsOf,
   openSession,
-  passwordMatches,
   sessionCookieOptions,
-} from "@/lib/http/staff-session";
+  type SignedInStaff,
+} from "@/lib/staff/sessions";
 
 /*
- * The back office's only mutations. Server actions are CSRF-safe: Next.js refuses a POST whose
+ * The back office's mutations. Server actions are CSRF-safe: Next.js refuses a POST whose
  * Origin is not this host, and the session cookie is SameSite=Strict on top. Each action checks
- * the session itself: an action is a public endpoint whatever page rendered its form.
+ * the session and the role itself (requireStaff): an action is a public endpoint whatever page
+ * rendered its form. Each writes one audit row of what it did (lib/audit).
  */
 
 /*
@@ -36,43 +39,79 @@ import {
  * action checks it got a form before reading one.
  */
 const NOT_A_FORM = "This form could not be read. Reload the page and try again.";
+const WRONG = "Wrong email or password.";
 
 export async function login(_previous: LoginState, formData: FormData): Promise<LoginState> {
   if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
-  // Failed logins per client address (ADR 10): guessing stops, a colleague who typed well does not.
-  const key = `login:ip:${clientKey(await headers())}`;
-  const rule = limits().loginFailuresPerIp;
-  const { db } = await appContext();
+  const email = formData.get("email");
   const password = formData.get("password");
+  if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password) return { error: WRONG };
+  const requestHeaders = await headers();
+  const { db } = await appContext();
+  const clientAddress = clientIp(requestHeaders);
+  // Failed sign-ins per client address and per account (ADR 10, 27): guessing stops, whether from
+  // one address or many; a colleague who typed well uses up nothing.
+  const rules = limits();
+  let outcome: Awaited<ReturnType<typeof checkPassword>> | undefined;
   const judged = await limitFailures(
     db,
-    key,
-    rule,
-    () => typeof password === "string" && password !== "" && passwordMatches(password, env().backofficePassword),
+    [
+      { key: `login:ip:${clientKey(requestHeaders)}`, rule: rules.loginFailuresPerIp },
+      { key: `login:account:${normalizeEmail(email).slice(0, 320)}`, rule: rules.loginFailuresPerAccount },
+    ],
+    async () => {
+      outcome = await checkPassword(db, { email, password, sandbox: env().sandbox });
+      return outcome.ok;
+    },
   );
-  if (!judged.ok)
-    return { error: `Too many wrong passwords. Try again in ${Math.ceil(judged.retryAfterSeconds / 60)} min.` };
-  if (!judged.passed) return { error: "Wrong password" };
-  (await cookies()).set(
-    SESSION_COOKIE,
-    await openSession(db, env().backofficePassword),
-    sessionCookieOptions(env().appUrl),
-  );
+  if (!judged.ok || !outcome?.ok) {
+    const reason: SignInRefusal | "rate_limited" = outcome && !outcome.ok ? outcome.reason : "rate_limited";
+    const staffId = outcome && !outcome.ok ? outcome.staffId : undefined;
+    await recordAudit(db, {
+      // An unknown address is not written down: people type their password into the email field.
+      actor: staffId ? { kind: "staff", id: staffId, label: normalizeEmail(email) } : { kind: "anonymous" },
+      action: "staff.sign_in",
+      outcome: judged.ok ? "failed" : "refused",
+      detail: { reason },
+      clientAddress,
+    });
+    return judged.ok
+      ? { error: WRONG }
+      : { error: `Too many failed sign-ins. Try again in ${Math.ceil(judged.retryAfterSeconds / 60)} min.` };
+  }
+  const { member } = outcome;
+  await recordAudit(db, {
+    actor: { kind: "staff", id: member.id, label: member.email },
+    action: "staff.sign_in",
+    outcome: "succeeded",
+    clientAddress,
+  });
+  (await cookies()).set(SESSION_COOKIE, await openSession(db, member.id), sessionCookieOptions(env().appUrl));
   redirect("/backoffice");
 }
 
 /** Ends this browser's session: the cookie goes, and so does its row, so a copy of it opens nothing. */
 export async function logout(): Promise<void> {
   const jar = await cookies();
-  await endSession((await appContext()).db, jar.get(SESSION_COOKIE)?.value);
+  const { db } = await appContext();
+  const member = await currentStaff();
+  if (member)
+    await recordAudit(db, { ...(await auditActorOf(member)), action: "staff.sign_out", outcome: "succeeded" });
+  await endSession(db, jar.get(SESSION_COOKIE)?.value);
   jar.delete({ name: SESSION_COOKIE, path: "/" });
   redirect("/backoffice/login");
 }
 
-/** Ends every staff session, in every browser (a lost laptop, a colleague who left). */
+/** Ends every session of the person signed in, in every browser (a lost laptop). */
 export async function logoutEverywhere(): Promise<void> {
-  await requireStaff();
-  await endAllSessions((await appContext()).db);
+  const member = await requireStaff("checkouts.view");
+  const { db } = await appContext();
+  await recordAudit(db, {
+    ...(await auditActorOf(member)),
+    action: "staff.sign_out_everywhere",
+    outcome: "succeeded",
+  });
+  await endSessionsOf(db, member.id);
   (await cookies()).delete({ name: SESSION_COOKIE, path: "/" });
   redirect("/backoffice/login?ended=all");
 }
@@ -91,7 +130,7 @@ const refundForm = refundFields.extend({
 });
 
 export async function refundCheckout(_previous: RefundState, formData: FormData): Promise<RefundState> {
-  await requireStaff();
+  const member = await requireStaff("refunds.create");
   if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM, values: { amount: "", reason: "" } };
   const values = { amount: String(formData.get("amount") ?? ""), reason: String(formData.get("reason") ?? "") };
   const parsed = refundForm.safeParse({
@@ -113,43 +152,56 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
     };
   }
   const { checkoutId, amount, reason, attemptId, refundKey } = parsed.data;
-  try {
-    const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", await appContext(), {
-      idempotencyKey: `backoffice-${refundKey}`,
-    });
-    const told = describeRefund(refund);
-    return told.ok ? told : { ...told, values };
-  } catch (err) {
-    if (err instanceof CheckoutError) return { ok: false, ...describeRefundError(err), values };
-    console.error("backoffice: refund failed", err instanceof Error ? err.message : err);
-    return {
-      ok: false,
-      error:
-        "The refund could not be started because of an unexpected error. Check the refunds list before trying again.",
-      values,
-    };
-  }
+  const result = await (async (): Promise<RefundState & { code?: string }> => {
+    try {
+      const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", await appContext(), {
+        idempotencyKey: `backoffice-${refundKey}`,
+      });
+      const told = describeRefund(refund);
+      return told.ok ? told : { ...told, values, code: refund.status };
+    } catch (err) {
+      if (err instanceof CheckoutError) return { ok: false, ...describeRefundError(err), values, code: err.code };
+      console.error("backoffice: refund failed", err instanceof Error ? err.message : err);
+      return {
+        ok: false,
+        error:
+          "The refund could not be started because of an unexpected error. Check the refunds list before trying again.",
+        values,
+        code: "internal_error",
+      };
+    }
+  })();
+  const { code, ...state } = result;
+  await audit(member, "refund.created", checkoutId, state.ok === true, { amount, ...(code ? { reason: code } : {}) });
+  return state;
 }
 
 const cancelForm = z.object({ checkoutId });
 
 /** Staff cancel a checkout: the merchant API's cancel (ADR 25), recorded as staff in the timeline. */
 export async function cancelCheckoutAsStaff(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
-  await requireStaff();
+  const member = await requireStaff("checkouts.cancel");
   if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
   const parsed = cancelForm.safeParse({ checkoutId: formData.get("checkoutId") });
   if (!parsed.success) return { ok: false, error: NOT_A_FORM };
+  let code: string | undefined;
+  let result: ActionResult;
   try {
     const checkout = await cancelCheckout(parsed.data.checkoutId, await appContext(), "staff");
-    return describeCancel(checkout.status);
+    result = describeCancel(checkout.status);
   } catch (err) {
-    if (err instanceof CheckoutError) return { ok: false, error: describeCancelError(err) };
-    console.error("backoffice: cancel failed", err instanceof Error ? err.message : err);
-    return {
-      ok: false,
-      error: "The checkout could not be cancelled because of an unexpected error. Reload the page to see its status.",
-    };
+    code = err instanceof CheckoutError ? err.code : "internal_error";
+    if (err instanceof CheckoutError) result = { ok: false, error: describeCancelError(err) };
+    else {
+      console.error("backoffice: cancel failed", err instanceof Error ? err.message : err);
+      result = {
+        ok: false,
+        error: "The checkout could not be cancelled because of an unexpected error. Reload the page to see its status.",
+      };
+    }
   }
+  await audit(member, "checkout.cancelled", parsed.data.checkoutId, result.ok, code ? { reason: code } : undefined);
+  return result;
 }
 
 const resendForm = z.object({ checkoutId, notificationId: z.string().regex(/^ntf_[0-9a-f-]{36}$/) });
@@ -159,18 +211,38 @@ export async function resendNotificationAsStaff(
   _previous: ActionResult | null,
   formData: FormData,
 ): Promise<ActionResult> {
-  await requireStaff();
+  const member = await requireStaff("notifications.resend");
   if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
   const parsed = resendForm.safeParse({
     checkoutId: formData.get("checkoutId"),
     notificationId: formData.get("notificationId"),
   });
   if (!parsed.success) return { ok: false, error: NOT_A_FORM };
+  const { checkoutId, notificationId } = parsed.data;
+  let result: ActionResult;
   try {
-    const { checkoutId, notificationId } = parsed.data;
-    return describeResend(await resendNotification(checkoutId, notificationId, await appContext()));
+    result = describeResend(await resendNotification(checkoutId, notificationId, await appContext()));
   } catch (err) {
     console.error("backoffice: resend failed", err instanceof Error ? err.message : err);
-    return { ok: false, error: "The notification could not be put back because of an unexpected error. Try again." };
+    result = { ok: false, error: "The notification could not be put back because of an unexpected error. Try again." };
   }
+  await audit(member, "notification.resent", checkoutId, result.ok, { notificationId });
+  return result;
+}
+
+/** The audit row of a staff action on a checkout: who, from where, and whether it went through. */
+async function audit(
+  member: SignedInStaff,
+  action: string,
+  checkoutId: string,
+  ok: boolean,
+  detail?: Record<string, string>,
+): Promise<void> {
+  await recordAudit((await appContext()).db, {
+    ...(await auditActorOf(member)),
+    action,
+    target: { kind: "checkout", id: checkoutId },
+    outcome: ok ? "succeeded" : "failed",
+    detail,
+  });
 }

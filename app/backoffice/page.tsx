@@ -18,7 +18,7 @@ export const metadata: Metadata = {
 };
 
 export default async function BackofficeHomePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireStaff();
+  const member = await requireStaff("checkouts.view");
   const { filter } = parseFilter(await searchParams);
   const ctx = await appContext();
   const [listing, stats] = await Promise.all([listCheckoutsForStaff(filter, ctx), paymentStats(30, ctx)]);
@@ -32,7 +32,7 @@ export default async function BackofficeHomePage({ searchParams }: { searchParam
     .sort((a, b) => a.name.localeCompare(b.name));
 
   return (
-    <StaffFrame>
+    <StaffFrame member={member}>
       <header className={styles.pageHeader}>
         <h1>Checkouts</h1>
         <p>Every checkout with its payments. Times are in UTC.</p>

@@ -12,6 +12,7 @@ import { None, Section, Time } from "./detail-parts";
 import { formatDateTime, REFUND_MADE_BY, statusGroupLabel } from "./format";
 import { staffCheckoutQuery } from "./queries";
 import { RefundForm } from "./RefundForm";
+import { useMay } from "./staff-permissions";
 import { StatusBadge } from "./StatusBadge";
 import styles from "./backoffice.module.css";
 
@@ -46,6 +47,8 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
     refetchInterval: (query) => refreshEveryMs(query.state.data, query.state.dataUpdateCount),
   });
   const { checkout, refunds, refundable, duplicates } = detail;
+  const mayCancel = useMay("checkouts.cancel");
+  const mayRefund = useMay("refunds.create");
   const money = (amount: string) => formatMoney(amount, checkout.currency);
 
   return (
@@ -87,7 +90,7 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
           <dt>Return URL</dt>
           <dd className={styles.code}>{checkout.returnUrl}</dd>
         </dl>
-        <CancelCheckout checkoutId={checkout.id} status={checkout.status} />
+        {mayCancel && <CancelCheckout checkoutId={checkout.id} status={checkout.status} />}
       </Section>
 
       {duplicates.length > 0 && (
@@ -95,19 +98,23 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
           <p className="alert alert-error">
             The payer paid this order {duplicates.length + 1} times: the bank completed{" "}
             {duplicates.length === 1 ? "a payment" : "payments"} after another had already paid it. The merchant was
-            notified (<span className={styles.code}>checkout.duplicate_payment</span>). Give the money back:
+            notified (<span className={styles.code}>checkout.duplicate_payment</span>).
+            {mayRefund ? " Give the money back:" : " Finance staff can give the money back."}
           </p>
-          {duplicates.map((d) => (
-            <RefundForm
-              key={d.attemptId}
-              checkoutId={checkout.id}
-              attemptId={d.attemptId}
-              title={`Duplicate payment ${d.providerPaymentId ?? d.attemptId}, completed ${formatDateTime(d.completedAt, true)}`}
-              refundable={d.refundable}
-              refundableText={money(d.refundable)}
-              currency={checkout.currency}
-            />
-          ))}
+          {duplicates.map(
+            (d) =>
+              mayRefund && (
+                <RefundForm
+                  key={d.attemptId}
+                  checkoutId={checkout.id}
+                  attemptId={d.attemptId}
+                  title={`Duplicate payment ${d.providerPaymentId ?? d.attemptId}, completed ${formatDateTime(d.completedAt, true)}`}
+                  refundable={d.refundable}
+                  refundableText={money(d.refundable)}
+                  currency={checkout.currency}
+                />
+              ),
+          )}
         </Section>
       )}
 
@@ -129,7 +136,7 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
             ],
           }))}
         />
-        {checkout.status !== "paid" ? (
+        {!mayRefund ? null : checkout.status !== "paid" ? (
           <p className="muted">Only a paid checkout can be refunded.</p>
         ) : !REFUND_CURRENCIES.includes(checkout.currency) ? (
           <p className="muted">Refunds are only possible in {REFUND_CURRENCIES.join(" or ")}.</p>

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { resendNotificationAsStaff } from "@/app/backoffice/actions";
+import { useMay } from "./staff-permissions";
 import type { StaffDetail } from "@/lib/checkout/contract";
 import type { ActionResult } from "./action-state";
 import { ActionOutcome } from "./ActionOutcome";
@@ -18,6 +19,7 @@ import styles from "./backoffice.module.css";
  */
 export function DetailNotifications({ detail }: { detail: StaffDetail }) {
   const { notifications } = detail;
+  const mayResend = useMay("notifications.resend");
   const checkoutId = detail.checkout.id;
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<ActionResult | null>(null);
@@ -70,7 +72,7 @@ export function DetailNotifications({ detail }: { detail: StaffDetail }) {
             ) : (
               <None key="n" />
             ),
-            n.givenUp ? (
+            n.givenUp && mayResend ? (
               <div key="a" className={styles.resend}>
                 <button
                   type="button"

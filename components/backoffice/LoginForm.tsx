@@ -8,18 +8,26 @@ import { login } from "@/app/backoffice/actions";
 import { INITIAL_LOGIN_STATE } from "./action-state";
 import styles from "./backoffice.module.css";
 
-const loginFields = z.object({ password: z.string().min(1, "Enter the password") });
+const loginFields = z.object({
+  email: z.string().trim().min(1, "Enter your email address"),
+  password: z.string().min(1, "Enter your password"),
+});
 type LoginFields = z.infer<typeof loginFields>;
 
 /**
- * Sign-in: react-hook-form checks that a password was typed, the server action checks it (and
- * redirects on success); a refusal lands on the password field and is announced.
+ * Sign-in: react-hook-form checks that both fields were filled, the server action checks them (and
+ * redirects on success); a refusal lands on the password field and is announced. The refusal never
+ * says which of the two was wrong.
  */
 export function LoginForm() {
-  const form = useForm<LoginFields>({ resolver: zodResolver(loginFields), defaultValues: { password: "" } });
+  const form = useForm<LoginFields>({
+    resolver: zodResolver(loginFields),
+    defaultValues: { email: "", password: "" },
+  });
   const signIn = useMutation({
-    mutationFn: ({ password }: LoginFields) => {
+    mutationFn: ({ email, password }: LoginFields) => {
       const data = new FormData();
+      data.set("email", email);
       data.set("password", password);
       return login(INITIAL_LOGIN_STATE, data);
     },
@@ -27,8 +35,8 @@ export function LoginForm() {
       if (state?.error) form.setError("password", { type: "server", message: state.error }, { shouldFocus: true });
     },
   });
-  const error = form.formState.errors.password?.message;
-  const invalid = error !== undefined;
+  const { errors } = form.formState;
+  const error = errors.email?.message ?? errors.password?.message;
   return (
     <form
       onSubmit={(event) => void form.handleSubmit((v) => signIn.mutate(v))(event)}
@@ -40,6 +48,18 @@ export function LoginForm() {
         {error && <p className="alert alert-error">{error}</p>}
       </div>
       <div className="field">
+        <label htmlFor="email">Email</label>
+        <input
+          id="email"
+          {...form.register("email")}
+          type="email"
+          autoComplete="username"
+          required
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? "login-error" : undefined}
+        />
+      </div>
+      <div className="field">
         <label htmlFor="password">Password</label>
         <input
           id="password"
@@ -47,8 +67,8 @@ export function LoginForm() {
           type="password"
           autoComplete="current-password"
           required
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? "login-error" : undefined}
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? "login-error" : undefined}
         />
       </div>
       <button type="submit" className="btn btn-primary btn-block" aria-busy={signIn.isPending || undefined}>

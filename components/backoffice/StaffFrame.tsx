@@ -1,18 +1,31 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { logout, logoutEverywhere } from "@/app/backoffice/actions";
+import { ROLE_LABELS, STAFF_ACTIONS, allows, type StaffAction } from "@/lib/staff/roles";
+import type { SignedInStaff } from "@/lib/staff/sessions";
+import { StaffPermissions } from "./staff-permissions";
 import styles from "./backoffice.module.css";
 
-/** The signed-in back office: a bar with the home link, Sign out and Sign out everywhere, then the page. */
-export function StaffFrame({ children }: { children: ReactNode }) {
+/**
+ * The signed-in back office: a bar with the home link, the pages the person's role opens, who is
+ * signed in, Sign out and Sign out everywhere, then the page.
+ */
+export function StaffFrame({ member, children }: { member: SignedInStaff; children: ReactNode }) {
+  const allowed = (Object.keys(STAFF_ACTIONS) as StaffAction[]).filter((a) => allows(member.role, a));
   return (
     <div className={styles.shell}>
       <header className={styles.topbar}>
         <div className={styles.topbarInner}>
-          <Link href="/backoffice" className={styles.brand}>
-            Back office
-          </Link>
+          <nav aria-label="Back office" className={styles.topbarNav}>
+            <Link href="/backoffice" className={styles.brand}>
+              Back office
+            </Link>
+            {allowed.includes("staff.manage") && <Link href="/backoffice/staff">Staff</Link>}
+          </nav>
           <div className={styles.topbarActions}>
+            <p className={styles.whoami}>
+              {member.email} <span className="muted">· {ROLE_LABELS[member.role].name}</span>
+            </p>
             <form action={logoutEverywhere}>
               <button type="submit" className="btn btn-secondary">
                 Sign out everywhere
@@ -26,7 +39,9 @@ export function StaffFrame({ children }: { children: ReactNode }) {
           </div>
         </div>
       </header>
-      <main className={styles.main}>{children}</main>
+      <main className={styles.main}>
+        <StaffPermissions allowed={allowed}>{children}</StaffPermissions>
+      </main>
     </div>
   );
 }

@@ -42,5 +42,4 @@ export const isProviderLink = (ctx: CheckoutContext, link: string) =>
   URL.canParse(link) && ctx.config.confirmOrigins.includes(new URL(link).origin);
 export const nowOf = (ctx: CheckoutContext) => (ctx.now ? ctx.now() : new Date());
 
-/** A transaction of the app's database, as `ctx.db.transaction` hands it over. */
-export type Tx = Parameters<Parameters<CheckoutContext["db"]["transaction"]>[0]>[0];
+export type { Tx } from "../db";

@@ -9,6 +9,8 @@ import { countPoolTrips, countingRoundTrips } from "./round-trips";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of the app's database, as `db.transaction` hands it over. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export interface DbHandle {
   db: Db;

@@ -1,7 +1,7 @@
 import { env } from "../env";
 import { openDb, type Db, type DbHandle } from "./client";
 
-export type { Db } from "./client";
+export type { Db, Tx } from "./client";
 export * as tables from "./schema";
 
 // One database per process, kept on globalThis so dev-mode reloads do not open the same PGlite

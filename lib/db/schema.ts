@@ -218,21 +218,98 @@ export const rateLimits = pgTable(
   (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
 );
 
+/** A staff role, lowest first: each may do what the ones before it may (lib/staff/roles.ts). */
+export type StaffRole = "viewer" | "support" | "finance" | "admin";
+
+/**
+ * The merchant's staff, one row per person (ADR 27). `passwordHash` is argon2id, absent until the
+ * person sets one from an invitation. A disabled person keeps the row (the audit trail names them).
+ * `demo` marks the sandbox's seeded admin, whose password is printed in the README: it signs in
+ * only in sandbox mode.
+ */
+export const staff = pgTable(
+  "staff",
+  {
+    id: text("id").primaryKey(),
+    // Stored lowercased: one person, one address, however it is typed.
+    email: text("email").notNull(),
+    role: text("role").$type<StaffRole>().notNull(),
+    passwordHash: text("password_hash"),
+    demo: boolean("demo").notNull().default(false),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("staff_email_idx").on(t.email)],
+);
+
+/**
+ * One-time links to set a password (an invitation, or an admin's reset): the link holds a random
+ * token, this table its sha256. Used once, within `expiresAt`.
+ */
+export const staffInvitations = pgTable(
+  "staff_invitations",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    staffId: text("staff_id")
+      .notNull()
+      .references(() => staff.id),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("staff_invitations_staff_idx").on(t.staffId)],
+);
+
 /**
  * Back-office sessions, server side: the cookie holds a random token, this table its sha256, so a
  * stolen database row cannot be replayed as a cookie and ending a session is deleting its row.
- * `passwordTag` ties a session to the staff password it was opened with: changing the password
- * ends every session opened before.
+ * Disabling a person, changing their role or their password deletes their rows.
  */
 export const staffSessions = pgTable(
   "staff_sessions",
   {
     tokenHash: text("token_hash").primaryKey(),
-    passwordTag: text("password_tag").notNull(),
+    staffId: text("staff_id")
+      .notNull()
+      .references(() => staff.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // When the person last proved who they are (their password): what "recent sign-in" reads.
+    authenticatedAt: timestamp("authenticated_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("staff_sessions_expires_idx").on(t.expiresAt)],
+  (t) => [index("staff_sessions_expires_idx").on(t.expiresAt), index("staff_sessions_staff_idx").on(t.staffId)],
+);
+
+export type AuditOutcome = "succeeded" | "failed" | "refused";
+
+/**
+ * Who did what, append-only (ADR 27): the app only inserts, and a trigger refuses UPDATE, DELETE
+ * and TRUNCATE (migration 0009). `actorLabel` is the person's address or the key's name as it was
+ * then, so a row reads the same after the person is renamed or the key revoked.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
+    actorKind: text("actor_kind").$type<"staff" | "api_key" | "anonymous" | "system">().notNull(),
+    actorId: text("actor_id"),
+    actorLabel: text("actor_label"),
+    action: text("action").notNull(),
+    targetKind: text("target_kind"),
+    targetId: text("target_id"),
+    outcome: text("outcome").$type<AuditOutcome>().notNull(),
+    // Why a failure or refusal happened, in a word ("wrong_password"), or what changed.
+    detail: jsonb("detail").$type<Record<string, string>>(),
+    clientAddress: text("client_address"),
+  },
+  (t) => [
+    index("audit_events_time_idx").on(t.occurredAt),
+    index("audit_events_actor_idx").on(t.actorId, t.occurredAt),
+    index("audit_events_target_idx").on(t.targetId, t.occurredAt),
+  ],
 );
 
 export type AccountLinkStatus =

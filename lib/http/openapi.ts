@@ -30,6 +30,8 @@ const JSON_BODY: ErrorCode[] = [
 const OWN_PAGES: ErrorCode[] = ["cross_site_action"];
 const PARAMS: ErrorCode[] = ["invalid_request"];
 const MERCHANT: ErrorCode[] = ["unauthorized"];
+/** A staff route: no session, or a role that may not (lib/staff/roles.ts). */
+const STAFF: ErrorCode[] = ["unauthorized", "role_forbidden"];
 
 interface Operation {
   summary: string;
@@ -350,7 +352,7 @@ export function openApiDocument(serverUrl: string) {
           security: "staff",
           parameters: listFilterParams(),
           ok: { description: "One page of checkouts", schema: contract.staffListing },
-          errors: ["unauthorized", ...PARAMS],
+          errors: [...STAFF, ...PARAMS],
         }),
       },
       "/api/backoffice/checkouts/{checkoutId}": {
@@ -362,7 +364,7 @@ export function openApiDocument(serverUrl: string) {
             description: "The checkout with attempts, timeline, webhooks, notifications and refunds",
             schema: contract.staffDetail,
           },
-          errors: ["unauthorized", ...PARAMS, "checkout_not_found"],
+          errors: [...STAFF, ...PARAMS, "checkout_not_found"],
         }),
       },
       "/api/webhooks/pis": {

@@ -51,7 +51,7 @@ describe.each(testDbKinds())("shared rate limits (%s)", (kind) => {
       };
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          limitFailures((i % 2 ? other : handle).db, key, login, i === 39 ? () => true : wrong),
+          limitFailures((i % 2 ? other : handle).db, [{ key, rule: login }], i === 39 ? () => true : wrong),
         ),
       );
       expect(wrongChecked).toBe(10);
@@ -59,7 +59,7 @@ describe.each(testDbKinds())("shared rate limits (%s)", (kind) => {
       expect(answers.filter((a) => !a.ok).length).toBeGreaterThanOrEqual(29);
 
       let rightChecked = false;
-      const right = await limitFailures(other.db, key, login, () => (rightChecked = true));
+      const right = await limitFailures(other.db, [{ key, rule: login }], () => (rightChecked = true));
       expect(right).toMatchObject({ ok: false });
       expect(rightChecked).toBe(false);
     });
@@ -67,12 +67,28 @@ describe.each(testDbKinds())("shared rate limits (%s)", (kind) => {
     it("a right password does not use up the allowance of wrong ones", async () => {
       const key = `login-${Math.random()}`;
       for (let i = 0; i < 15; i++)
-        expect(await limitFailures(handle.db, key, login, () => true)).toEqual({ ok: true, passed: true });
+        expect(await limitFailures(handle.db, [{ key, rule: login }], () => true)).toEqual({ ok: true, passed: true });
       const wrong = await Promise.all(
-        Array.from({ length: 10 }, () => limitFailures(other.db, key, login, () => false)),
+        Array.from({ length: 10 }, () => limitFailures(other.db, [{ key, rule: login }], () => false)),
       );
       expect(wrong.every((a) => a.ok && !a.passed)).toBe(true);
-      expect((await limitFailures(handle.db, key, login, () => false)).ok).toBe(false);
+      expect((await limitFailures(handle.db, [{ key, rule: login }], () => false)).ok).toBe(false);
+    });
+
+    it("an account guessed at from many addresses waits too, while the others' sign-ins go on", async () => {
+      const account = `login:account:${Math.random()}`;
+      const from = (i: number) => [
+        { key: `login:ip:${account}:${i}`, rule: login },
+        { key: account, rule: login },
+      ];
+      for (let i = 0; i < 10; i++)
+        expect(await limitFailures(handle.db, from(i), () => false)).toMatchObject({ ok: true });
+      // The eleventh address is fresh, the account is not: refused before its password is checked.
+      let checked = false;
+      expect(await limitFailures(other.db, from(10), () => (checked = true))).toMatchObject({ ok: false });
+      expect(checked).toBe(false);
+      const otherAccount = [{ key: `login:account:other-${Math.random()}`, rule: login }];
+      expect(await limitFailures(handle.db, otherAccount, async () => true)).toEqual({ ok: true, passed: true });
     });
   });
 });

@@ -117,28 +117,28 @@ export async function hitAll(db: Db, hits: Hit[], now = new Date()): Promise<Ver
 export type Judged = { ok: false; retryAfterSeconds: number } | { ok: true; passed: boolean };
 
 /**
- * Runs `check` (a password) only while `key` has failures to spare, and counts only failures. The
- * attempt is counted before the check, in the atomic upsert: a check that read the count first
- * and counted afterwards let every request of a burst through. A passed check takes its hit back,
- * in the same window only, so a colleague who typed well uses up nothing.
+ * Runs `check` (a password) only while every key of `hits` (the client's address, the account)
+ * has failures to spare, and counts only failures. The attempt is counted before the check, in the
+ * atomic upsert: a check that read the count first and counted afterwards let every request of a
+ * burst through. A passed check takes its hits back, in the same windows only, so a colleague who
+ * typed well uses up nothing.
  */
 export async function limitFailures(
   db: Db,
-  key: string,
-  rule: Limit,
-  check: () => boolean,
+  hits: Hit[],
+  check: () => boolean | Promise<boolean>,
   now = new Date(),
 ): Promise<Judged> {
-  const hits = [{ key, rule }];
   const rows = rowsOf<Counted>(await db.execute(countingHits(countedKeys(hits, now), now)));
   await sweepNowAndThen(db, now);
-  const [counted] = verdictsOf(hits, rows, now);
-  if (!counted!.ok) return { ok: false, retryAfterSeconds: counted!.retryAfterSeconds };
-  const passed = check();
+  const refused = verdictsOf(hits, rows, now).filter((v) => !v.ok);
+  if (refused.length > 0) return { ok: false, retryAfterSeconds: Math.max(...refused.map((v) => v.retryAfterSeconds)) };
+  const passed = await check();
   if (passed) {
-    await db.execute(
-      sql`update rate_limits set hits = hits - 1 where key = ${key} and expires_at = ${new Date(rows[0]!.expires_at)}`,
-    );
+    for (const row of rows)
+      await db.execute(
+        sql`update rate_limits set hits = hits - 1 where key = ${row.key} and expires_at = ${new Date(row.expires_at)}`,
+      );
   }
   return { ok: true, passed };
 }
@@ -151,6 +151,7 @@ export function limits() {
     paymentsPerCheckout: { limit: l.paymentsPerCheckoutPerMinute, windowMs: MINUTE },
     paymentsPerIp: { limit: l.paymentsPerIpPerMinute, windowMs: MINUTE },
     loginFailuresPerIp: { limit: l.loginFailuresPerIpPer15Minutes, windowMs: 15 * MINUTE },
+    loginFailuresPerAccount: { limit: l.loginFailuresPerAccountPer15Minutes, windowMs: 15 * MINUTE },
     forgedWebhooksPerIp: { limit: l.forgedWebhooksPerIpPerMinute, windowMs: MINUTE },
     abandonsPerIp: { limit: l.abandonsPerIpPerMinute, windowMs: MINUTE },
     returnReadsPerIp: { limit: l.returnReadsPerIpPerMinute, windowMs: MINUTE },

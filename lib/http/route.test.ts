@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { CheckoutError } from "../checkout/errors";
-import { env } from "../env";
 import { logTo } from "../log/logger";
 import { otherMethods, route } from "./route";
-import { SESSION_COOKIE, endSession, openSession } from "./staff-session";
+import { inviteStaff } from "../staff/accounts";
+import type { StaffRole } from "../staff/roles";
+import { SESSION_COOKIE, endSession, openSession } from "../staff/sessions";
 
 /** Log lines written from here on, parsed. */
 function captureLog(): () => Record<string, unknown>[] {
@@ -153,21 +154,37 @@ describe("methods a route does not take", () => {
 });
 
 describe("route wrapper for the back office's JSON", () => {
-  const staffOnly = route({ staff: true }, async () => ({ secret: "list" }));
+  const staffOnly = route({ staff: "checkouts.view" }, async () => ({ secret: "list" }));
+  const adminOnly = route({ staff: "staff.manage" }, async () => ({ secret: "people" }));
   const get = (cookie?: string) =>
     new Request("http://app.test/api/backoffice/x", { headers: cookie ? { cookie } : {} });
+  const staffCookie = async (role: StaffRole) => {
+    const { db } = await (await import("../checkout/app-context")).appContext();
+    const { member } = await inviteStaff(
+      { db, actor: { kind: "system", label: "test" } },
+      { email: `${role}-${Math.random()}@shop.example`, role },
+    );
+    return `${SESSION_COOKIE}=${await openSession(db, member.id)}`;
+  };
 
   it("answers 401 without an open staff session, and the data with one", async () => {
     const { appContext } = await import("../checkout/app-context");
     const { db } = await appContext();
     expect((await staffOnly(get(), ctx())).status).toBe(401);
     expect((await staffOnly(get(`${SESSION_COOKIE}=${"A".repeat(43)}`), ctx())).status).toBe(401);
-    const token = await openSession(db, env().backofficePassword);
-    const res = await staffOnly(get(`other=1; ${SESSION_COOKIE}=${token}`), ctx());
+    const cookie = await staffCookie("viewer");
+    const res = await staffOnly(get(`other=1; ${cookie}`), ctx());
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ secret: "list" });
-    await endSession(db, token);
-    expect((await staffOnly(get(`${SESSION_COOKIE}=${token}`), ctx())).status).toBe(401);
+    await endSession(db, cookie.split("=")[1]);
+    expect((await staffOnly(get(cookie), ctx())).status).toBe(401);
+  });
+
+  it("answers 403 role_forbidden to a role the table does not allow, and the data to one it does", async () => {
+    const viewer = await adminOnly(get(await staffCookie("viewer")), ctx());
+    expect(viewer.status).toBe(403);
+    expect(await viewer.json()).toMatchObject({ code: "role_forbidden" });
+    expect((await adminOnly(get(await staffCookie("admin")), ctx())).status).toBe(200);
   });
 });
 

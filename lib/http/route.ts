@@ -13,7 +13,8 @@ import { crossSiteRequest, declaredJson } from "./cross-site";
 import { json, problem } from "./problem";
 import { apiSecurityHeaders } from "./security-headers";
 import { RateLimitedError } from "./rate-limit";
-import { sessionIsValid, sessionTokenOf } from "./staff-session";
+import { allows, type StaffAction } from "../staff/roles";
+import { sessionOf, sessionTokenOf } from "../staff/sessions";
 
 /**
  * Bench rig: with BENCH_SERVER_TIMING set, every answer carries the time the request spent in its
@@ -31,8 +32,11 @@ interface RouteSpec<P, Q, B> {
   body?: B;
   /** When set, the request must carry `Authorization: Bearer <key>`. */
   bearer?: () => string;
-  /** When set, the request must carry a valid back-office session cookie (the back office's own JSON). */
-  staff?: boolean;
+  /**
+   * When set, the request must carry the session cookie of staff whose role may do this (the back
+   * office's own JSON; lib/staff/roles.ts).
+   */
+  staff?: StaffAction;
   /** Hand the body to the handler as the exact text received (a signed webhook), not parsed. */
   rawBody?: boolean;
   /**
@@ -134,11 +138,10 @@ export function route<
         body = parse(spec.body, body, "body");
       }
       const app = await appContext();
-      if (
-        spec.staff &&
-        !(await sessionIsValid(app.db, sessionTokenOf(req.headers.get("cookie")), env().backofficePassword))
-      ) {
-        return problem("unauthorized", { detail: "Sign in to the back office." });
+      if (spec.staff) {
+        const member = await sessionOf(app.db, sessionTokenOf(req.headers.get("cookie")));
+        if (!member) return problem("unauthorized", { detail: "Sign in to the back office." });
+        if (!allows(member.role, spec.staff)) return problem("role_forbidden");
       }
       const result = await handler({ req, ctx: app, params, query, body, rawBody } as RouteInput<P, Q, B>);
       return result instanceof Response ? result : json(result);

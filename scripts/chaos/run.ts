@@ -148,7 +148,6 @@ async function main() {
     PIS_CLIENT_SECRET: "sandbox-client-secret",
     PIS_WEBHOOK_SECRET: "sandbox-webhook-secret",
     MERCHANT_API_KEY: MERCHANT_KEY,
-    BACKOFFICE_PASSWORD: "chaos-backoffice-password",
     MERCHANT_NOTIFY_SECRET: NOTIFY_SECRET,
     TOKEN_ENCRYPTION_KEYS: `chaos:${randomBytes(32).toString("base64")}`,
     CREDITOR_NAME: "Chaos Shop UAB",

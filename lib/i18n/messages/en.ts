@@ -101,6 +101,7 @@ export const en = {
   "apiError.not_found": "This address is not part of the API.",
   "apiError.unsupported_media_type": "The request body must be JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "This form was sent from another site.",
+  "apiError.role_forbidden": "Your role may not do this. Ask an admin.",
   "apiError.length_required": "The request did not say how long it is.",
   "apiError.body_too_large": "The request is too large.",
   "apiError.idempotency_key_reused": "This Idempotency-Key was already used with a different request.",

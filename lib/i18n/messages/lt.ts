@@ -94,6 +94,7 @@ export const lt: Messages = {
   "apiError.not_found": "Tokio adreso API nėra.",
   "apiError.unsupported_media_type": "Užklausos turinys turi būti JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "Ši forma išsiųsta iš kitos svetainės.",
+  "apiError.role_forbidden": "Jūsų vaidmuo to neleidžia. Kreipkitės į administratorių.",
   "apiError.length_required": "Užklausoje nenurodytas jos ilgis.",
   "apiError.body_too_large": "Užklausa per didelė.",
   "apiError.idempotency_key_reused": "Šis Idempotency-Key jau panaudotas kitai užklausai.",

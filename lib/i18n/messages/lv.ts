@@ -94,6 +94,7 @@ export const lv: Messages = {
   "apiError.not_found": "Šādas adreses API nav.",
   "apiError.unsupported_media_type": "Pieprasījuma saturam jābūt JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "Šī veidlapa nosūtīta no citas vietnes.",
+  "apiError.role_forbidden": "Jūsu loma to neatļauj. Vērsieties pie administratora.",
   "apiError.length_required": "Pieprasījumā nav norādīts tā garums.",
   "apiError.body_too_large": "Pieprasījums ir pārāk liels.",
   "apiError.idempotency_key_reused": "Šī Idempotency-Key jau tika izmantota citam pieprasījumam.",

@@ -6,6 +6,8 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** The back office's checkout list as JSON, for its filters in the browser (staff session required). */
-export const GET = route({ staff: true, query: checkoutFilter }, ({ query, ctx }) => listCheckoutsForStaff(query, ctx));
+export const GET = route({ staff: "checkouts.view", query: checkoutFilter }, ({ query, ctx }) =>
+  listCheckoutsForStaff(query, ctx),
+);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -12,13 +12,13 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Checkout", robots: { index: false, follow: false } };
 
 export default async function CheckoutDetailPage({ params }: { params: Promise<{ checkoutId: string }> }) {
-  await requireStaff();
+  const member = await requireStaff("checkouts.view");
   const { checkoutId } = await params;
   if (!/^[\w-]{1,64}$/.test(checkoutId)) notFound();
   const detail = await checkoutDetailForStaff(checkoutId, await appContext());
   if (!detail) notFound();
   return (
-    <StaffFrame>
+    <StaffFrame member={member}>
       <CheckoutDetail initial={detail} />
     </StaffFrame>
   );

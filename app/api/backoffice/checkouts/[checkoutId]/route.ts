@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 const params = z.object({ checkoutId: z.string().regex(/^[\w-]{1,64}$/) });
 
 /** One checkout with everything staff see on its page, for the page's refresh (staff session required). */
-export const GET = route({ staff: true, params }, async ({ params, ctx }) => {
+export const GET = route({ staff: "checkouts.view", params }, async ({ params, ctx }) => {
   const detail = await checkoutDetailForStaff(params.checkoutId, ctx);
   if (!detail) throw checkoutNotFound();
   return detail;
