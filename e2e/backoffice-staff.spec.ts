@@ -1,5 +1,6 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
 import { ROLES, allows, type StaffAction, type StaffRole } from "../lib/staff/roles";
+import { stepOf, totpCode } from "../lib/staff/totp";
 import { expectNoAxeViolations } from "./axe";
 import { DEMO_ADMIN, MERCHANT_KEY, createCheckout, signInToBackoffice } from "./journey";
 import { callAction, serverAction, serverActions } from "./server-action";
@@ -17,6 +18,10 @@ const NEEDS: Record<string, StaffAction | "anyone"> = {
   login: "anyone",
   logout: "anyone",
   setPasswordAction: "anyone",
+  // The steps of signing in, for the session's own person whatever the role.
+  verifySecondFactor: "anyone",
+  confirmEnrolmentAction: "anyone",
+  resetSecondFactorAction: "staff.manage",
   logoutEverywhere: "checkouts.view",
   refundCheckout: "refunds.create",
   cancelCheckoutAsStaff: "checkouts.cancel",
@@ -27,12 +32,30 @@ const NEEDS: Record<string, StaffAction | "anyone"> = {
   setDisabledAction: "staff.manage",
 };
 
+/**
+ * Signs in over HTTP. A role that must have two-step sign-in is sent to set it up first: the
+ * test reads the key from the page, as a person types it into an app, and confirms a code.
+ */
 async function signedIn(baseURL: string, who: { email: string; password: string }): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL });
   const res = await callAction(context, serverAction("app/backoffice/actions.ts", "login"), who, baseURL);
-  expect(res.headers()["x-action-redirect"], await res.text()).toMatch(/^\/backoffice/);
+  const next = res.headers()["x-action-redirect"];
+  expect(next).toMatch(/^\/backoffice/);
+  if (next?.startsWith("/backoffice/security")) {
+    const secret = KEY.exec(await (await context.get("/backoffice/security")).text())?.[1];
+    expect(secret).toBeDefined();
+    const enrolled = await callAction(
+      context,
+      serverAction("app/backoffice/security/actions.ts", "confirmEnrolmentAction"),
+      { code: totpCode(secret!, stepOf(new Date())) },
+      baseURL,
+    );
+    expect(await enrolled.text()).toContain("Two-step sign-in is on");
+  }
   return context;
 }
+
+const KEY = /type this key into the app: <span[^>]*>([A-Z2-7]{32})</;
 
 /** Invites `email` as `role` with the admin's session and sets the password from the link it answers. */
 async function invite(admin: APIRequestContext, baseURL: string, email: string, role: StaffRole) {
@@ -164,4 +187,127 @@ test("an admin invites a person, who sets a password from the link and signs in 
   await person.goto("/backoffice");
   await expect(person).toHaveURL(/\/backoffice\/login$/);
   await theirs.close();
+});
+
+test("each staff action writes exactly one row of the audit trail, which admins read on the Activity page and as CSV", async ({
+  baseURL,
+  page,
+}) => {
+  const run = Date.now();
+  const demo = await signedIn(baseURL!, DEMO_ADMIN);
+  const email = `audit-admin-${run}@shop.example`;
+  const admin = await invite(demo, baseURL!, email, "admin");
+  const csvRows = async () =>
+    (await (await demo.get("/api/backoffice/activity")).text()).split("\r\n").filter((l) => l.includes(`,${email},`));
+  const id = await createCheckout(admin, { reference: `audit-${run}` });
+  const staffActions = "app/backoffice/staff/actions.ts";
+  const invited = await callAction(
+    admin,
+    serverAction(staffActions, "inviteStaffAction"),
+    {
+      email: `audit-target-${run}@shop.example`,
+      role: "viewer",
+    },
+    baseURL!,
+  );
+  const target = /"staffId":"(st_[0-9a-f-]{36})"/.exec(await invited.text())?.[1];
+  expect(target).toBeDefined();
+  // Every action that changes something, each once; signing in and its steps are the other tests'.
+  const calls: [string, string, Record<string, string>][] = [
+    [staffActions, "changeRoleAction", { staffId: target!, role: "support" }],
+    [staffActions, "resetLinkAction", { staffId: target! }],
+    [staffActions, "resetSecondFactorAction", { staffId: target! }],
+    [staffActions, "setDisabledAction", { staffId: target!, disabled: "true" }],
+    [staffActions, "setDisabledAction", { staffId: target!, disabled: "false" }],
+    [
+      "app/backoffice/actions.ts",
+      "refundCheckout",
+      { checkoutId: id, amount: "1.00", reason: "test", refundKey: `audit-refund-${run}` },
+    ],
+    [
+      "app/backoffice/actions.ts",
+      "resendNotificationAsStaff",
+      { checkoutId: id, notificationId: "ntf_00000000-0000-4000-8000-000000000000" },
+    ],
+    ["app/backoffice/actions.ts", "cancelCheckoutAsStaff", { checkoutId: id }],
+    ["app/backoffice/actions.ts", "logoutEverywhere", {}],
+  ];
+  let before = (await csvRows()).length;
+  for (const [file, name, form] of calls) {
+    await callAction(admin, serverAction(file, name), form, baseURL!);
+    const after = (await csvRows()).length;
+    expect([name, after - before]).toEqual([name, 1]);
+    before = after;
+  }
+
+  // The admin's page: the invitation and the refused refund, named, filtered by action.
+  await signInToBackoffice(page);
+  await page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Activity" }).click();
+  await page.getByLabel("Action").selectOption({ label: "Refunded" });
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  const refund = page.getByRole("row", { name: new RegExp(email) });
+  await expect(refund).toContainText("Failed");
+  await expect(refund.getByRole("link", { name: id })).toBeVisible();
+  await expectNoAxeViolations(page);
+  // The checkout's own page names who did what to it.
+  await refund.getByRole("link", { name: id }).click();
+  const staffTable = page.getByRole("table", { name: /What staff did to this checkout/ });
+  await expect(staffTable.getByRole("row", { name: /Cancelled the checkout/ })).toContainText(email);
+  await Promise.all([demo.dispose(), admin.dispose()]);
+});
+
+test("a finance person sets up two-step sign-in at first sign-in, then signs in with a code or a recovery code", async ({
+  page,
+  request,
+}) => {
+  const email = `finance-${Date.now()}@shop.example`;
+  const demo = await signedIn(test.info().project.use.baseURL!, DEMO_ADMIN);
+  const answer = await callAction(
+    demo,
+    serverAction("app/backoffice/staff/actions.ts", "inviteStaffAction"),
+    { email, role: "finance" },
+    test.info().project.use.baseURL!,
+  );
+  await page.goto(LINK.exec(await answer.text())![0]);
+  await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("New password again").fill(PASSWORD);
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(page.getByRole("status")).toContainText("Your password is set");
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // Nothing else opens before it is set up.
+  await expect(page).toHaveURL(/\/backoffice\/security$/);
+  await expect(page.getByRole("img", { name: /QR code to add this account/ })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const id = await createCheckout(request);
+  await page.goto(`/backoffice/checkouts/${id}`);
+  await expect(page).toHaveURL(/\/backoffice\/security$/);
+  const secret = KEY.exec(await page.content())![1]!;
+  await page.getByLabel("Code from the app").fill("000000");
+  await page.getByRole("button", { name: "Turn on two-step sign-in" }).click();
+  await expect(page.getByRole("alert", { name: "Two-step sign-in error" })).toContainText("not right");
+  await page.getByLabel("Code from the app").fill(totpCode(secret, stepOf(new Date())));
+  await page.getByRole("button", { name: "Turn on two-step sign-in" }).click();
+  const codes = await page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").allInnerTexts();
+  expect(codes).toHaveLength(10);
+  await page.getByRole("link", { name: "Continue to the back office" }).click();
+  await expect(page.getByText(`${email} · Finance`)).toBeVisible();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+
+  // Next time: the password, then a code. A wrong one is refused; a recovery code works once.
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/backoffice\/login\/code$/);
+  await expectNoAxeViolations(page);
+  await page.getByLabel("Code", { exact: true }).fill("123456");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.locator("#code-error")).toContainText("not right");
+  await page.getByLabel("Code", { exact: true }).fill(codes[0]!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/backoffice$/);
+  await expect(page.getByText(`${email} · Finance`)).toBeVisible();
+  await demo.dispose();
 });

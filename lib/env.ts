@@ -110,6 +110,22 @@ const rawSchema = z.object({
   RATE_LIMIT_PAYMENTS_PER_IP: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  STAFF_2FA_REQUIRED_ROLES: z
+    .string()
+    .default("finance,admin")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.enum(["viewer", "support", "finance", "admin"], {
+          error: "must list roles: viewer, support, finance, admin",
+        }),
+      ),
+    ),
   RATE_LIMIT_FORGED_WEBHOOKS_PER_IP: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ABANDONS_PER_IP: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_RETURN_READS_PER_IP: z.coerce.number().int().min(1).default(20),
@@ -220,6 +236,10 @@ export const SETTING_DOCS: Record<
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: {
     meaning: "failed back-office sign-ins per 15 minutes per address",
     default: "10",
+  },
+  STAFF_2FA_REQUIRED_ROLES: {
+    meaning: "staff roles that must sign in with a second step (an authenticator app), comma-separated; empty for none",
+    default: "finance,admin",
   },
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: {
     meaning: "failed back-office sign-ins per 15 minutes per staff email (then that account waits)",
@@ -491,6 +511,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     pisClientSecret: pick("PIS_CLIENT_SECRET"),
     pisWebhookSecret: pick("PIS_WEBHOOK_SECRET"),
     merchantApiKey: pick("MERCHANT_API_KEY"),
+    staff2faRequiredRoles: raw.STAFF_2FA_REQUIRED_ROLES,
     /** Set by a deployment from before staff accounts: said at start-up when no staff exist yet. */
     legacyBackofficePassword: raw.BACKOFFICE_PASSWORD !== undefined,
     merchantNotifySecret: pick("MERCHANT_NOTIFY_SECRET"),

@@ -6,8 +6,15 @@ import { z } from "zod";
 import type { ActionResult, LoginState, RefundState } from "@/components/backoffice/action-state";
 import { describeRefund, describeRefundError } from "@/components/backoffice/refund-errors";
 import { refundFields } from "@/components/backoffice/refund-form-schema";
-import { auditActorOf, currentStaff, requireStaff } from "@/components/backoffice/require-staff";
+import {
+  STAGE_PAGES,
+  auditActorOf,
+  currentSession,
+  requireStaff,
+  sessionToken,
+} from "@/components/backoffice/require-staff";
 import { describeCancel, describeCancelError, describeResend } from "@/components/backoffice/staff-action-messages";
+import type { AuditAction } from "@/lib/audit/actions";
 import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
 import { cancelCheckout } from "@/lib/checkout/cancel-checkout";
@@ -18,8 +25,10 @@ import { env } from "@/lib/env";
 import { clientIp, clientKey } from "@/lib/http/client-address";
 import { limitFailures, limits } from "@/lib/http/rate-limit";
 import { checkPassword, normalizeEmail, type SignInRefusal } from "@/lib/staff/accounts";
+import { checkSecondFactor, secondFactorRequired } from "@/lib/staff/two-step";
 import {
   SESSION_COOKIE,
+  completeSession,
   endSession,
   endSessionsOf,
   openSession,
@@ -80,13 +89,71 @@ export async function login(_previous: LoginState, formData: FormData): Promise<
       : { error: `Too many failed sign-ins. Try again in ${Math.ceil(judged.retryAfterSeconds / 60)} min.` };
   }
   const { member } = outcome;
+  // A second step still owed opens only its own page: a code, or setting the app up (ADR 27).
+  const stage = member.twoStep
+    ? "second_factor"
+    : secondFactorRequired(member, env().staff2faRequiredRoles)
+      ? "enrol"
+      : "full";
+  if (stage !== "second_factor")
+    await recordAudit(db, {
+      actor: { kind: "staff", id: member.id, label: member.email },
+      action: "staff.sign_in",
+      outcome: "succeeded",
+      detail: stage === "enrol" ? { second_factor: "enrolment_required" } : undefined,
+      clientAddress,
+    });
+  (await cookies()).set(
+    SESSION_COOKIE,
+    await openSession(db, member.id, { stage }),
+    sessionCookieOptions(env().appUrl),
+  );
+  redirect(stage === "full" ? "/backoffice" : STAGE_PAGES[stage]);
+}
+
+/** The second step of signing in: a code from the app, or a recovery code. */
+export async function verifySecondFactor(_previous: LoginState, formData: FormData): Promise<LoginState> {
+  const session = await currentSession();
+  const token = await sessionToken();
+  if (!session || !token || session.stage !== "second_factor") redirect("/backoffice/login");
+  if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
+  const code = formData.get("code");
+  if (typeof code !== "string" || !code.trim()) return { error: "Enter the code from your app." };
+  const { db, config } = await appContext();
+  const requestHeaders = await headers();
+  const rules = limits();
+  let kind: Awaited<ReturnType<typeof checkSecondFactor>>;
+  // Guesses at codes count with guesses at the password: per address and per account.
+  const judged = await limitFailures(
+    db,
+    [
+      { key: `login:ip:${clientKey(requestHeaders)}`, rule: rules.loginFailuresPerIp },
+      { key: `login:account:${session.email}`, rule: rules.loginFailuresPerAccount },
+    ],
+    async () => !!(kind = await checkSecondFactor(db, session.id, code.slice(0, 64), config.tokenKeys)),
+  );
+  const actor = { kind: "staff", id: session.id, label: session.email } as const;
+  const clientAddress = clientIp(requestHeaders);
+  if (!judged.ok || !kind) {
+    await recordAudit(db, {
+      actor,
+      action: "staff.sign_in",
+      outcome: judged.ok ? "failed" : "refused",
+      detail: { reason: judged.ok ? "wrong_code" : "rate_limited" },
+      clientAddress,
+    });
+    return judged.ok
+      ? { error: "That code is not right. Type the 6 digits your app shows now, or a recovery code." }
+      : { error: `Too many failed sign-ins. Try again in ${Math.ceil(judged.retryAfterSeconds / 60)} min.` };
+  }
+  await completeSession(db, token);
   await recordAudit(db, {
-    actor: { kind: "staff", id: member.id, label: member.email },
+    actor,
     action: "staff.sign_in",
     outcome: "succeeded",
+    detail: { second_factor: kind },
     clientAddress,
   });
-  (await cookies()).set(SESSION_COOKIE, await openSession(db, member.id), sessionCookieOptions(env().appUrl));
   redirect("/backoffice");
 }
 
@@ -94,7 +161,7 @@ export async function login(_previous: LoginState, formData: FormData): Promise<
 export async function logout(): Promise<void> {
   const jar = await cookies();
   const { db } = await appContext();
-  const member = await currentStaff();
+  const member = await currentSession();
   if (member)
     await recordAudit(db, { ...(await auditActorOf(member)), action: "staff.sign_out", outcome: "succeeded" });
   await endSession(db, jar.get(SESSION_COOKIE)?.value);
@@ -233,7 +300,7 @@ export async function resendNotificationAsStaff(
 /** The audit row of a staff action on a checkout: who, from where, and whether it went through. */
 async function audit(
   member: SignedInStaff,
-  action: string,
+  action: AuditAction,
   checkoutId: string,
   ok: boolean,
   detail?: Record<string, string>,

@@ -1,3 +1,4 @@
+import { AUDIT_OUTCOMES, auditActionLabel, auditDetailText } from "@/lib/audit/actions";
 import type { StaffDetail } from "@/lib/checkout/contract";
 import type { CheckoutStatus } from "@/lib/checkout/types";
 import { DataTable } from "./DataTable";
@@ -8,9 +9,9 @@ import styles from "./backoffice.module.css";
 
 const statusWord = (s: string | null) => (s === null ? "New" : (STATUS_LABELS[s as CheckoutStatus] ?? s));
 
-/** What happened to one checkout: its status changes, payment attempts, webhooks and notifications. */
+/** What happened to one checkout: its status changes, staff actions, payment attempts, webhooks and notifications. */
 export function DetailHistory({ detail }: { detail: StaffDetail }) {
-  const { attempts, timeline, webhooks, bankNames } = detail;
+  const { attempts, timeline, webhooks, bankNames, staffActions } = detail;
   return (
     <>
       <Section id="timeline" title="Status timeline">
@@ -30,6 +31,24 @@ export function DetailHistory({ detail }: { detail: StaffDetail }) {
               </span>,
               <Code key="p" value={e.providerStatus} />,
               sourceLabel(e.source),
+            ],
+          }))}
+        />
+      </Section>
+
+      <Section id="staff-actions" title="Staff actions">
+        <DataTable
+          caption="What staff did to this checkout, oldest first, and who"
+          empty="No staff action yet."
+          head={["Time", "Who", "Action", "Outcome", "Detail"]}
+          rows={staffActions.map((a, i) => ({
+            key: String(i),
+            cells: [
+              <Time key="t" iso={a.at} />,
+              a.by,
+              auditActionLabel(a.action),
+              AUDIT_OUTCOMES[a.outcome],
+              a.detail ? auditDetailText(a.detail) : <None key="n" />,
             ],
           }))}
         />

@@ -6,6 +6,7 @@ import {
   changeRoleAction,
   inviteStaffAction,
   resetLinkAction,
+  resetSecondFactorAction,
   setDisabledAction,
   type LinkResult,
 } from "@/app/backoffice/staff/actions";
@@ -34,7 +35,9 @@ export function StaffAdmin({ people, selfId }: { people: StaffMember[]; selfId: 
               {p.id === selfId && <span className="muted"> (you)</span>}
             </span>,
             <RoleForm key="r" person={p} />,
-            p.disabledAt ? "Disabled" : p.hasPassword ? "Active" : "Invited",
+            [p.disabledAt ? "Disabled" : p.hasPassword ? "Active" : "Invited", p.twoStep ? " · two-step on" : ""].join(
+              "",
+            ),
             <Time key="t" iso={p.createdAt.toISOString()} />,
             <PersonActions key="a" person={p} />,
           ],
@@ -136,9 +139,15 @@ function RoleForm({ person }: { person: StaffMember }) {
 function PersonActions({ person }: { person: StaffMember }) {
   const [outcome, toggle, pending] = useActionState<ActionResult | null, FormData>(setDisabledAction, null);
   const [link, newLink, linkPending] = useActionState<LinkResult, FormData>(resetLinkAction, null);
+  const [reset, resetTwoStep, resetPending] = useActionState<ActionResult | null, FormData>(
+    resetSecondFactorAction,
+    null,
+  );
+  const resetRef = useRef<HTMLParagraphElement>(null);
   const messageRef = useRef<HTMLParagraphElement>(null);
   const linkRef = useRef<HTMLParagraphElement>(null);
   useRefreshOn(outcome);
+  useRefreshOn(reset);
   const disable = !person.disabledAt;
   return (
     <div className={styles.inlineForm}>
@@ -158,6 +167,20 @@ function PersonActions({ person }: { person: StaffMember }) {
           </button>
         </form>
       )}
+      {person.twoStep && (
+        <form action={resetTwoStep}>
+          <input type="hidden" name="staffId" value={person.id} />
+          <button type="submit" className="btn btn-secondary" aria-busy={resetPending || undefined}>
+            Reset two-step sign-in<span className="visually-hidden"> of {person.email}</span>
+          </button>
+        </form>
+      )}
+      <ActionOutcome
+        name={`Two-step sign-in of ${person.email}`}
+        outcome={reset}
+        messageRef={resetRef}
+        className={styles.slot}
+      />
       <ActionOutcome
         name={`Access of ${person.email}`}
         outcome={outcome}

@@ -21,6 +21,8 @@ export function StaffFrame({ member, children }: { member: SignedInStaff; childr
               Back office
             </Link>
             {allowed.includes("staff.manage") && <Link href="/backoffice/staff">Staff</Link>}
+            {allowed.includes("audit.view") && <Link href="/backoffice/activity">Activity</Link>}
+            <Link href="/backoffice/security">Two-step sign-in</Link>
           </nav>
           <div className={styles.topbarActions}>
             <p className={styles.whoami}>

@@ -8,21 +8,35 @@ import { clientIp } from "@/lib/http/client-address";
 import { allows, type StaffAction } from "@/lib/staff/roles";
 import { SESSION_COOKIE, sessionOf, type SignedInStaff } from "@/lib/staff/sessions";
 
-/** The person this request's session belongs to (read once per request), or undefined. */
-export const currentStaff = cache(async (): Promise<SignedInStaff | undefined> => {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  return sessionOf((await appContext()).db, token);
+/** This request's session token, as the cookie holds it. */
+export async function sessionToken(): Promise<string | undefined> {
+  return (await cookies()).get(SESSION_COOKIE)?.value;
+}
+
+/** The session of this request whatever step it is at (read once per request), or undefined. */
+export const currentSession = cache(async (): Promise<SignedInStaff | undefined> => {
+  return sessionOf((await appContext()).db, await sessionToken());
 });
+
+/** The person signed in all the way (password and any second step), or undefined. */
+export async function currentStaff(): Promise<SignedInStaff | undefined> {
+  const session = await currentSession();
+  return session?.stage === "full" ? session : undefined;
+}
+
+/** Where a session that still owes a step is sent: the one page that takes it. */
+export const STAGE_PAGES = { second_factor: "/backoffice/login/code", enrol: "/backoffice/security" } as const;
 
 /**
  * Every back-office page and action calls this first with what it is about to do (the one table,
  * lib/staff/roles.ts). Checked on the server for each request (a layout alone is not enough:
- * client navigations may not re-render it): no session goes to the sign-in page, a role that may
- * not do it gets 403, whatever button the page showed.
+ * client navigations may not re-render it): no session goes to the sign-in page, a step still owed
+ * to its page, and a role that may not gets 403, whatever button the page showed.
  */
 export async function requireStaff(action: StaffAction): Promise<SignedInStaff> {
-  const member = await currentStaff();
+  const member = await currentSession();
   if (!member) redirect("/backoffice/login");
+  if (member.stage !== "full") redirect(STAGE_PAGES[member.stage]);
   if (!allows(member.role, action)) forbidden();
   return member;
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db";
 import { auditEvents, type AuditOutcome } from "../db/schema";
+import type { AuditAction } from "./actions";
 
 /**
  * The audit trail: who did what, when, from where, to what, and how it ended (ADR 27). Append-only:
@@ -15,7 +16,7 @@ export type AuditActor =
 
 export interface AuditEntry {
   actor: AuditActor;
-  action: string;
+  action: AuditAction;
   target?: { kind: string; id: string };
   outcome: AuditOutcome;
   /** Why it failed or was refused ("wrong_password"), or what changed ({ role: "finance" }). */

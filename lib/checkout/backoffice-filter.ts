@@ -8,7 +8,7 @@ import { CHECKOUT_STATUSES } from "./types";
  */
 export const FIRST_DAY = "2000-01-01";
 export const LAST_DAY = "2999-12-31";
-const day = z.iso
+export const filterDay = z.iso
   .date()
   .refine((d) => d >= FIRST_DAY && d <= LAST_DAY, `must be a date from ${FIRST_DAY} to ${LAST_DAY}`);
 
@@ -18,8 +18,8 @@ const day = z.iso
  */
 export const checkoutFilter = z.object({
   status: z.enum(CHECKOUT_STATUSES).optional(),
-  from: day.optional(),
-  to: day.optional(),
+  from: filterDay.optional(),
+  to: filterDay.optional(),
   bank: z
     .string()
     .regex(/^[A-Za-z0-9_]{1,64}$/)

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { listAudit } from "../audit/audit";
 import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
 import { loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
@@ -95,7 +96,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
     .where(eq(paymentAttempts.checkoutId, id))
     .orderBy(asc(paymentAttempts.createdAt));
   const paymentIds = attempts.map((a) => a.providerPaymentId).filter((p): p is string => p !== null);
-  const [timeline, webhooks, notes, refundRows] = await Promise.all([
+  const [timeline, webhooks, notes, refundRows, staffRows] = await Promise.all([
     c.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, id)).orderBy(asc(statusEvents.id)),
     paymentIds.length
       ? c.db
@@ -111,6 +112,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       .where(eq(notifications.checkoutId, id))
       .orderBy(asc(notifications.createdAt), asc(notifications.id)),
     c.db.select().from(refunds).where(eq(refunds.checkoutId, id)).orderBy(asc(refunds.createdAt)),
+    listAudit(c.db, { targetId: id, limit: 200 }),
   ]);
   // What is left to refund of one payment: the paying one, or a duplicate the payer sent twice.
   const refundableOf = (attemptId: string) =>
@@ -139,6 +141,16 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       source: e.source,
       attemptId: e.attemptId,
     })),
+    staffActions: staffRows
+      .filter((r) => r.actorKind === "staff")
+      .reverse()
+      .map((r) => ({
+        at: r.occurredAt.toISOString(),
+        by: r.actorLabel ?? r.actorId ?? "",
+        action: r.action,
+        outcome: r.outcome,
+        detail: r.detail,
+      })),
     webhooks: webhooks.map((w) => ({
       at: w.receivedAt.toISOString(),
       type: w.type,

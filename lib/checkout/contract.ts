@@ -193,6 +193,17 @@ export const staffDetail = z.object({
       attemptId: z.string().nullable(),
     }),
   ),
+  staffActions: z
+    .array(
+      z.object({
+        at: time,
+        by: z.string().meta({ description: "The staff member's email as it was then" }),
+        action: z.string(),
+        outcome: z.enum(["succeeded", "failed", "refused"]),
+        detail: z.record(z.string(), z.string()).nullable(),
+      }),
+    )
+    .meta({ description: "What staff did to this checkout, oldest first (the audit trail's rows about it)" }),
   webhooks: z.array(
     z.object({ at: time, type: z.string().nullable(), signatureValid: z.boolean(), outcome: z.string() }),
   ),

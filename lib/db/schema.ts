@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -237,6 +238,11 @@ export const staff = pgTable(
     passwordHash: text("password_hash"),
     demo: boolean("demo").notNull().default(false),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    // Two-step sign-in (lib/staff/two-step.ts): the TOTP secret sealed with TOKEN_ENCRYPTION_KEYS,
+    // set when enrolment starts and in force once `totpEnabledAt` is; the last step used (no replay).
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -277,9 +283,28 @@ export const staffSessions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     // When the person last proved who they are (their password): what "recent sign-in" reads.
     authenticatedAt: timestamp("authenticated_at", { withTimezone: true }).notNull().defaultNow(),
+    // "full" opens the back office; "second_factor" waits for a code, "enrol" for two-step sign-in
+    // to be set up (a role that requires it): each opens only its own page.
+    stage: text("stage").$type<SessionStage>().notNull().default("full"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("staff_sessions_expires_idx").on(t.expiresAt), index("staff_sessions_staff_idx").on(t.staffId)],
+);
+
+export type SessionStage = "full" | "second_factor" | "enrol";
+
+/** One-time recovery codes of two-step sign-in, ten per person, stored as sha256 (they are random). */
+export const staffRecoveryCodes = pgTable(
+  "staff_recovery_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    staffId: text("staff_id")
+      .notNull()
+      .references(() => staff.id),
+    createdAt: createdAt(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("staff_recovery_codes_staff_idx").on(t.staffId)],
 );
 
 export type AuditOutcome = "succeeded" | "failed" | "refused";

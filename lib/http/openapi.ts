@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { activityQuery } from "../audit/filter";
 import { checkoutFilter } from "../checkout/backoffice-filter";
 import * as contract from "../checkout/contract";
 import { createRefundInput } from "../checkout/refunds";
@@ -93,8 +94,8 @@ const idempotencyKey = (description: string) => ({
   schema: { type: "string", maxLength: 255 },
   description,
 });
-const listFilterParams = () =>
-  Object.entries((jsonSchema(checkoutFilter, "input") as { properties: Record<string, object> }).properties).map(
+const queryParams = (schema: z.ZodType) =>
+  Object.entries((jsonSchema(schema, "input") as { properties: Record<string, object> }).properties).map(
     ([name, s]) => ({ name, in: "query", required: false, schema: s }),
   );
 
@@ -182,7 +183,7 @@ export function openApiDocument(serverUrl: string) {
           summary:
             "Your checkouts, newest first, 25 a page: q finds a reference (or part of one) or an id; from and to are days (UTC) of creation",
           security: "merchant",
-          parameters: listFilterParams(),
+          parameters: queryParams(checkoutFilter),
           ok: { description: "One page of checkouts", schema: contract.checkoutList },
           errors: [...MERCHANT, ...PARAMS],
         }),
@@ -350,7 +351,7 @@ export function openApiDocument(serverUrl: string) {
         get: operation({
           summary: "The back office's checkout list (newest first, 25 a page)",
           security: "staff",
-          parameters: listFilterParams(),
+          parameters: queryParams(checkoutFilter),
           ok: { description: "One page of checkouts", schema: contract.staffListing },
           errors: [...STAFF, ...PARAMS],
         }),
@@ -365,6 +366,15 @@ export function openApiDocument(serverUrl: string) {
             schema: contract.staffDetail,
           },
           errors: [...STAFF, ...PARAMS, "checkout_not_found"],
+        }),
+      },
+      "/api/backoffice/activity": {
+        get: operation({
+          summary: "The audit trail as CSV, newest first, at most 5000 rows (admins)",
+          security: "staff",
+          parameters: queryParams(activityQuery),
+          ok: { description: "text/csv: time, actor, action, target, outcome, detail, client address" },
+          errors: [...STAFF, ...PARAMS],
         }),
       },
       "/api/webhooks/pis": {

@@ -140,7 +140,7 @@ export function route<
       const app = await appContext();
       if (spec.staff) {
         const member = await sessionOf(app.db, sessionTokenOf(req.headers.get("cookie")));
-        if (!member) return problem("unauthorized", { detail: "Sign in to the back office." });
+        if (member?.stage !== "full") return problem("unauthorized", { detail: "Sign in to the back office." });
         if (!allows(member.role, spec.staff)) return problem("role_forbidden");
       }
       const result = await handler({ req, ctx: app, params, query, body, rawBody } as RouteInput<P, Q, B>);

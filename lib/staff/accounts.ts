@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import type { AuditAction } from "../audit/actions";
 import { recordAudit, type AuditActor } from "../audit/audit";
 import type { Db, Tx } from "../db";
 import { staff, staffInvitations } from "../db/schema";
@@ -25,6 +26,8 @@ export interface StaffMember {
   role: StaffRole;
   hasPassword: boolean;
   demo: boolean;
+  /** Two-step sign-in is on. */
+  twoStep: boolean;
   disabledAt: Date | null;
   createdAt: Date;
 }
@@ -48,7 +51,8 @@ export class StaffError extends Error {
       | "weak_password"
       | "link_unknown"
       | "link_used"
-      | "link_expired",
+      | "link_expired"
+      | "wrong_code",
     message: string,
   ) {
     super(message);
@@ -66,6 +70,7 @@ const memberColumns = {
   role: staff.role,
   hasPassword: sql<boolean>`${staff.passwordHash} is not null`,
   demo: staff.demo,
+  twoStep: sql<boolean>`${staff.totpEnabledAt} is not null`,
   disabledAt: staff.disabledAt,
   createdAt: staff.createdAt,
 };
@@ -293,7 +298,7 @@ async function keepAnAdmin(tx: Tx, leaving: string): Promise<void> {
     throw new StaffError("last_admin", "This is the last admin: make someone else an admin first.");
 }
 
-function audit(tx: Tx, call: StaffCall, action: string, staffId: string, detail: Record<string, string>) {
+function audit(tx: Tx, call: StaffCall, action: AuditAction, staffId: string, detail: Record<string, string>) {
   return recordAudit(tx, {
     actor: call.actor,
     action,

@@ -19,7 +19,7 @@ describe.each(testDbKinds())("back-office sessions (%s)", (kind) => {
 
   it("says whose session it is, with their role, until it expires", async () => {
     const start = new Date("2026-01-01T08:00:00Z");
-    const token = await openSession(db, ana, start);
+    const token = await openSession(db, ana, { now: start });
     expect(await sessionOf(db, token, new Date(start.getTime() + 1000))).toMatchObject({
       id: ana,
       email: "ana@shop.example",

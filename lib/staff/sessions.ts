@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
-import type { Db } from "../db";
-import { staff, staffSessions } from "../db/schema";
+import type { Db, Tx } from "../db";
+import { staff, staffSessions, type SessionStage } from "../db/schema";
 import type { StaffRole } from "./roles";
 
 /**
@@ -23,17 +23,28 @@ export interface SignedInStaff {
   role: StaffRole;
   /** When they last proved who they are in this session (recent sign-in). */
   authenticatedAt: Date;
+  /** "full" opens the back office; the others only the step still owed (a code, an enrolment). */
+  stage: SessionStage;
 }
 
-/** Opens a session for a person who just proved who they are; answers the token for the cookie. */
-export async function openSession(db: Db, staffId: string, now = new Date()): Promise<string> {
+export type { SessionStage };
+
+/** Opens a session for a person who just gave their password; answers the token for the cookie. */
+export async function openSession(
+  db: Db,
+  staffId: string,
+  opts: { stage?: SessionStage; now?: Date } = {},
+): Promise<string> {
+  const now = opts.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
   await db.insert(staffSessions).values({
     tokenHash: tokenHash(token),
     staffId,
     createdAt: now,
     authenticatedAt: now,
-    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    stage: opts.stage ?? "full",
+    // A step still owed is owed now: a half-open session waits 15 minutes, not a working day.
+    expiresAt: new Date(now.getTime() + (opts.stage && opts.stage !== "full" ? 15 * 60_000 : SESSION_TTL_MS)),
   });
   // Sessions that ran out are swept now and then, by whoever signs in.
   await db.delete(staffSessions).where(lt(staffSessions.expiresAt, now));
@@ -48,13 +59,27 @@ export async function sessionOf(
 ): Promise<SignedInStaff | undefined> {
   if (!token || !TOKEN.test(token)) return undefined;
   const [row] = await db
-    .select({ id: staff.id, email: staff.email, role: staff.role, authenticatedAt: staffSessions.authenticatedAt })
+    .select({
+      id: staff.id,
+      email: staff.email,
+      role: staff.role,
+      authenticatedAt: staffSessions.authenticatedAt,
+      stage: staffSessions.stage,
+    })
     .from(staffSessions)
     .innerJoin(staff, eq(staff.id, staffSessions.staffId))
     .where(
       and(eq(staffSessions.tokenHash, tokenHash(token)), gt(staffSessions.expiresAt, now), isNull(staff.disabledAt)),
     );
   return row;
+}
+
+/** The step owed is done: the session opens the back office for a working day from now. */
+export async function completeSession(db: Db | Tx, token: string, now = new Date()): Promise<void> {
+  await db
+    .update(staffSessions)
+    .set({ stage: "full", authenticatedAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
+    .where(eq(staffSessions.tokenHash, tokenHash(token)));
 }
 
 export async function endSession(db: Db, token: string | undefined): Promise<void> {

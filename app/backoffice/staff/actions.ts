@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { ActionResult } from "@/components/backoffice/action-state";
 import { auditActorOf, requireStaff } from "@/components/backoffice/require-staff";
+import type { AuditAction } from "@/lib/audit/actions";
 import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
 import { env } from "@/lib/env";
@@ -19,6 +20,7 @@ import {
   type StaffCall,
 } from "@/lib/staff/accounts";
 import { ROLES } from "@/lib/staff/roles";
+import { resetSecondFactor } from "@/lib/staff/two-step";
 
 /*
  * The admins' changes to staff, and a person setting their password from a one-time link. Each
@@ -27,7 +29,7 @@ import { ROLES } from "@/lib/staff/roles";
  */
 
 /** What an invitation or a password reset answers: the one-time link, shown once. */
-export type LinkResult = (ActionResult & { link?: string }) | null;
+export type LinkResult = (ActionResult & { link?: string; staffId?: string }) | null;
 
 const NOT_A_FORM = "This form could not be read. Reload the page and try again.";
 const staffId = z.string().regex(/^st_[0-9a-f-]{36}$/);
@@ -48,7 +50,7 @@ async function refusal(
   err: unknown,
   what: string,
   call: StaffCall,
-  action: string,
+  action: AuditAction,
   targetId?: string,
 ): Promise<ActionResult> {
   const known = err instanceof StaffError;
@@ -79,6 +81,7 @@ export async function inviteStaffAction(_previous: LinkResult, formData: FormDat
       ok: true,
       message: `${member.email} is invited. Send them this link to set their password; it works once, for 24 hours, and is shown only now.`,
       link: linkOf(token),
+      staffId: member.id,
     };
   } catch (err) {
     return refusal(err, "invitation", call, "staff.invited");
@@ -140,6 +143,23 @@ export async function setDisabledAction(_previous: ActionResult | null, formData
       parsed.data.disabled === "true" ? "staff.disabled" : "staff.enabled",
       parsed.data.staffId,
     );
+  }
+}
+
+/** A person lost their phone: their two-step sign-in is turned off; they set it up again at sign-in. */
+export async function resetSecondFactorAction(
+  _previous: ActionResult | null,
+  formData: FormData,
+): Promise<ActionResult> {
+  const call = await adminCall();
+  if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
+  const parsed = staffId.safeParse(formData.get("staffId"));
+  if (!parsed.success) return { ok: false, error: NOT_A_FORM };
+  try {
+    await resetSecondFactor(call, parsed.data);
+    return { ok: true, message: "Two-step sign-in is reset: they are signed out, and set it up again at sign-in." };
+  } catch (err) {
+    return refusal(err, "reset", call, "staff.second_factor_reset", parsed.data);
   }
 }
 

@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import QRCode from "qrcode";
+import { logout } from "@/app/backoffice/actions";
+import { EnrolForm } from "@/components/backoffice/EnrolForm";
+import { currentSession } from "@/components/backoffice/require-staff";
+import { StaffFrame } from "@/components/backoffice/StaffFrame";
+import styles from "@/components/backoffice/backoffice.module.css";
+import { appContext } from "@/lib/checkout/app-context";
+import { enrolmentSecret, recoveryCodesLeft } from "@/lib/staff/two-step";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Two-step sign-in", robots: { index: false, follow: false } };
+
+/**
+ * A person's own two-step sign-in: set it up (required first, for the roles that must have it), or
+ * see that it is on and how many recovery codes are left.
+ */
+export default async function SecurityPage() {
+  const session = await currentSession();
+  if (!session || session.stage === "second_factor") redirect("/backoffice/login");
+  const { db, config } = await appContext();
+  const enrolment = await enrolmentSecret(db, session, config.tokenKeys);
+  const body = enrolment ? (
+    <EnrolForm
+      secret={enrolment.secret}
+      qrSvg={await QRCode.toString(enrolment.uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 })}
+    />
+  ) : (
+    <div className="card">
+      <p>Two-step sign-in is on. Recovery codes left: {await recoveryCodesLeft(db, session.id)}.</p>
+      <p className="muted">
+        A lost phone: sign in with a recovery code, then ask an admin to reset your two-step sign-in.
+      </p>
+    </div>
+  );
+  const header = (
+    <header className={styles.pageHeader}>
+      <h1>Two-step sign-in</h1>
+      <p>
+        {session.stage === "enrol"
+          ? "Your role moves money or manages staff, so it signs in with a second step: a code from an app on your phone."
+          : "A second step at sign-in: a code from an app on your phone."}
+      </p>
+    </header>
+  );
+  // Before it is set up, the page stands alone: nothing else is open yet.
+  if (session.stage === "enrol")
+    return (
+      <main className={styles.loginMain}>
+        {header}
+        {body}
+        <form action={logout}>
+          <button type="submit" className="btn btn-secondary">
+            Sign out
+          </button>
+        </form>
+      </main>
+    );
+  return (
+    <StaffFrame member={session}>
+      {header}
+      {body}
+    </StaffFrame>
+  );
+}
