@@ -98,7 +98,17 @@ test("pages and server actions: no input makes a 5xx", async ({ request, baseURL
     fc.constantFrom("co_", "co_AAAAAAAAAAAAAAAAAAAAAAAA", "%2e%2e", "%ZZ", "%FF", "co_%"),
   );
   const page = fc.oneof(
-    fc.constantFrom("/", "/accessibility", "/backoffice", "/backoffice/login"),
+    fc.constantFrom(
+      "/",
+      "/accessibility",
+      "/backoffice",
+      "/backoffice/login",
+      "/backoffice/login/code",
+      "/backoffice/staff",
+      "/backoffice/activity",
+      "/backoffice/security",
+    ),
+    anyText.map((t) => `/backoffice/set-password/${encodeURIComponent(t)}`),
     id.map((i) => `/checkout/${i}`),
     id.map((i) => `/checkout/${i}/return`),
     id.map((i) => `/backoffice/checkouts/${i}`),
@@ -124,6 +134,12 @@ test("pages and server actions: no input makes a 5xx", async ({ request, baseURL
   const form = fc.dictionary(
     fc.constantFrom(
       "password",
+      "email",
+      "role",
+      "staffId",
+      "disabled",
+      "token",
+      "code",
       "amount",
       "reason",
       "checkoutId",
@@ -140,7 +156,14 @@ test("pages and server actions: no input makes a 5xx", async ({ request, baseURL
   await fc.assert(
     fc.asyncProperty(
       actionId,
-      fc.constantFrom("/backoffice/login", "/backoffice", `/backoffice/checkouts/${known}`, "/"),
+      fc.constantFrom(
+        "/backoffice/login",
+        "/backoffice",
+        `/backoffice/checkouts/${known}`,
+        "/backoffice/staff",
+        "/backoffice/security",
+        "/",
+      ),
       form,
       headers,
       fc.boolean(),

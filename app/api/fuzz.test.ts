@@ -181,6 +181,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const abandonPost = await import("@/app/checkout/[checkoutId]/abandon/route");
     const staffList = await import("@/app/api/backoffice/checkouts/route");
     const staffDetail = await import("@/app/api/backoffice/checkouts/[checkoutId]/route");
+    const activity = await import("@/app/api/backoffice/activity/route");
     handlers = {
       "POST /api/checkouts": checkouts.POST,
       "GET /api/checkouts/{id}": checkout.GET,
@@ -201,6 +202,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "POST /checkout/{id}/abandon": abandonPost.POST,
       "GET /api/backoffice/checkouts": staffList.GET,
       "GET /api/backoffice/checkouts/{id}": staffDetail.GET,
+      "GET /api/backoffice/activity": activity.GET,
     } as Record<string, Handler>;
     staff = await staffCookie();
     const created = await checkouts.POST(
@@ -261,6 +263,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     ["POST /checkout/{id}/abandon", "POST", payForm, true, formEncoded],
     ["GET /api/backoffice/checkouts", "GET", undefined, false],
     ["GET /api/backoffice/checkouts/{id}", "GET", undefined, true],
+    ["GET /api/backoffice/activity", "GET", undefined, false],
   ];
 
   for (const [name, method, body, withId, encode] of cases) {
