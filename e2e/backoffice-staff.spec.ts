@@ -22,6 +22,9 @@ const NEEDS: Record<string, StaffAction | "anyone"> = {
   verifySecondFactor: "anyone",
   confirmEnrolmentAction: "anyone",
   resetSecondFactorAction: "staff.manage",
+  createKeyAction: "api_keys.manage",
+  rollKeyAction: "api_keys.manage",
+  revokeKeyAction: "api_keys.manage",
   logoutEverywhere: "checkouts.view",
   refundCheckout: "refunds.create",
   cancelCheckoutAsStaff: "checkouts.cancel",
@@ -251,7 +254,7 @@ test("each staff action writes exactly one row of the audit trail, which admins 
   await expectNoAxeViolations(page);
   // The checkout's own page names who did what to it.
   await refund.getByRole("link", { name: id }).click();
-  const staffTable = page.getByRole("table", { name: /What staff did to this checkout/ });
+  const staffTable = page.getByRole("table", { name: /What staff and API keys did to this checkout/ });
   await expect(staffTable.getByRole("row", { name: /Cancelled the checkout/ })).toContainText(email);
   await Promise.all([demo.dispose(), admin.dispose()]);
 });
@@ -310,4 +313,52 @@ test("a finance person sets up two-step sign-in at first sign-in, then signs in 
   await expect(page).toHaveURL(/\/backoffice$/);
   await expect(page.getByText(`${email} · Finance`)).toBeVisible();
   await demo.dispose();
+});
+
+test("an admin makes an API key shown once, which works within its scopes, rolls it and revokes the new one", async ({
+  page,
+  request,
+}) => {
+  const name = `Backend ${Date.now()}`;
+  const call = (key: string, method: "GET" | "POST" = "GET") =>
+    method === "GET"
+      ? request.get("/api/checkouts", { headers: { Authorization: `Bearer ${key}` } })
+      : request.post("/api/checkouts", {
+          headers: { Authorization: `Bearer ${key}` },
+          data: {
+            amount: "1.00",
+            currency: "EUR",
+            description: "Key test",
+            reference: "key-1",
+            returnUrl: "https://shop.example/",
+          },
+        });
+  await signInToBackoffice(page);
+  await page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "API keys" }).click();
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Make key" }).click();
+  await expect(page.getByRole("status", { name: "Make key result" })).toContainText("shown only this once");
+  const first = await page.getByLabel("The new API key").inputValue();
+  expect(first).toMatch(/^bck_test_/);
+  await expectNoAxeViolations(page);
+  expect((await call(first)).status()).toBe(200);
+  const refused = await call(first, "POST");
+  expect([refused.status(), (await refused.json()).code]).toEqual([403, "insufficient_scope"]);
+
+  const row = page.getByRole("row", { name: new RegExp(name) });
+  await expect(row).toContainText(first.slice(0, 16));
+  await row.getByLabel("Old key keeps working").selectOption({ label: "stops now" });
+  await row.getByRole("button", { name: `Roll ${name}` }).click();
+  const second = await page.getByLabel(`The new key for ${name}`).inputValue();
+  expect((await call(first)).status()).toBe(401);
+  expect((await call(second)).status()).toBe(200);
+
+  await page.reload();
+  const rows = page.getByRole("row", { name: new RegExp(name) });
+  await rows
+    .filter({ hasText: second.slice(0, 16) })
+    .getByRole("button", { name: `Revoke ${name}` })
+    .click();
+  await expect(page.getByRole("status", { name: `Revoke ${name} result` })).toContainText("revoked");
+  expect((await call(second)).status()).toBe(401);
 });

@@ -22,6 +22,8 @@ export const ERRORS = {
   cross_site_action: { status: 403, retry: false },
   // A signed-in staff member whose role may not do this (lib/staff/roles.ts).
   role_forbidden: { status: 403, retry: false },
+  // An API key without the scope this call needs (lib/api-keys).
+  insufficient_scope: { status: 403, retry: false },
   length_required: { status: 411, retry: false },
   body_too_large: { status: 413, retry: false },
   unsupported_media_type: { status: 415, retry: false },

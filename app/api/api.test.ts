@@ -175,6 +175,26 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect([pay.status, (await pay.json()).code]).toEqual([409, "checkout_cancelled"]);
   });
 
+  it("takes a key made in the back office for what its scopes allow: 403 insufficient_scope beyond them, 401 once revoked", async () => {
+    const { appContext } = await import("@/lib/checkout/app-context");
+    const { createApiKey, revokeApiKey } = await import("@/lib/api-keys/keys");
+    const { db } = await appContext();
+    const actor = { kind: "staff", id: "st_admin", label: "admin@shop.example" } as const;
+    const reader = await createApiKey({ db, actor, live: false }, { name: "Reader", scopes: ["checkouts:read"] });
+    const as = { Authorization: `Bearer ${reader.secret}` };
+    const { id } = await (await create()).json();
+    expect((await routes.checkout.GET(req(`/api/checkouts/${id}`, { headers: as }), withId(id))).status).toBe(200);
+    const refused = await create(order, as);
+    expect([refused.status, (await refused.json()).code]).toEqual([403, "insufficient_scope"]);
+    const cancel = await routes.cancel.POST(
+      req(`/api/checkouts/${id}/cancel`, { method: "POST", headers: as }),
+      withId(id),
+    );
+    expect(cancel.status).toBe(403);
+    await revokeApiKey({ db, actor, live: false }, reader.id);
+    expect((await routes.checkout.GET(req(`/api/checkouts/${id}`, { headers: as }), withId(id))).status).toBe(401);
+  });
+
   it("refuses a payment body that tries to set the amount or lacks the attempt key, naming the field", async () => {
     const { id } = await (await create()).json();
     const res = await routes.payments.POST(

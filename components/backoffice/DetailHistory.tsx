@@ -36,10 +36,10 @@ export function DetailHistory({ detail }: { detail: StaffDetail }) {
         />
       </Section>
 
-      <Section id="staff-actions" title="Staff actions">
+      <Section id="staff-actions" title="Actions by staff and API keys">
         <DataTable
-          caption="What staff did to this checkout, oldest first, and who"
-          empty="No staff action yet."
+          caption="What staff and API keys did to this checkout, oldest first, and who"
+          empty="No refund, cancel or notification sent again yet."
           head={["Time", "Who", "Action", "Outcome", "Detail"]}
           rows={staffActions.map((a, i) => ({
             key: String(i),

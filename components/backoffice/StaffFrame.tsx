@@ -21,6 +21,7 @@ export function StaffFrame({ member, children }: { member: SignedInStaff; childr
               Back office
             </Link>
             {allowed.includes("staff.manage") && <Link href="/backoffice/staff">Staff</Link>}
+            {allowed.includes("api_keys.manage") && <Link href="/backoffice/api-keys">API keys</Link>}
             {allowed.includes("audit.view") && <Link href="/backoffice/activity">Activity</Link>}
             <Link href="/backoffice/security">Two-step sign-in</Link>
           </nav>

@@ -25,6 +25,13 @@ export interface AuditEntry {
   at?: Date;
 }
 
+/** The actor of a merchant API call: the key's name as it is now. */
+export const apiKeyActor = (caller: { id: string; name: string }): AuditActor => ({
+  kind: "api_key",
+  id: caller.id,
+  label: caller.name,
+});
+
 /** Writes one row. Given a transaction, the row commits or rolls back with what it records. */
 export async function recordAudit(db: Db | Tx, entry: AuditEntry): Promise<void> {
   await db.insert(auditEvents).values({

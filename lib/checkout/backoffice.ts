@@ -142,11 +142,11 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       attemptId: e.attemptId,
     })),
     staffActions: staffRows
-      .filter((r) => r.actorKind === "staff")
+      .filter((r) => r.actorKind === "staff" || r.actorKind === "api_key")
       .reverse()
       .map((r) => ({
         at: r.occurredAt.toISOString(),
-        by: r.actorLabel ?? r.actorId ?? "",
+        by: r.actorKind === "api_key" ? `API key ${r.actorLabel ?? r.actorId}` : (r.actorLabel ?? r.actorId ?? ""),
         action: r.action,
         outcome: r.outcome,
         detail: r.detail,

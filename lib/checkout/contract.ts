@@ -197,13 +197,13 @@ export const staffDetail = z.object({
     .array(
       z.object({
         at: time,
-        by: z.string().meta({ description: "The staff member's email as it was then" }),
+        by: z.string().meta({ description: "The staff member's email, or \"API key\" and the key's name" }),
         action: z.string(),
         outcome: z.enum(["succeeded", "failed", "refused"]),
         detail: z.record(z.string(), z.string()).nullable(),
       }),
     )
-    .meta({ description: "What staff did to this checkout, oldest first (the audit trail's rows about it)" }),
+    .meta({ description: "What staff and API keys did to this checkout, oldest first (the audit trail's rows)" }),
   webhooks: z.array(
     z.object({ at: time, type: z.string().nullable(), signatureValid: z.boolean(), outcome: z.string() }),
   ),

@@ -293,6 +293,30 @@ export const staffSessions = pgTable(
 
 export type SessionStage = "full" | "second_factor" | "enrol";
 
+/**
+ * The merchant's API keys, made in the back office (lib/api-keys): shown once, stored as sha256
+ * (they are random), with a visible prefix to tell them apart. A rolled key keeps working until
+ * `expiresAt`; a revoked one stops at once.
+ */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    // The key that replaced this one when it was rolled.
+    replacedBy: text("replaced_by"),
+  },
+  (t) => [uniqueIndex("api_keys_secret_idx").on(t.secretHash)],
+);
+
 /** One-time recovery codes of two-step sign-in, ten per person, stored as sha256 (they are random). */
 export const staffRecoveryCodes = pgTable(
   "staff_recovery_codes",

@@ -30,7 +30,7 @@ const JSON_BODY: ErrorCode[] = [
 /** The payer's browser's routes that change something (`ownPagesOnly`): another site's page is refused. */
 const OWN_PAGES: ErrorCode[] = ["cross_site_action"];
 const PARAMS: ErrorCode[] = ["invalid_request"];
-const MERCHANT: ErrorCode[] = ["unauthorized"];
+const MERCHANT: ErrorCode[] = ["unauthorized", "insufficient_scope"];
 /** A staff route: no session, or a role that may not (lib/staff/roles.ts). */
 const STAFF: ErrorCode[] = ["unauthorized", "role_forbidden"];
 

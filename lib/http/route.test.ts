@@ -23,13 +23,13 @@ const post = (body: string, headers: Record<string, string> = {}) =>
   });
 
 const handler = route(
-  { body: z.object({ amount: z.string(), count: z.number().int() }), bearer: () => "secret-key" },
+  { body: z.object({ amount: z.string(), count: z.number().int() }), apiKey: "checkouts:write" },
   async ({ body }) => ({ echoed: body }),
 );
 
 describe("route wrapper", () => {
   it("parses the body and answers JSON", async () => {
-    const res = await handler(post('{"amount":"1.00","count":2}', { Authorization: "Bearer secret-key" }), ctx());
+    const res = await handler(post('{"amount":"1.00","count":2}', { Authorization: "Bearer dev-merchant-key" }), ctx());
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ echoed: { amount: "1.00", count: 2 } });
   });
@@ -40,7 +40,7 @@ describe("route wrapper", () => {
   });
 
   it("answers bad input with 400 problem+json naming the field", async () => {
-    const res = await handler(post('{"amount":1,"count":"two"}', { Authorization: "Bearer secret-key" }), ctx());
+    const res = await handler(post('{"amount":1,"count":"two"}', { Authorization: "Bearer dev-merchant-key" }), ctx());
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     const body = await res.json();
@@ -49,7 +49,7 @@ describe("route wrapper", () => {
   });
 
   it("answers a body that is not JSON with 400, not 500", async () => {
-    const res = await handler(post("{amount:", { Authorization: "Bearer secret-key" }), ctx());
+    const res = await handler(post("{amount:", { Authorization: "Bearer dev-merchant-key" }), ctx());
     expect(res.status).toBe(400);
     expect((await res.json()).code).toBe("invalid_json");
   });
@@ -129,7 +129,7 @@ describe("route wrapper", () => {
   it("logs one JSON line per request: id, route (no ids in it), status and duration", async () => {
     const lines = captureLog();
     const res = await handler(
-      post('{"amount":"1.00","count":2}', { Authorization: "Bearer secret-key", "X-Request-Id": "lb-req-00042" }),
+      post('{"amount":"1.00","count":2}', { Authorization: "Bearer dev-merchant-key", "X-Request-Id": "lb-req-00042" }),
       ctx(),
     );
     expect(res.headers.get("x-request-id")).toBe("lb-req-00042");

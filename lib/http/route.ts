@@ -1,5 +1,6 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { apiCallerOf, type ApiCaller, type ApiScope } from "../api-keys/keys";
 import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
@@ -30,8 +31,11 @@ interface RouteSpec<P, Q, B> {
   params?: P;
   query?: Q;
   body?: B;
-  /** When set, the request must carry `Authorization: Bearer <key>`. */
-  bearer?: () => string;
+  /**
+   * When set, the request must carry `Authorization: Bearer <an API key>` whose scopes include this
+   * one (lib/api-keys): 401 without a key the app knows, 403 insufficient_scope with one that may not.
+   */
+  apiKey?: ApiScope;
   /**
    * When set, the request must carry the session cookie of staff whose role may do this (the back
    * office's own JSON; lib/staff/roles.ts).
@@ -56,6 +60,8 @@ interface RouteInput<P, Q, B> {
   body: Out<B>;
   /** The body as received, when the spec asks for `rawBody`. */
   rawBody: string;
+  /** The API key that made the request, when the spec asks for one. */
+  caller?: ApiCaller;
 }
 
 /**
@@ -108,12 +114,22 @@ export function route<
     requestId: string,
   ): Promise<Response> {
     try {
-      if (spec.bearer && !bearerMatches(req, spec.bearer())) {
-        return problem(
-          "unauthorized",
-          { detail: "Send Authorization: Bearer <MERCHANT_API_KEY>." },
-          { "WWW-Authenticate": "Bearer" },
-        );
+      let caller: ApiCaller | undefined;
+      if (spec.apiKey) {
+        const given =
+          req.headers
+            .get("authorization")
+            ?.match(/^Bearer\s+(.+)$/i)?.[1]
+            ?.trim() ?? "";
+        caller = given ? await apiCallerOf((await appContext()).db, given, env().merchantApiKey) : undefined;
+        if (!caller)
+          return problem(
+            "unauthorized",
+            { detail: "Send Authorization: Bearer <an API key>." },
+            { "WWW-Authenticate": "Bearer" },
+          );
+        if (!caller.scopes.includes(spec.apiKey))
+          return problem("insufficient_scope", { detail: `This key needs the scope ${spec.apiKey}.` });
       }
 
       if (spec.ownPagesOnly && crossSiteRequest(req.headers))
@@ -143,7 +159,7 @@ export function route<
         if (member?.stage !== "full") return problem("unauthorized", { detail: "Sign in to the back office." });
         if (!allows(member.role, spec.staff)) return problem("role_forbidden");
       }
-      const result = await handler({ req, ctx: app, params, query, body, rawBody } as RouteInput<P, Q, B>);
+      const result = await handler({ req, ctx: app, params, query, body, rawBody, caller } as RouteInput<P, Q, B>);
       return result instanceof Response ? result : json(result);
     } catch (err) {
       if (err instanceof BodyTooLarge) return problem("body_too_large", { detail: `At most ${err.maxBytes} bytes.` });
@@ -242,13 +258,6 @@ function nulPath(value: unknown, path = ""): string | undefined {
     if (found !== undefined) return found;
   }
   return undefined;
-}
-
-function bearerMatches(req: Request, key: string): boolean {
-  const given = req.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ?? "";
-  const a = Buffer.from(given);
-  const b = Buffer.from(key);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 type Taken = "GET" | "POST" | "DELETE";

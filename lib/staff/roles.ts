@@ -16,6 +16,7 @@ export const STAFF_ACTIONS = {
   "notifications.resend": "support",
   "refunds.create": "finance",
   "staff.manage": "admin",
+  "api_keys.manage": "admin",
   "audit.view": "admin",
 } as const satisfies Record<string, StaffRole>;
 
@@ -35,5 +36,5 @@ export const ROLE_LABELS: Record<StaffRole, { name: string; may: string }> = {
   viewer: { name: "Viewer", may: "sees checkouts, their payments and the chart" },
   support: { name: "Support", may: "also cancels checkouts and sends notifications again" },
   finance: { name: "Finance", may: "also makes refunds" },
-  admin: { name: "Admin", may: "also manages staff and reads the activity log" },
+  admin: { name: "Admin", may: "also manages staff and API keys and reads the activity log" },
 };

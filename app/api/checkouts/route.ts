@@ -9,25 +9,22 @@ import { checkoutFilter } from "@/lib/checkout/backoffice-filter";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = route(
-  { body: createCheckoutInput, bearer: () => env().merchantApiKey },
-  async ({ body, req, ctx }) => {
-    const idempotencyKey = req.headers.get("idempotency-key") ?? undefined;
-    const checkout = await createCheckout(body, ctx, { idempotencyKey });
-    return json(
-      {
-        id: checkout.id,
-        url: `${env().appUrl}/checkout/${checkout.id}`,
-        status: checkout.status,
-        expiresAt: checkout.expiresAt,
-      },
-      200,
-    );
-  },
-);
+export const POST = route({ body: createCheckoutInput, apiKey: "checkouts:write" }, async ({ body, req, ctx }) => {
+  const idempotencyKey = req.headers.get("idempotency-key") ?? undefined;
+  const checkout = await createCheckout(body, ctx, { idempotencyKey });
+  return json(
+    {
+      id: checkout.id,
+      url: `${env().appUrl}/checkout/${checkout.id}`,
+      status: checkout.status,
+      expiresAt: checkout.expiresAt,
+    },
+    200,
+  );
+});
 
 /** The merchant's checkouts, newest first, 25 a page: to reconcile, e.g. by reference or by day. */
-export const GET = route({ query: checkoutFilter, bearer: () => env().merchantApiKey }, ({ query, ctx }) =>
+export const GET = route({ query: checkoutFilter, apiKey: "checkouts:read" }, ({ query, ctx }) =>
   listCheckouts(query, ctx),
 );
 

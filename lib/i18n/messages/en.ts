@@ -102,6 +102,7 @@ export const en = {
   "apiError.unsupported_media_type": "The request body must be JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "This form was sent from another site.",
   "apiError.role_forbidden": "Your role may not do this. Ask an admin.",
+  "apiError.insufficient_scope": "This API key may not do this: it lacks the scope.",
   "apiError.length_required": "The request did not say how long it is.",
   "apiError.body_too_large": "The request is too large.",
   "apiError.idempotency_key_reused": "This Idempotency-Key was already used with a different request.",

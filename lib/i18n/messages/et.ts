@@ -89,6 +89,7 @@ export const et: Messages = {
   "apiError.unsupported_media_type": "Päringu sisu peab olema JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "See vorm saadeti teiselt saidilt.",
   "apiError.role_forbidden": "Teie roll seda ei luba. Pöörduge administraatori poole.",
+  "apiError.insufficient_scope": "Sellel API võtmel pole selleks õigust.",
   "apiError.length_required": "Päring ei öelnud, kui pikk see on.",
   "apiError.body_too_large": "Päring on liiga suur.",
   "apiError.idempotency_key_reused": "Seda Idempotency-Key väärtust on juba kasutatud teise päringuga.",

@@ -95,6 +95,7 @@ export const lt: Messages = {
   "apiError.unsupported_media_type": "Užklausos turinys turi būti JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "Ši forma išsiųsta iš kitos svetainės.",
   "apiError.role_forbidden": "Jūsų vaidmuo to neleidžia. Kreipkitės į administratorių.",
+  "apiError.insufficient_scope": "Šis API raktas neturi teisės to daryti.",
   "apiError.length_required": "Užklausoje nenurodytas jos ilgis.",
   "apiError.body_too_large": "Užklausa per didelė.",
   "apiError.idempotency_key_reused": "Šis Idempotency-Key jau panaudotas kitai užklausai.",

@@ -95,6 +95,7 @@ export const lv: Messages = {
   "apiError.unsupported_media_type": "Pieprasījuma saturam jābūt JSON (Content-Type: application/json).",
   "apiError.cross_site_action": "Šī veidlapa nosūtīta no citas vietnes.",
   "apiError.role_forbidden": "Jūsu loma to neatļauj. Vērsieties pie administratora.",
+  "apiError.insufficient_scope": "Šai API atslēgai nav šīs darbības tiesību.",
   "apiError.length_required": "Pieprasījumā nav norādīts tā garums.",
   "apiError.body_too_large": "Pieprasījums ir pārāk liels.",
   "apiError.idempotency_key_reused": "Šī Idempotency-Key jau tika izmantota citam pieprasījumam.",

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { getCheckoutDetail } from "@/lib/checkout/checkouts";
-import { env } from "@/lib/env";
 import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -8,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ checkoutId: z.string().max(64) });
 
-export const GET = route({ params, bearer: () => env().merchantApiKey }, ({ params, ctx }) =>
+export const GET = route({ params, apiKey: "checkouts:read" }, ({ params, ctx }) =>
   getCheckoutDetail(params.checkoutId, ctx),
 );
 

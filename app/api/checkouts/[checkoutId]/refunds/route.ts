@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createRefund, createRefundInput, listRefunds } from "@/lib/checkout/refunds";
-import { env } from "@/lib/env";
+import { apiKeyActor, recordAudit } from "@/lib/audit/audit";
 import { json } from "@/lib/http/problem";
 import { otherMethods, route } from "@/lib/http/route";
 
@@ -12,16 +12,23 @@ const params = z.object({ checkoutId: z.string().max(64) });
 // An Idempotency-Key makes a retried refund request return the first refund (README "Refunds").
 // A refund whose outcome the provider left unknown is answered 202: taken, its outcome to follow.
 export const POST = route(
-  { params, body: createRefundInput, bearer: () => env().merchantApiKey },
-  async ({ req, params, body, ctx }) => {
+  { params, body: createRefundInput, apiKey: "refunds:write" },
+  async ({ req, params, body, ctx, caller }) => {
     const refund = await createRefund(params.checkoutId, body, "merchant-api", ctx, {
       idempotencyKey: req.headers.get("idempotency-key") ?? undefined,
+    });
+    await recordAudit(ctx.db, {
+      actor: apiKeyActor(caller!),
+      action: "refund.created",
+      target: { kind: "checkout", id: params.checkoutId },
+      outcome: refund.status === "failed" ? "failed" : "succeeded",
+      detail: { amount: refund.amount, refundId: refund.id },
     });
     return json(refund, refund.status === "unknown" ? 202 : 200);
   },
 );
 
-export const GET = route({ params, bearer: () => env().merchantApiKey }, async ({ params, ctx }) => ({
+export const GET = route({ params, apiKey: "checkouts:read" }, async ({ params, ctx }) => ({
   refunds: await listRefunds(params.checkoutId, ctx),
 }));
 
