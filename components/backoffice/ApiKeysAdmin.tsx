@@ -56,7 +56,9 @@ export function ApiKeysAdmin({ keys }: { keys: KeyRow[] }) {
             </span>,
             <Time key="c" iso={k.createdAt} />,
             k.lastUsedAt ? <Time key="u" iso={k.lastUsedAt} /> : <None key="n" />,
-            k.status === "active" || k.status === "ending" ? <KeyActions key="a" row={k} /> : <None key="x" />,
+            // Mounted for every row: a roll's new key, shown once, stays on the page while the list
+            // reads again and the old row ends.
+            <KeyActions key="a" row={k} />,
           ],
         }))}
       />
@@ -146,12 +148,14 @@ function KeyActions({ row }: { row: KeyRow }) {
           </button>
         </form>
       )}
-      <form action={revoke}>
-        <input type="hidden" name="keyId" value={row.id} />
-        <button type="submit" className="btn btn-secondary" aria-busy={revoking || undefined}>
-          Revoke<span className="visually-hidden"> {row.name}</span>
-        </button>
-      </form>
+      {(row.status === "active" || row.status === "ending") && (
+        <form action={revoke}>
+          <input type="hidden" name="keyId" value={row.id} />
+          <button type="submit" className="btn btn-secondary" aria-busy={revoking || undefined}>
+            Revoke<span className="visually-hidden"> {row.name}</span>
+          </button>
+        </form>
+      )}
       <ActionOutcome name={`Roll ${row.name}`} outcome={rolled} messageRef={rollRef} className={styles.slot} />
       <ActionOutcome name={`Revoke ${row.name}`} outcome={revoked} messageRef={revokeRef} className={styles.slot} />
       {rolled?.ok && rolled.secret && <ShownOnce label={`The new key for ${row.name}`} value={rolled.secret} />}
