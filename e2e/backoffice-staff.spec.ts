@@ -20,6 +20,7 @@ const NEEDS: Record<string, StaffAction | "anyone"> = {
   setPasswordAction: "anyone",
   // The steps of signing in, for the session's own person whatever the role.
   verifySecondFactor: "anyone",
+  confirmIdentity: "anyone",
   confirmEnrolmentAction: "anyone",
   resetSecondFactorAction: "staff.manage",
   createKeyAction: "api_keys.manage",
@@ -361,4 +362,21 @@ test("an admin makes an API key shown once, which works within its scopes, rolls
     .click();
   await expect(page.getByRole("status", { name: `Revoke ${name} result` })).toContainText("revoked");
   expect((await call(second)).status()).toBe(401);
+});
+
+test("recent sign-in: the confirm page takes the password again and goes back to our own page only", async ({
+  page,
+}) => {
+  await signInToBackoffice(page);
+  await page.goto("/backoffice/confirm?next=https://evil.example/");
+  await expect(page.getByRole("link", { name: "Back without confirming" })).toHaveAttribute("href", "/backoffice");
+  await page.goto("/backoffice/confirm?next=/backoffice/api-keys");
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm it is you" })).toBeVisible();
+  await page.getByLabel("Password or code").fill("not my password");
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.locator("#confirm-error")).toContainText("not your password");
+  await expectNoAxeViolations(page);
+  await page.getByLabel("Password or code").fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page).toHaveURL(/\/backoffice\/api-keys$/);
 });

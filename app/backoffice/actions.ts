@@ -11,6 +11,7 @@ import {
   auditActorOf,
   currentSession,
   requireStaff,
+  safeReturnPath,
   sessionToken,
 } from "@/components/backoffice/require-staff";
 import { describeCancel, describeCancelError, describeResend } from "@/components/backoffice/staff-action-messages";
@@ -32,6 +33,7 @@ import {
   endSession,
   endSessionsOf,
   openSession,
+  reauthenticate,
   sessionCookieOptions,
   type SignedInStaff,
 } from "@/lib/staff/sessions";
@@ -155,6 +157,47 @@ export async function verifySecondFactor(_previous: LoginState, formData: FormDa
     clientAddress,
   });
   redirect("/backoffice");
+}
+
+/**
+ * Recent sign-in: the person signed in gives their password, or a code if two-step sign-in is on,
+ * again, and goes back to the change they were making.
+ */
+export async function confirmIdentity(_previous: LoginState, formData: FormData): Promise<LoginState> {
+  const session = await currentSession();
+  const token = await sessionToken();
+  if (!session || !token || session.stage !== "full") redirect("/backoffice/login");
+  if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
+  const secret = formData.get("secret");
+  if (typeof secret !== "string" || !secret) return { error: "Enter your password or a code." };
+  const { db, config } = await appContext();
+  const requestHeaders = await headers();
+  const rules = limits();
+  const judged = await limitFailures(
+    db,
+    [
+      { key: `login:ip:${clientKey(requestHeaders)}`, rule: rules.loginFailuresPerIp },
+      { key: `login:account:${session.email}`, rule: rules.loginFailuresPerAccount },
+    ],
+    async () =>
+      (await checkPassword(db, { email: session.email, password: secret, sandbox: env().sandbox })).ok ||
+      !!(await checkSecondFactor(db, session.id, secret.slice(0, 64), config.tokenKeys)),
+  );
+  const who = { actor: { kind: "staff", id: session.id, label: session.email } as const, clientAddress: clientIp(requestHeaders) };
+  if (!judged.ok || !judged.passed) {
+    await recordAudit(db, {
+      ...who,
+      action: "staff.reauthenticated",
+      outcome: judged.ok ? "failed" : "refused",
+      detail: { reason: judged.ok ? "wrong_secret" : "rate_limited" },
+    });
+    return judged.ok
+      ? { error: "That is not your password, nor a code of yours." }
+      : { error: `Too many failed tries. Try again in ${Math.ceil(judged.retryAfterSeconds / 60)} min.` };
+  }
+  await reauthenticate(db, token);
+  await recordAudit(db, { ...who, action: "staff.reauthenticated", outcome: "succeeded" });
+  redirect(safeReturnPath(formData.get("next")));
 }
 
 /** Ends this browser's session: the cookie goes, and so does its row, so a copy of it opens nothing. */

@@ -6,7 +6,7 @@ import type { AuditActor } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
 import { clientIp } from "@/lib/http/client-address";
 import { allows, type StaffAction } from "@/lib/staff/roles";
-import { SESSION_COOKIE, sessionOf, type SignedInStaff } from "@/lib/staff/sessions";
+import { SESSION_COOKIE, sessionOf, signedInRecently, type SignedInStaff } from "@/lib/staff/sessions";
 
 /** This request's session token, as the cookie holds it. */
 export async function sessionToken(): Promise<string | undefined> {
@@ -38,6 +38,22 @@ export async function requireStaff(action: StaffAction): Promise<SignedInStaff> 
   if (!member) redirect("/backoffice/login");
   if (member.stage !== "full") redirect(STAGE_PAGES[member.stage]);
   if (!allows(member.role, action)) forbidden();
+  return member;
+}
+
+/** Back-office pages a confirmation may return to: ours only, never another site. */
+const OWN_PAGE = /^\/backoffice(\/[A-Za-z0-9_/-]*)?$/;
+export const safeReturnPath = (path: unknown) =>
+  typeof path === "string" && OWN_PAGE.test(path) ? path : "/backoffice";
+
+/**
+ * For the changes that matter most (API keys, staff, large refunds): the person must have given
+ * their password or a code in the last 5 minutes, or is sent to confirm it and brought back to
+ * `returnTo` (recent sign-in, "sudo mode").
+ */
+export async function requireRecentSignIn(action: StaffAction, returnTo: string): Promise<SignedInStaff> {
+  const member = await requireStaff(action);
+  if (!signedInRecently(member)) redirect(`/backoffice/confirm?next=${encodeURIComponent(safeReturnPath(returnTo))}`);
   return member;
 }
 

@@ -6,6 +6,7 @@ export const AUDIT_ACTIONS = {
   "staff.sign_in": "Signed in",
   "staff.sign_out": "Signed out",
   "staff.sign_out_everywhere": "Signed out everywhere",
+  "staff.reauthenticated": "Confirmed it was them",
   "staff.invited": "Invited a person",
   "staff.password_reset": "Made a new password link",
   "staff.password_set": "Set a password",

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db";
 import { openTestDb, testDbKinds } from "../db/testing";
 import { inviteStaff, setDisabled, setPasswordFromLink } from "./accounts";
-import { SESSION_TTL_MS, endSession, endSessionsOf, openSession, sessionOf } from "./sessions";
+import {
+  SESSION_TTL_MS,
+  endSession,
+  endSessionsOf,
+  openSession,
+  reauthenticate,
+  sessionOf,
+  signedInRecently,
+} from "./sessions";
 
 describe.each(testDbKinds())("back-office sessions (%s)", (kind) => {
   let db: Db;
@@ -68,5 +76,23 @@ describe.each(testDbKinds())("back-office sessions (%s)", (kind) => {
     const before = await openSession(db, member.id);
     await setPasswordFromLink(db, { token: link, password: "a long enough passphrase" });
     expect(await sessionOf(db, before)).toBeUndefined();
+  });
+});
+
+describe.each(testDbKinds())("recent sign-in (%s)", (kind) => {
+  it("counts for 5 minutes after the password or a code, and again after proving it anew", async () => {
+    const { db, close } = await openTestDb(kind);
+    const { member } = await inviteStaff(
+      { db, actor: { kind: "system", label: "test" } },
+      { email: "sudo@shop.example", role: "admin" },
+    );
+    const t0 = new Date("2026-12-06T09:00:00Z");
+    const token = await openSession(db, member.id, { now: t0 });
+    const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
+    expect(signedInRecently((await sessionOf(db, token, at(5)))!, at(5))).toBe(true);
+    expect(signedInRecently((await sessionOf(db, token, at(6)))!, at(6))).toBe(false);
+    await reauthenticate(db, token, at(6));
+    expect(signedInRecently((await sessionOf(db, token, at(10)))!, at(10))).toBe(true);
+    await close();
   });
 });

@@ -74,6 +74,17 @@ export async function sessionOf(
   return row;
 }
 
+/** How recent a sign-in the changes that matter most ask for (recent sign-in, "sudo mode"). */
+export const RECENT_SIGN_IN_MS = 5 * 60_000;
+
+export const signedInRecently = (member: Pick<SignedInStaff, "authenticatedAt">, now = new Date()) =>
+  now.getTime() - member.authenticatedAt.getTime() <= RECENT_SIGN_IN_MS;
+
+/** The person proved who they are again (password or code): the session counts as recent from now. */
+export async function reauthenticate(db: Db, token: string, now = new Date()): Promise<void> {
+  await db.update(staffSessions).set({ authenticatedAt: now }).where(eq(staffSessions.tokenHash, tokenHash(token)));
+}
+
 /** The step owed is done: the session opens the back office for a working day from now. */
 export async function completeSession(db: Db | Tx, token: string, now = new Date()): Promise<void> {
   await db

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import type { ActionResult } from "@/components/backoffice/action-state";
-import { auditActorOf, requireStaff } from "@/components/backoffice/require-staff";
+import { auditActorOf, requireRecentSignIn } from "@/components/backoffice/require-staff";
 import { ApiKeyError, ROLL_OVERLAPS, createApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys/keys";
 import type { AuditAction } from "@/lib/audit/actions";
 import { recordAudit } from "@/lib/audit/audit";
@@ -15,7 +15,7 @@ export type KeyResult = (ActionResult & { secret?: string }) | null;
 const NOT_A_FORM = "This form could not be read. Reload the page and try again.";
 const keyId = z.string().regex(/^key_[0-9a-f-]{36}$/);
 async function keyCall() {
-  const member = await requireStaff("api_keys.manage");
+  const member = await requireRecentSignIn("api_keys.manage", "/backoffice/api-keys");
   return { db: (await appContext()).db, ...(await auditActorOf(member)), live: !env().sandbox };
 }
 

@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { ActionResult } from "@/components/backoffice/action-state";
-import { auditActorOf, requireStaff } from "@/components/backoffice/require-staff";
+import { auditActorOf, requireRecentSignIn } from "@/components/backoffice/require-staff";
 import type { AuditAction } from "@/lib/audit/actions";
 import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
@@ -36,7 +36,7 @@ const staffId = z.string().regex(/^st_[0-9a-f-]{36}$/);
 const role = z.enum(ROLES as [string, ...string[]], { error: "Choose a role." });
 
 async function adminCall(): Promise<StaffCall> {
-  const member = await requireStaff("staff.manage");
+  const member = await requireRecentSignIn("staff.manage", "/backoffice/staff");
   return { db: (await appContext()).db, ...(await auditActorOf(member)) };
 }
 

@@ -1,0 +1,36 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState } from "react";
+import { confirmIdentity } from "@/app/backoffice/actions";
+import { INITIAL_LOGIN_STATE, type LoginState } from "./action-state";
+import styles from "./backoffice.module.css";
+
+/** Password or code again, then back to the page the change was made from. */
+export function ConfirmIdentityForm({ next }: { next: string }) {
+  const [state, submit, pending] = useActionState<LoginState, FormData>(confirmIdentity, INITIAL_LOGIN_STATE);
+  return (
+    <form action={submit} className={`card ${styles.form}`}>
+      <div role="alert" id="confirm-error" className={styles.slot}>
+        {state.error && <p className="alert alert-error">{state.error}</p>}
+      </div>
+      <input type="hidden" name="next" value={next} />
+      <div className="field">
+        <label htmlFor="confirm-secret">Password or code</label>
+        <input
+          id="confirm-secret"
+          name="secret"
+          type="password"
+          autoComplete="current-password"
+          required
+          aria-invalid={state.error ? true : undefined}
+          aria-describedby={state.error ? "confirm-error" : undefined}
+        />
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" aria-busy={pending || undefined}>
+        Confirm
+      </button>
+      <Link href={next}>Back without confirming</Link>
+    </form>
+  );
+}
