@@ -183,7 +183,10 @@ export async function confirmIdentity(_previous: LoginState, formData: FormData)
       (await checkPassword(db, { email: session.email, password: secret, sandbox: env().sandbox })).ok ||
       !!(await checkSecondFactor(db, session.id, secret.slice(0, 64), config.tokenKeys)),
   );
-  const who = { actor: { kind: "staff", id: session.id, label: session.email } as const, clientAddress: clientIp(requestHeaders) };
+  const who = {
+    actor: { kind: "staff", id: session.id, label: session.email } as const,
+    clientAddress: clientIp(requestHeaders),
+  };
   if (!judged.ok || !judged.passed) {
     await recordAudit(db, {
       ...who,

@@ -82,7 +82,10 @@ export const signedInRecently = (member: Pick<SignedInStaff, "authenticatedAt">,
 
 /** The person proved who they are again (password or code): the session counts as recent from now. */
 export async function reauthenticate(db: Db, token: string, now = new Date()): Promise<void> {
-  await db.update(staffSessions).set({ authenticatedAt: now }).where(eq(staffSessions.tokenHash, tokenHash(token)));
+  await db
+    .update(staffSessions)
+    .set({ authenticatedAt: now })
+    .where(eq(staffSessions.tokenHash, tokenHash(token)));
 }
 
 /** The step owed is done: the session opens the back office for a working day from now. */

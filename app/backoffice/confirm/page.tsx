@@ -18,8 +18,8 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Prom
       <header className={styles.pageHeader}>
         <h1>Confirm it is you</h1>
         <p>
-          Signed in as {member.email}. Changes to API keys and staff, and large refunds, ask for your password (or a code
-          from your app) when you last gave it over 5 minutes ago.
+          Signed in as {member.email}. Changes to API keys and staff, and large refunds, ask for your password (or a
+          code from your app) when you last gave it over 5 minutes ago.
         </p>
       </header>
       <ConfirmIdentityForm next={next} />
