@@ -2,7 +2,7 @@ import { expect, request as playwrightRequest, test, type APIRequestContext } fr
 import { ROLES, allows, type StaffAction, type StaffRole } from "../lib/staff/roles";
 import { stepOf, totpCode } from "../lib/staff/totp";
 import { expectNoAxeViolations } from "./axe";
-import { DEMO_ADMIN, MERCHANT_KEY, createCheckout, signInToBackoffice } from "./journey";
+import { DEMO_ADMIN, MERCHANT_KEY, createCheckout, decideAtBank, payWithBank, signInToBackoffice } from "./journey";
 import { callAction, serverAction, serverActions } from "./server-action";
 
 /*
@@ -23,6 +23,7 @@ const NEEDS: Record<string, StaffAction | "anyone"> = {
   confirmIdentity: "anyone",
   confirmEnrolmentAction: "anyone",
   resetSecondFactorAction: "staff.manage",
+  decideRefundRequest: "refunds.create",
   createKeyAction: "api_keys.manage",
   rollKeyAction: "api_keys.manage",
   revokeKeyAction: "api_keys.manage",
@@ -379,4 +380,53 @@ test("recent sign-in: the confirm page takes the password again and goes back to
   await page.getByLabel("Password or code").fill(DEMO_ADMIN.password);
   await page.getByRole("button", { name: "Confirm" }).click();
   await expect(page).toHaveURL(/\/backoffice\/api-keys$/);
+});
+
+test("four eyes: a refund above the limit waits until a second person approves it, and the timeline names both", async ({
+  browser,
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const reference = `four-eyes-${Date.now()}`;
+  const id = await createCheckout(page.request, { amount: "600.00", reference });
+  await page.goto(`/checkout/${id}`);
+  await payWithBank(page);
+  await decideAtBank(page, "Approve");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+
+  // The demo admin asks for the whole 600.00: over the limit of 500, so it is only asked for.
+  await signInToBackoffice(page);
+  await page.goto(`/backoffice/checkouts/${id}`);
+  // The form offers what is left to refund, once its code runs.
+  await expect(page.getByLabel("Amount", { exact: true })).toHaveValue("600.00");
+  await page.getByLabel(/^Reason/).fill("Returned in full");
+  await page.getByRole("button", { name: "Refund" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "waits for another finance or admin person" })).toBeVisible();
+  const requests = page.getByRole("table", { name: /Refunds asked for/ });
+  await expect(requests).toContainText("Waiting for approval");
+  await expect(requests.getByRole("button", { name: /Approve/ })).toHaveCount(0);
+  const view = await page.request.get(`/api/checkouts/${id}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } });
+  expect((await view.json()).refunds).toEqual([]);
+
+  // A finance person, in another browser, approves it.
+  const email = `approver-${Date.now()}@shop.example`;
+  const admin = await signedIn(baseURL!, DEMO_ADMIN);
+  const approverApi = await invite(admin, baseURL!, email, "finance");
+  const approver = await browser.newContext({ baseURL, storageState: await approverApi.storageState() });
+  const other = await approver.newPage();
+  await other.goto("/backoffice");
+  await expect(other.getByRole("region", { name: "Refunds waiting for approval" })).toContainText(DEMO_ADMIN.email);
+  await other.goto(`/backoffice/checkouts/${id}`);
+  await other.getByRole("button", { name: "Approve refund of €600.00" }).click();
+  await expect(other.getByRole("status", { name: "Refund approval result" })).toContainText("Approved");
+  await expectNoAxeViolations(other);
+  const actions = other.getByRole("table", { name: /What staff and API keys did/ });
+  await expect(actions.getByRole("row", { name: /Asked for a refund/ })).toContainText(DEMO_ADMIN.email);
+  await expect(actions.getByRole("row", { name: /Approved a refund/ })).toContainText(email);
+  const after = await page.request.get(`/api/checkouts/${id}`, {
+    headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
+  });
+  expect((await after.json()).refunds).toMatchObject([{ amount: "600.00", createdBy: "staff" }]);
+  await Promise.all([approver.close(), admin.dispose(), approverApi.dispose()]);
 });

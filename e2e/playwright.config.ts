@@ -79,6 +79,8 @@ function appServer(o: { port: number; sandboxPort: number; dataDir: string; apiV
       // Hermetic: the sandbox provider and the embedded database, whatever the shell has set.
       PIS_BASE_URL: "",
       DATABASE_URL: "",
+      // Staff refunds above 500 wait for a second person (e2e/backoffice-staff.spec.ts, four eyes).
+      REFUND_APPROVAL_ABOVE: "500",
       // A JSON line per request would bury the output that matters; warnings and errors still show.
       LOG_LEVEL: "warn",
       // Every API answer of the run, for e2e/contract.spec.ts to check against the OpenAPI document.

@@ -110,6 +110,13 @@ const rawSchema = z.object({
   RATE_LIMIT_PAYMENTS_PER_IP: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  REFUND_APPROVAL_ABOVE: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, "must be an amount such as 1000 or 250.00")
+      .optional(),
+  ),
   STAFF_2FA_REQUIRED_ROLES: z
     .string()
     .default("finance,admin")
@@ -236,6 +243,10 @@ export const SETTING_DOCS: Record<
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: {
     meaning: "failed back-office sign-ins per 15 minutes per address",
     default: "10",
+  },
+  REFUND_APPROVAL_ABOVE: {
+    meaning: "staff refunds above this amount wait for a second finance or admin person to approve them (four eyes)",
+    default: "unset: no approval needed",
   },
   STAFF_2FA_REQUIRED_ROLES: {
     meaning: "staff roles that must sign in with a second step (an authenticator app), comma-separated; empty for none",
@@ -512,6 +523,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     pisWebhookSecret: pick("PIS_WEBHOOK_SECRET"),
     merchantApiKey: pick("MERCHANT_API_KEY"),
     staff2faRequiredRoles: raw.STAFF_2FA_REQUIRED_ROLES,
+    /** Staff refunds above this wait for a second person (lib/refund-approvals); undefined: never. */
+    refundApprovalAbove: raw.REFUND_APPROVAL_ABOVE,
     /** Set by a deployment from before staff accounts: said at start-up when no staff exist yet. */
     legacyBackofficePassword: raw.BACKOFFICE_PASSWORD !== undefined,
     merchantNotifySecret: pick("MERCHANT_NOTIFY_SECRET"),

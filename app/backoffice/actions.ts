@@ -10,6 +10,7 @@ import {
   STAGE_PAGES,
   auditActorOf,
   currentSession,
+  requireRecentSignIn,
   requireStaff,
   safeReturnPath,
   sessionToken,
@@ -20,7 +21,15 @@ import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
 import { cancelCheckout } from "@/lib/checkout/cancel-checkout";
 import { CheckoutError } from "@/lib/checkout/errors";
+import { loadCheckout } from "@/lib/checkout/checkouts";
 import { createRefund } from "@/lib/checkout/refunds";
+import {
+  ApprovalError,
+  approveRefund,
+  needsApproval,
+  rejectRefund,
+  requestRefund,
+} from "@/lib/refund-approvals/approvals";
 import { resendNotification } from "@/lib/checkout/resend-notification";
 import { env } from "@/lib/env";
 import { clientIp, clientKey } from "@/lib/http/client-address";
@@ -265,9 +274,26 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
     };
   }
   const { checkoutId, amount, reason, attemptId, refundKey } = parsed.data;
+  const ctx = await appContext();
+  const checkout = await loadCheckout(ctx, checkoutId);
+  if (checkout && needsApproval(amount, checkout.currency, env().refundApprovalAbove)) {
+    // Four eyes: recorded, to go to the provider when someone else approves (lib/refund-approvals).
+    await requireRecentSignIn("refunds.create", `/backoffice/checkouts/${checkoutId}`);
+    const { clientAddress } = await auditActorOf(member);
+    await requestRefund(
+      ctx,
+      member,
+      { checkoutId, attemptId, amount, reason, currency: checkout.currency },
+      clientAddress,
+    );
+    return {
+      ok: true,
+      message: `Above ${env().refundApprovalAbove} ${checkout.currency}, a refund waits for another finance or admin person to approve it. It is asked for; nothing is sent yet.`,
+    };
+  }
   const result = await (async (): Promise<RefundState & { code?: string }> => {
     try {
-      const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", await appContext(), {
+      const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", ctx, {
         idempotencyKey: `backoffice-${refundKey}`,
       });
       const told = describeRefund(refund);
@@ -358,4 +384,50 @@ async function audit(
     outcome: ok ? "succeeded" : "failed",
     detail,
   });
+}
+
+const decisionForm = z.object({
+  checkoutId,
+  requestId: z.string().regex(/^rr_[0-9a-f-]{36}$/),
+  decision: z.enum(["approve", "reject"]),
+});
+
+/** The second pair of eyes: approve (the refund goes to the provider now) or reject a refund request. */
+export async function decideRefundRequest(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+  const member = await requireStaff("refunds.create");
+  if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
+  const parsed = decisionForm.safeParse({
+    checkoutId: formData.get("checkoutId"),
+    requestId: formData.get("requestId"),
+    decision: formData.get("decision"),
+  });
+  if (!parsed.success) return { ok: false, error: NOT_A_FORM };
+  const { checkoutId, requestId, decision } = parsed.data;
+  await requireRecentSignIn("refunds.create", `/backoffice/checkouts/${checkoutId}`);
+  const ctx = await appContext();
+  const { clientAddress } = await auditActorOf(member);
+  try {
+    if (decision === "reject") {
+      await rejectRefund(ctx, member, requestId, clientAddress);
+      return { ok: true, message: "The refund request is rejected: nothing was sent." };
+    }
+    const refund = await approveRefund(ctx, member, requestId, clientAddress);
+    const told = describeRefund(refund);
+    return told.ok ? { ok: true, message: `Approved. ${told.message}` } : { ok: false, error: told.error };
+  } catch (err) {
+    if (err instanceof ApprovalError) {
+      await recordAudit(ctx.db, {
+        actor: { kind: "staff", id: member.id, label: member.email },
+        action: decision === "reject" ? "refund.rejected" : "refund.approved",
+        target: { kind: "checkout", id: checkoutId },
+        outcome: "refused",
+        detail: { request: requestId, reason: err.code },
+        clientAddress,
+      });
+      return { ok: false, error: err.message };
+    }
+    if (err instanceof CheckoutError) return { ok: false, error: describeRefundError(err).error };
+    console.error("backoffice: refund decision failed", err instanceof Error ? err.message : err);
+    return { ok: false, error: "The decision could not be made because of an unexpected error. Reload the page." };
+  }
 }

@@ -12,6 +12,7 @@ import { None, Section, Time } from "./detail-parts";
 import { formatDateTime, REFUND_MADE_BY, statusGroupLabel } from "./format";
 import { staffCheckoutQuery } from "./queries";
 import { RefundForm } from "./RefundForm";
+import { RefundRequests } from "./RefundRequests";
 import { useMay } from "./staff-permissions";
 import { StatusBadge } from "./StatusBadge";
 import styles from "./backoffice.module.css";
@@ -136,6 +137,7 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
             ],
           }))}
         />
+        <RefundRequests detail={detail} money={money} />
         {!mayRefund ? null : checkout.status !== "paid" ? (
           <p className="muted">Only a paid checkout can be refunded.</p>
         ) : !REFUND_CURRENCIES.includes(checkout.currency) ? (

@@ -43,7 +43,9 @@ export function StaffFrame({ member, children }: { member: SignedInStaff; childr
         </div>
       </header>
       <main className={styles.main}>
-        <StaffPermissions allowed={allowed}>{children}</StaffPermissions>
+        <StaffPermissions allowed={allowed} selfId={member.id}>
+          {children}
+        </StaffPermissions>
       </main>
     </div>
   );

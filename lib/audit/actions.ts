@@ -19,6 +19,9 @@ export const AUDIT_ACTIONS = {
   "api_key.rolled": "Rolled an API key",
   "api_key.revoked": "Revoked an API key",
   "refund.created": "Refunded",
+  "refund.requested": "Asked for a refund (four eyes)",
+  "refund.approved": "Approved a refund",
+  "refund.rejected": "Rejected a refund",
   "checkout.cancelled": "Cancelled the checkout",
   "notification.resent": "Sent a notification again",
 } as const;

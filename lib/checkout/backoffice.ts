@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { listAudit } from "../audit/audit";
+import { listRefundRequests } from "../refund-approvals/approvals";
 import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
 import { loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
@@ -96,7 +97,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
     .where(eq(paymentAttempts.checkoutId, id))
     .orderBy(asc(paymentAttempts.createdAt));
   const paymentIds = attempts.map((a) => a.providerPaymentId).filter((p): p is string => p !== null);
-  const [timeline, webhooks, notes, refundRows, staffRows] = await Promise.all([
+  const [timeline, webhooks, notes, refundRows, staffRows, requests] = await Promise.all([
     c.db.select().from(statusEvents).where(eq(statusEvents.checkoutId, id)).orderBy(asc(statusEvents.id)),
     paymentIds.length
       ? c.db
@@ -113,6 +114,7 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       .orderBy(asc(notifications.createdAt), asc(notifications.id)),
     c.db.select().from(refunds).where(eq(refunds.checkoutId, id)).orderBy(asc(refunds.createdAt)),
     listAudit(c.db, { targetId: id, limit: 200 }),
+    listRefundRequests(c, { checkoutId: id }),
   ]);
   // What is left to refund of one payment: the paying one, or a duplicate the payer sent twice.
   const refundableOf = (attemptId: string) =>
@@ -140,6 +142,17 @@ export async function checkoutDetailForStaff(id: string, c: CheckoutContext): Pr
       providerStatus: e.providerStatus,
       source: e.source,
       attemptId: e.attemptId,
+    })),
+    refundRequests: requests.map((r) => ({
+      id: r.id,
+      amount: r.amount,
+      reason: r.reason,
+      state: r.state,
+      requestedBy: r.requestedBy,
+      requestedByEmail: r.requestedByEmail,
+      requestedAt: r.requestedAt.toISOString(),
+      decidedByEmail: r.decidedByEmail,
+      decidedAt: r.decidedAt?.toISOString() ?? null,
     })),
     staffActions: staffRows
       .filter((r) => r.actorKind === "staff" || r.actorKind === "api_key")

@@ -193,6 +193,21 @@ export const staffDetail = z.object({
       attemptId: z.string().nullable(),
     }),
   ),
+  refundRequests: z
+    .array(
+      z.object({
+        id: z.string(),
+        amount: z.string(),
+        reason: z.string().nullable(),
+        state: z.enum(["requested", "approved", "rejected", "lapsed"]),
+        requestedBy: z.string(),
+        requestedByEmail: z.string(),
+        requestedAt: time,
+        decidedByEmail: z.string().nullable(),
+        decidedAt: time.nullable(),
+      }),
+    )
+    .meta({ description: "Refunds above REFUND_APPROVAL_ABOVE asked for by staff, newest first (four eyes)" }),
   staffActions: z
     .array(
       z.object({

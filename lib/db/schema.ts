@@ -293,6 +293,38 @@ export const staffSessions = pgTable(
 
 export type SessionStage = "full" | "second_factor" | "enrol";
 
+export type RefundRequestStatus = "requested" | "approved" | "rejected";
+
+/**
+ * Four eyes on large refunds (lib/refund-approvals): a staff refund above REFUND_APPROVAL_ABOVE is
+ * recorded here and goes to the provider only when someone else approves it. One not decided in 7
+ * days has lapsed (read from `requestedAt`; nothing needs to run for it).
+ */
+export const refundRequests = pgTable(
+  "refund_requests",
+  {
+    id: text("id").primaryKey(),
+    checkoutId: text("checkout_id")
+      .notNull()
+      .references(() => checkouts.id),
+    attemptId: text("attempt_id"),
+    amount: numeric("amount").notNull(),
+    reason: text("reason"),
+    status: text("status").$type<RefundRequestStatus>().notNull().default("requested"),
+    requestedBy: text("requested_by").notNull(),
+    requestedByEmail: text("requested_by_email").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedBy: text("decided_by"),
+    decidedByEmail: text("decided_by_email"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    refundId: text("refund_id"),
+  },
+  (t) => [
+    index("refund_requests_status_idx").on(t.status, t.requestedAt),
+    index("refund_requests_checkout_idx").on(t.checkoutId),
+  ],
+);
+
 /**
  * The merchant's API keys, made in the back office (lib/api-keys): shown once, stored as sha256
  * (they are random), with a visible prefix to tell them apart. A rolled key keeps working until

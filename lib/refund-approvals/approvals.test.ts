@@ -1,0 +1,120 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAudit } from "../audit/audit";
+import type { CheckoutContext } from "../checkout/context";
+import { getCheckoutStatus } from "../checkout/checkout-status";
+import { createCheckout } from "../checkout/create-checkout";
+import { listRefunds } from "../checkout/refunds";
+import { startPayment } from "../checkout/start-payment";
+import { forceProviderStatus, testContext } from "../checkout/test-context";
+import { paymentAttempts } from "../db/schema";
+import { testDbKinds } from "../db/testing";
+import {
+  APPROVAL_WINDOW_MS,
+  ApprovalError,
+  approveRefund,
+  listRefundRequests,
+  needsApproval,
+  rejectRefund,
+  requestRefund,
+} from "./approvals";
+
+const ana = { id: "st_ana", email: "ana@shop.example" };
+const ben = { id: "st_ben", email: "ben@shop.example" };
+const cy = { id: "st_cy", email: "cy@shop.example" };
+
+describe("the four-eyes limit", () => {
+  it("asks for approval only above the amount set, compared exactly", () => {
+    expect(needsApproval("1000.00", "EUR", "1000")).toBe(false);
+    expect(needsApproval("1000.01", "EUR", "1000")).toBe(true);
+    expect(needsApproval("999999.99", "EUR", undefined)).toBe(false);
+  });
+});
+
+describe.each(testDbKinds())("four eyes on large refunds (%s)", (kind) => {
+  let ctx: CheckoutContext;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ ctx, close } = await testContext(kind)));
+  afterAll(() => close());
+
+  async function paidCheckout(amount: string) {
+    const checkout = await createCheckout(
+      {
+        amount,
+        currency: "EUR",
+        description: "Four eyes",
+        reference: `fe-${Math.random()}`,
+        returnUrl: "http://localhost/r",
+      },
+      ctx,
+    );
+    await startPayment(
+      checkout.id,
+      {
+        method: "bank",
+        bankId: "SWEDBANK_LT_SAND",
+        termsAccepted: true,
+        attemptKey: `key-${checkout.id.slice(3, 20)}`,
+      },
+      ctx,
+    );
+    const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
+    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
+    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
+    return checkout;
+  }
+  const codeOf = (p: Promise<unknown>) =>
+    p.then(
+      () => "ok",
+      (e: unknown) => (e instanceof ApprovalError ? e.code : String(e)),
+    );
+
+  it("a requested refund sends nothing until someone else approves it, and is sent once however often approved", async () => {
+    const checkout = await paidCheckout("2500.00");
+    const request = await requestRefund(ctx, ana, {
+      checkoutId: checkout.id,
+      amount: "2000",
+      currency: "EUR",
+      reason: "Return",
+    });
+    expect(request).toMatchObject({ state: "requested", amount: "2000.00", requestedByEmail: ana.email });
+    expect(await listRefunds(checkout.id, ctx)).toEqual([]);
+    expect(await codeOf(approveRefund(ctx, ana, request.id))).toBe("own_request");
+    const [one, two] = await Promise.all([
+      codeOf(approveRefund(ctx, ben, request.id)),
+      codeOf(approveRefund(ctx, cy, request.id)),
+    ]);
+    expect([one, two].sort()).toEqual(["decided", "ok"]);
+    const refunds = await listRefunds(checkout.id, ctx);
+    expect(refunds.map((r) => r.amount)).toEqual(["2000.00"]);
+    expect((await listRefundRequests(ctx, { id: request.id }))[0]).toMatchObject({ state: "approved" });
+    expect(await codeOf(rejectRefund(ctx, cy, request.id))).toBe("decided");
+    const actions = (await listAudit(ctx.db, { targetId: checkout.id })).map((r) => [
+      r.action,
+      r.actorLabel,
+      r.outcome,
+    ]);
+    expect(actions).toContainEqual(["refund.requested", ana.email, "succeeded"]);
+    expect(actions).toContainEqual(["refund.approved", expect.stringMatching(/ben|cy/), "succeeded"]);
+  });
+
+  it("a rejected request sends nothing; one not decided in 7 days has lapsed and cannot be approved", async () => {
+    const checkout = await paidCheckout("1500.00");
+    const rejected = await requestRefund(ctx, ana, { checkoutId: checkout.id, amount: "1500", currency: "EUR" });
+    await rejectRefund(ctx, ben, rejected.id);
+    expect(await codeOf(approveRefund(ctx, cy, rejected.id))).toBe("decided");
+    const old = await requestRefund(ctx, ana, { checkoutId: checkout.id, amount: "1200", currency: "EUR" });
+    const later = new Date(Date.now() + APPROVAL_WINDOW_MS + 60_000);
+    expect((await listRefundRequests(ctx, { id: old.id }, later))[0]?.state).toBe("lapsed");
+    expect(await codeOf(approveRefund(ctx, ben, old.id, undefined, later))).toBe("lapsed");
+    expect(await listRefunds(checkout.id, ctx)).toEqual([]);
+  });
+
+  it("an approval the provider's rules refuse leaves the request waiting, to be rejected", async () => {
+    const checkout = await paidCheckout("1100.00");
+    const request = await requestRefund(ctx, ana, { checkoutId: checkout.id, amount: "1100.01", currency: "EUR" });
+    expect(await codeOf(approveRefund(ctx, ben, request.id))).toMatch(/refund_exceeds_payment|CheckoutError/);
+    expect((await listRefundRequests(ctx, { id: request.id }))[0]?.state).toBe("requested");
+    await rejectRefund(ctx, ben, request.id);
+  });
+});
