@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout, forceProviderStatus, merchantView, signInToBackoffice } from "./journey";
+import { createCheckout, forceProviderStatus, merchantView, payerAtTheBank, signInToBackoffice } from "./journey";
 
 /*
  * Staff cancel checkouts from the back office's checkout page (the merchant API's cancel, ADR 25):
@@ -8,17 +8,6 @@ import { createCheckout, forceProviderStatus, merchantView, signInToBackoffice }
  */
 
 /** The payer starts a bank payment and is at the bank, not yet authorised; returns its provider id. */
-async function payerAtTheBank(request: APIRequestContext, checkoutId: string): Promise<string> {
-  const start = await request.post(`/api/checkouts/${checkoutId}/payments`, {
-    data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `k-${checkoutId}` },
-  });
-  expect(start.status()).toBe(200);
-  const { confirmLink } = (await start.json()) as { confirmLink: string };
-  const paymentId = new URL(confirmLink).pathname.split("/")[2]!;
-  expect(paymentId).toBeTruthy();
-  return paymentId;
-}
-
 const startButton = (page: Page) => page.getByRole("button", { name: "Cancel checkout", exact: true });
 const timeline = (page: Page) => page.getByRole("table", { name: /Status changes/ });
 

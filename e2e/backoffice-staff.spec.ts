@@ -1,8 +1,20 @@
+import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
 import { ROLES, allows, type StaffAction, type StaffRole } from "../lib/staff/roles";
 import { stepOf, totpCode } from "../lib/staff/totp";
 import { expectNoAxeViolations } from "./axe";
-import { DEMO_ADMIN, MERCHANT_KEY, createCheckout, decideAtBank, payWithBank, signInToBackoffice } from "./journey";
+import {
+  DEMO_ADMIN,
+  MERCHANT_KEY,
+  createCheckout,
+  decideAtBank,
+  forceProviderStatus,
+  payWithBank,
+  payerAtTheBank,
+  signInToBackoffice,
+} from "./journey";
 import { callAction, serverAction, serverActions } from "./server-action";
 
 /*
@@ -27,6 +39,8 @@ const NEEDS: Record<string, StaffAction | "anyone"> = {
   createKeyAction: "api_keys.manage",
   rollKeyAction: "api_keys.manage",
   revokeKeyAction: "api_keys.manage",
+  makeSecretAction: "api_keys.manage",
+  rollSecretAction: "api_keys.manage",
   logoutEverywhere: "checkouts.view",
   refundCheckout: "refunds.create",
   cancelCheckoutAsStaff: "checkouts.cancel",
@@ -429,4 +443,40 @@ test("four eyes: a refund above the limit waits until a second person approves i
   });
   expect((await after.json()).refunds).toMatchObject([{ amount: "600.00", createdBy: "staff" }]);
   await Promise.all([approver.close(), admin.dispose(), approverApi.dispose()]);
+});
+
+test("a signing secret made in the back office signs each notification beside the settings' one: two v1=, each verified", async ({
+  page,
+  request,
+}) => {
+  const received: { signature: string; body: string }[] = [];
+  const merchant = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      received.push({ signature: String(req.headers["checkout-signature"]), body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => merchant.listen(0, "127.0.0.1", r));
+  const port = (merchant.address() as AddressInfo).port;
+
+  await signInToBackoffice(page);
+  await page.goto("/backoffice/api-keys");
+  await page.getByRole("button", { name: "Make a signing secret" }).click();
+  const secret = await page.getByLabel("The new signing secret").inputValue();
+  expect(secret).toMatch(/^whsec_/);
+  await expectNoAxeViolations(page);
+
+  const id = await createCheckout(request, { notifyUrl: `http://127.0.0.1:${port}/notify` });
+  await forceProviderStatus(request, await payerAtTheBank(request, id), { bankStatus: "ACSC" });
+  await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
+  const [{ signature, body }] = received as [{ signature: string; body: string }];
+  const t = /^t=(\d+),/.exec(signature)![1];
+  const signatures = [...signature.matchAll(/v1=([0-9a-f]{64})/g)].map((m) => m[1]);
+  const by = (key: string) => createHmac("sha256", key).update(`${t}.${body}`).digest("hex");
+  expect(signatures).toHaveLength(2);
+  expect(signatures).toContain(by("dev-notify-secret"));
+  expect(signatures).toContain(by(secret));
+  merchant.close();
 });

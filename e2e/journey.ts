@@ -104,6 +104,18 @@ export async function decideAtBank(
   await page.getByRole("button", { name: decision, exact: true }).click();
 }
 
+/** A payer who chose a bank over the payer API and is at the bank: answers the provider's payment id. */
+export async function payerAtTheBank(request: APIRequestContext, checkoutId: string): Promise<string> {
+  const start = await request.post(`/api/checkouts/${checkoutId}/payments`, {
+    data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `k-${checkoutId}` },
+  });
+  expect(start.status()).toBe(200);
+  const { confirmLink } = (await start.json()) as { confirmLink: string };
+  const paymentId = new URL(confirmLink).pathname.split("/")[2]!;
+  expect(paymentId).toBeTruthy();
+  return paymentId;
+}
+
 /** The payments the sandbox provider holds for a checkout (by its reference), through its control API. */
 export async function sandboxPayments(request: APIRequestContext, reference: string) {
   const res = await request.get(

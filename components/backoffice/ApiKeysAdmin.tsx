@@ -74,7 +74,7 @@ function useRefreshOn(outcome: ActionResult | null) {
 }
 
 /** A secret shown once: readable, selectable and copied with one button. */
-function ShownOnce({ label, value }: { label: string; value: string }) {
+export function ShownOnce({ label, value }: { label: string; value: string }) {
   const id = useId();
   const [copied, setCopied] = useState(false);
   return (

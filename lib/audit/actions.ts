@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = {
   "api_key.created": "Made an API key",
   "api_key.rolled": "Rolled an API key",
   "api_key.revoked": "Revoked an API key",
+  "notify_secret.created": "Made a notification signing secret",
+  "notify_secret.rolled": "Rolled a notification signing secret",
   "refund.created": "Refunded",
   "refund.requested": "Asked for a refund (four eyes)",
   "refund.approved": "Approved a refund",

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { signingSecrets } from "../api-keys/notify-secrets";
 import { rowsOf } from "../db/raw";
 import { notifications } from "../db/schema";
 import { nowOf, type CheckoutContext, type Tx } from "./context";
@@ -11,7 +12,8 @@ import type { NotificationEvent } from "./types";
  * Notifications to the merchant's notifyUrl (README "Notifications"). Signed like this:
  *   Checkout-Signature: t=<unix ms>,v1=<hex HMAC-SHA256(MERCHANT_NOTIFY_SECRET, "<t>.<raw body>")>
  * The merchant recomputes the HMAC over the raw body, compares in constant time, and refuses a
- * timestamp older than 5 minutes. A delivery succeeds on any 2xx; otherwise it is retried.
+ * timestamp older than 5 minutes. While a signing secret is being rolled (lib/api-keys), the header
+ * carries one `v1=` per secret, and the merchant accepts the notification if any matches. A delivery succeeds on any 2xx; otherwise it is retried.
  */
 export type { NotificationEvent };
 
@@ -28,8 +30,11 @@ export const RETRY_DELAYS_MS = [
   24 * 3600_000,
 ];
 
-export function signNotification(secret: string, timestamp: string, rawBody: string): string {
-  return `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex")}`;
+/** The Checkout-Signature header: one `v1=` per secret, so a merchant rolling its secret checks either. */
+export function signNotification(secrets: string | readonly string[], timestamp: string, rawBody: string): string {
+  const all = typeof secrets === "string" ? [secrets] : secrets;
+  const signatures = all.map((s) => `v1=${createHmac("sha256", s).update(`${timestamp}.${rawBody}`).digest("hex")}`);
+  return [`t=${timestamp}`, ...signatures].join(",");
 }
 
 /** Queues a notification inside the caller's transaction, so it exists if and only if the change does. */
@@ -135,6 +140,7 @@ async function claimDue(ctx: CheckoutContext, limit: number, timeoutMs: number):
 /** One delivery: POST, then record the result, unless the lease was lost to another instance. */
 async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): Promise<boolean> {
   const timestamp = String(Date.now());
+  const secrets = await signingSecrets(ctx.db, ctx.config.tokenKeys, ctx.config.notifySecret);
   let status: number | null = null;
   let error: string | null = null;
   try {
@@ -145,7 +151,7 @@ async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): 
         "Checkout-Event": n.event,
         // The same on every retry of this notification (it is also the body's `id`).
         "Checkout-Delivery-Id": n.id,
-        "Checkout-Signature": signNotification(ctx.config.notifySecret, timestamp, n.payload),
+        "Checkout-Signature": signNotification(secrets, timestamp, n.payload),
       },
       body: n.payload,
       timeoutMs,

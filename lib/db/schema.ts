@@ -293,6 +293,20 @@ export const staffSessions = pgTable(
 
 export type SessionStage = "full" | "second_factor" | "enrol";
 
+/**
+ * Secrets that sign our notifications to the merchant, made in the back office (lib/api-keys):
+ * sealed with TOKEN_ENCRYPTION_KEYS, because we must use them, not only check them. Each one not
+ * ended signs every notification, so during a roll's overlap the merchant gets a signature by each.
+ */
+export const notifySecrets = pgTable("notify_secrets", {
+  id: text("id").primaryKey(),
+  sealed: text("sealed").notNull(),
+  prefix: text("prefix").notNull(),
+  createdBy: text("created_by"),
+  createdAt: createdAt(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }),
+});
+
 export type RefundRequestStatus = "requested" | "approved" | "rejected";
 
 /**

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { ActionResult } from "@/components/backoffice/action-state";
 import { auditActorOf, requireRecentSignIn } from "@/components/backoffice/require-staff";
 import { ApiKeyError, ROLL_OVERLAPS, createApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys/keys";
+import { makeNotifySecret } from "@/lib/api-keys/notify-secrets";
 import type { AuditAction } from "@/lib/audit/actions";
 import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
@@ -16,7 +17,8 @@ const NOT_A_FORM = "This form could not be read. Reload the page and try again."
 const keyId = z.string().regex(/^key_[0-9a-f-]{36}$/);
 async function keyCall() {
   const member = await requireRecentSignIn("api_keys.manage", "/backoffice/api-keys");
-  return { db: (await appContext()).db, ...(await auditActorOf(member)), live: !env().sandbox };
+  const { db, config } = await appContext();
+  return { db, keys: config.tokenKeys, ...(await auditActorOf(member)), live: !env().sandbox };
 }
 
 async function refused(
@@ -29,7 +31,7 @@ async function refused(
   await recordAudit(call.db, {
     actor: call.actor,
     action,
-    target: id ? { kind: "api_key", id } : undefined,
+    target: id ? { kind: id.startsWith("whs_") ? "notify_secret" : "api_key", id } : undefined,
     outcome: "refused",
     detail: { reason: err.code },
     clientAddress: call.clientAddress,
@@ -79,5 +81,39 @@ export async function revokeKeyAction(_previous: ActionResult | null, formData: 
     return { ok: true, message: "The key is revoked: every request with it is refused from now on." };
   } catch (err) {
     return refused(err, call, "api_key.revoked", id.data);
+  }
+}
+
+const secretId = z.string().regex(/^whs_[0-9a-f-]{36}$/);
+
+/** A new notification signing secret, shown once; from now on every notification carries its signature too. */
+export async function makeSecretAction(_previous: KeyResult, formData: FormData): Promise<KeyResult> {
+  const call = await keyCall();
+  if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
+  const { secret } = await makeNotifySecret(call);
+  return {
+    ok: true,
+    message:
+      "The secret is made and signs every notification from now on, beside the others. Copy it now: it is shown only this once.",
+    secret,
+  };
+}
+
+/** Rolls a signing secret: a new one signs at once, the old one for the overlap chosen. */
+export async function rollSecretAction(_previous: KeyResult, formData: FormData): Promise<KeyResult> {
+  const call = await keyCall();
+  if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
+  const id = secretId.safeParse(formData.get("secretId"));
+  const overlap = ROLL_OVERLAPS[String(formData.get("overlap"))];
+  if (!id.success || !overlap) return { ok: false, error: NOT_A_FORM };
+  try {
+    const { secret } = await makeNotifySecret(call, { id: id.data, overlapMs: overlap.ms });
+    return {
+      ok: true,
+      message: `The new secret is below, shown only this once. The old one ${overlap.ms ? `signs on for ${overlap.label}` : "has stopped signing"}.`,
+      secret,
+    };
+  } catch (err) {
+    return refused(err, call, "notify_secret.rolled", id.data);
   }
 }
