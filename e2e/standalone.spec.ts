@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,7 @@ let server: ChildProcess | undefined;
 let sandbox: ChildProcess | undefined;
 let log = "";
 const database = `standalone_${Date.now()}`;
+const databaseUrl = adminUrl ? Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString() : "";
 
 function run(args: string[], cwd: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, args, {
@@ -75,7 +76,7 @@ test.beforeAll(async () => {
     PORT: String(PORT),
     HOSTNAME: "127.0.0.1",
     APP_URL: APP,
-    DATABASE_URL: Object.assign(new URL(adminUrl!), { pathname: `/${database}` }).toString(),
+    DATABASE_URL: databaseUrl,
     PIS_BASE_URL: "",
     SANDBOX_PORT: String(SANDBOX_PORT),
     PGLITE_DIR: "",
@@ -120,6 +121,19 @@ test("the standalone server migrates a fresh Postgres, is ready, serves the chec
     data: { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `sa-${Date.now()}` },
   });
   expect(start.status()).toBe(200);
+
+  // The image's first admin: `node staff.mjs add` beside server.js prints a link the server opens.
+  const added = spawnSync(process.execPath, ["staff.mjs", "add", "--email", "ops@shop.example", "--role", "admin"], {
+    cwd: standalone,
+    env: { ...process.env, APP_URL: APP, DATABASE_URL: databaseUrl, PGLITE_DIR: "" },
+    encoding: "utf8",
+  });
+  expect(added.status, added.stderr).toBe(0);
+  const link = /http\S+\/backoffice\/set-password\/\S+/.exec(added.stdout)?.[0];
+  expect(link, added.stdout).toBeDefined();
+  const setPassword = await request.get(link!);
+  expect(setPassword.status()).toBe(200);
+  expect(await setPassword.text()).toContain("ops@shop.example");
 
   const exited = new Promise<number | null>((resolve) => server!.once("exit", (code) => resolve(code)));
   server!.kill("SIGTERM");

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
-import { confirmIdentity } from "@/app/backoffice/actions";
+import { confirmIdentity } from "@/app/backoffice/login/actions";
 import { INITIAL_LOGIN_STATE, type LoginState } from "./action-state";
 import styles from "./backoffice.module.css";
 

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { login } from "@/app/backoffice/actions";
+import { login } from "@/app/backoffice/login/actions";
 import { INITIAL_LOGIN_STATE } from "./action-state";
 import styles from "./backoffice.module.css";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { verifySecondFactor } from "@/app/backoffice/actions";
+import { verifySecondFactor } from "@/app/backoffice/login/actions";
 import { INITIAL_LOGIN_STATE, type LoginState } from "./action-state";
 import styles from "./backoffice.module.css";
 

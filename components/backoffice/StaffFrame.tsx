@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { logout, logoutEverywhere } from "@/app/backoffice/actions";
+import { logout, logoutEverywhere } from "@/app/backoffice/login/actions";
 import { ROLE_LABELS, STAFF_ACTIONS, allows, type StaffAction } from "@/lib/staff/roles";
 import type { SignedInStaff } from "@/lib/staff/sessions";
 import { StaffPermissions } from "./staff-permissions";

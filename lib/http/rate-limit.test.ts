@@ -38,7 +38,7 @@ describe.each(testDbKinds())("shared rate limits (%s)", (kind) => {
     expect(verdicts.filter((v) => v.ok)).toHaveLength(10);
   });
 
-  // The back-office login (app/backoffice/actions.ts) checks its password through limitFailures().
+  // The back-office login (app/backoffice/login/actions.ts) checks its password through limitFailures().
   describe("limitFailures(): guesses at a password", () => {
     const login = { limit: 10, windowMs: 15 * 60_000 };
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db";
 import { openTestDb } from "../db/testing";
 import { inviteStaff, listStaff } from "./accounts";
@@ -7,8 +7,9 @@ import { settleStaff } from "./start-up";
 describe("staff at start-up", () => {
   let db: Db;
   let close: () => Promise<void>;
-  beforeEach(async () => ({ db, close } = await openTestDb("pglite")));
-  afterEach(() => close());
+  // One database for both: the demo admin the first seeds is not staff of the deployment's own.
+  beforeAll(async () => ({ db, close } = await openTestDb("pglite")));
+  afterAll(() => close());
 
   it("sandbox mode seeds the demo admin once, however many instances start, and says nothing", async () => {
     const opts = { sandbox: true, legacyBackofficePassword: false };

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import QRCode from "qrcode";
-import { logout } from "@/app/backoffice/actions";
+import { logout } from "@/app/backoffice/login/actions";
 import { EnrolForm } from "@/components/backoffice/EnrolForm";
 import { currentSession } from "@/components/backoffice/require-staff";
 import { StaffFrame } from "@/components/backoffice/StaffFrame";

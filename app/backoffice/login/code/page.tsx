@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { currentSession } from "@/components/backoffice/require-staff";
 import { SecondFactorForm } from "@/components/backoffice/SecondFactorForm";
 import styles from "@/components/backoffice/backoffice.module.css";
-import { logout } from "@/app/backoffice/actions";
+import { logout } from "@/app/backoffice/login/actions";
 
 export const dynamic = "force-dynamic";
 
