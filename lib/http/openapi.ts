@@ -39,7 +39,8 @@ interface Operation {
   security?: "merchant" | "staff";
   parameters?: object[];
   body?: z.ZodType;
-  ok: { description: string; schema?: z.ZodType; status?: number };
+  /** The success answer: JSON of `schema`, or text of `textType` (a CSV export, say). */
+  ok: { description: string; schema?: z.ZodType; status?: number; textType?: string };
   /** Every code of lib/errors.ts this operation can answer; internal_error is added. */
   errors: ErrorCode[];
   headers?: Record<string, object>;
@@ -78,6 +79,7 @@ function operation(op: Operation) {
       [String(op.ok.status ?? 200)]: {
         description: op.ok.description,
         ...(op.ok.schema && { content: json(op.ok.schema) }),
+        ...(op.ok.textType && { content: { [op.ok.textType]: { schema: { type: "string" } } } }),
         ...(op.headers && { headers: op.headers }),
       },
       ...op.more,
@@ -373,7 +375,10 @@ export function openApiDocument(serverUrl: string) {
           summary: "The audit trail as CSV, newest first, at most 5000 rows (admins)",
           security: "staff",
           parameters: queryParams(activityQuery),
-          ok: { description: "text/csv: time, actor, action, target, outcome, detail, client address" },
+          ok: {
+            description: "CSV: time, actor, action, target, outcome, detail, client address",
+            textType: "text/csv",
+          },
           errors: [...STAFF, ...PARAMS],
         }),
       },
