@@ -1,12 +1,12 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useId, useRef, useState } from "react";
+import { useActionState, useId, useRef } from "react";
 import { createKeyAction, revokeKeyAction, rollKeyAction, type KeyResult } from "@/app/backoffice/api-keys/actions";
 import { API_SCOPES, ROLL_OVERLAPS, SCOPE_LABELS } from "@/lib/api-keys/scopes";
 import type { ActionResult } from "./action-state";
 import { ActionOutcome } from "./ActionOutcome";
 import { DataTable } from "./DataTable";
+import { ShownOnce, useRefreshOn } from "./shown-once";
 import { None, Time } from "./detail-parts";
 import styles from "./backoffice.module.css";
 
@@ -63,33 +63,6 @@ export function ApiKeysAdmin({ keys }: { keys: KeyRow[] }) {
         }))}
       />
     </>
-  );
-}
-
-function useRefreshOn(outcome: ActionResult | null) {
-  const router = useRouter();
-  useEffect(() => {
-    if (outcome?.ok) router.refresh();
-  }, [outcome, router]);
-}
-
-/** A secret shown once: readable, selectable and copied with one button. */
-export function ShownOnce({ label, value }: { label: string; value: string }) {
-  const id = useId();
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} readOnly value={value} onFocus={(e) => e.currentTarget.select()} className={styles.code} />
-      <button
-        type="button"
-        className="btn btn-secondary"
-        onClick={() => void navigator.clipboard?.writeText(value).then(() => setCopied(true))}
-      >
-        Copy
-      </button>
-      <span role="status">{copied ? "Copied." : ""}</span>
-    </div>
   );
 }
 

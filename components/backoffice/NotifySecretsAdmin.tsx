@@ -1,11 +1,10 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useId, useRef } from "react";
+import { useActionState, useId, useRef } from "react";
 import { makeSecretAction, rollSecretAction, type KeyResult } from "@/app/backoffice/api-keys/actions";
 import { ROLL_OVERLAPS } from "@/lib/api-keys/scopes";
 import { ActionOutcome } from "./ActionOutcome";
-import { ShownOnce } from "./ApiKeysAdmin";
+import { ShownOnce, useRefreshOn } from "./shown-once";
 import { DataTable } from "./DataTable";
 import { Time } from "./detail-parts";
 import styles from "./backoffice.module.css";
@@ -22,10 +21,7 @@ export interface SecretRow {
 export function NotifySecretsAdmin({ secrets }: { secrets: SecretRow[] }) {
   const [made, make, making] = useActionState<KeyResult, FormData>(makeSecretAction, null);
   const messageRef = useRef<HTMLParagraphElement>(null);
-  const router = useRouter();
-  useEffect(() => {
-    if (made?.ok) router.refresh();
-  }, [made, router]);
+  useRefreshOn(made);
   return (
     <section aria-labelledby="secrets-heading">
       <h2 id="secrets-heading">Notification signing secrets</h2>
@@ -74,10 +70,7 @@ export function NotifySecretsAdmin({ secrets }: { secrets: SecretRow[] }) {
 function RollSecret({ row }: { row: SecretRow }) {
   const [rolled, roll, rolling] = useActionState<KeyResult, FormData>(rollSecretAction, null);
   const messageRef = useRef<HTMLParagraphElement>(null);
-  const router = useRouter();
-  useEffect(() => {
-    if (rolled?.ok) router.refresh();
-  }, [rolled, router]);
+  useRefreshOn(rolled);
   const overlapId = useId();
   return (
     <div className={styles.inlineForm}>

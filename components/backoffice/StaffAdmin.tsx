@@ -1,7 +1,6 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useId, useRef, useState } from "react";
+import { useActionState, useId, useRef } from "react";
 import {
   changeRoleAction,
   inviteStaffAction,
@@ -15,6 +14,7 @@ import type { StaffMember } from "@/lib/staff/accounts";
 import type { ActionResult } from "./action-state";
 import { ActionOutcome } from "./ActionOutcome";
 import { DataTable } from "./DataTable";
+import { ShownOnce, useRefreshOn } from "./shown-once";
 import { Time } from "./detail-parts";
 import styles from "./backoffice.module.css";
 
@@ -47,14 +47,6 @@ export function StaffAdmin({ people, selfId }: { people: StaffMember[]; selfId: 
   );
 }
 
-/** After a change that worked, the server's list is read again (who is disabled, their role). */
-function useRefreshOn(outcome: ActionResult | null) {
-  const router = useRouter();
-  useEffect(() => {
-    if (outcome?.ok) router.refresh();
-  }, [outcome, router]);
-}
-
 function InviteForm() {
   const [outcome, invite, pending] = useActionState<LinkResult, FormData>(inviteStaffAction, null);
   const messageRef = useRef<HTMLParagraphElement>(null);
@@ -80,28 +72,10 @@ function InviteForm() {
         Invite
       </button>
       <ActionOutcome name="Invite" outcome={outcome} messageRef={messageRef} className={styles.slot} />
-      {outcome?.ok && outcome.link && <OneTimeLink link={outcome.link} />}
+      {outcome?.ok && outcome.link && (
+        <ShownOnce label="Link to set a password" value={outcome.link} copy="Copy link" />
+      )}
     </form>
-  );
-}
-
-/** A set-password link, shown once: readable, selectable and copied with one button. */
-function OneTimeLink({ link }: { link: string }) {
-  const id = useId();
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="field">
-      <label htmlFor={id}>Link to set a password</label>
-      <input id={id} readOnly value={link} onFocus={(e) => e.currentTarget.select()} className={styles.code} />
-      <button
-        type="button"
-        className="btn btn-secondary"
-        onClick={() => void navigator.clipboard?.writeText(link).then(() => setCopied(true))}
-      >
-        Copy link
-      </button>
-      <span role="status">{copied ? "Copied." : ""}</span>
-    </div>
   );
 }
 
@@ -188,7 +162,7 @@ function PersonActions({ person }: { person: StaffMember }) {
         className={styles.slot}
       />
       <ActionOutcome name={`Link for ${person.email}`} outcome={link} messageRef={linkRef} className={styles.slot} />
-      {link?.ok && link.link && <OneTimeLink link={link.link} />}
+      {link?.ok && link.link && <ShownOnce label="Link to set a password" value={link.link} copy="Copy link" />}
     </div>
   );
 }

@@ -1,17 +1,22 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notifications, paymentAttempts, refunds } from "../db/schema";
+import { notifications, refunds } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import type { CheckoutContext } from "./context";
 import { PisError } from "../pis";
 import { createRefund, listRefunds } from "./refunds";
-import { forceProviderStatus, projectUnknown, refusal, signedWebhook, testContext, withPis } from "./test-context";
+import {
+  paidCheckout as paidCheckoutIn,
+  projectUnknown,
+  refusal,
+  signedWebhook,
+  testContext,
+  withPis,
+} from "./test-context";
 import { receivePisWebhook } from "./webhooks";
-import { getCheckoutStatus } from "./checkout-status";
 import { createCheckout } from "./create-checkout";
 import { getCheckoutDetail } from "./checkouts";
 import { reconcileRefunds } from "./refund-status";
-import { startPayment } from "./start-payment";
 
 describe.each(testDbKinds())("refunds (%s)", (kind) => {
   let ctx: CheckoutContext;
@@ -19,34 +24,8 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
   beforeAll(async () => ({ ctx, close } = await testContext(kind)));
   afterAll(() => close());
 
-  /** A checkout paid for real at the sandbox: the payer approved, the landing page saw it. */
-  async function paidCheckout(amount = "30.00", currency = "EUR", notifyUrl?: string) {
-    const checkout = await createCheckout(
-      {
-        amount,
-        currency,
-        description: "Refund test",
-        reference: `rf-${Math.random()}`,
-        returnUrl: "http://localhost/r",
-        notifyUrl,
-      },
-      ctx,
-    );
-    await startPayment(
-      checkout.id,
-      {
-        method: "bank",
-        bankId: "SWEDBANK_LT_SAND",
-        termsAccepted: true,
-        attemptKey: `key-${checkout.id.slice(3, 20)}`,
-      },
-      ctx,
-    );
-    const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
-    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
-    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
-    return { checkout, paymentId: attempt!.providerPaymentId! };
-  }
+  const paidCheckout = (amount?: string, currency?: string, notifyUrl?: string) =>
+    paidCheckoutIn(ctx, amount, currency, notifyUrl);
 
   it("refunds part of a payment twice, then refuses a refund beyond what is left", async () => {
     const { checkout } = await paidCheckout("30.00");

@@ -1,9 +1,14 @@
+import { eq } from "drizzle-orm";
 import { expect, inject } from "vitest";
 import { openDb } from "../db/client";
+import { paymentAttempts } from "../db/schema";
 import { openTestDb, type DbKind } from "../db/testing";
 import { createPisClient, PisError, webhookSignature } from "../pis";
 import type { CheckoutContext } from "./context";
+import { getCheckoutStatus } from "./checkout-status";
+import { createCheckout } from "./create-checkout";
 import { CheckoutError } from "./errors";
+import { startPayment } from "./start-payment";
 
 export const TEST_APP_URL = "http://shop.test";
 export const TEST_WEBHOOK_SECRET = "sandbox-webhook-secret";
@@ -106,4 +111,28 @@ export async function refusal(p: Promise<unknown>): Promise<CheckoutError> {
   );
   expect(err).toBeInstanceOf(CheckoutError);
   return err as CheckoutError;
+}
+
+/** A checkout paid for real at the sandbox: the payer chose a bank, the provider says ACSC, the status says paid. */
+export async function paidCheckout(ctx: CheckoutContext, amount = "30.00", currency = "EUR", notifyUrl?: string) {
+  const checkout = await createCheckout(
+    {
+      amount,
+      currency,
+      description: "Refund test",
+      reference: `rf-${Math.random()}`,
+      returnUrl: "http://localhost/r",
+      notifyUrl,
+    },
+    ctx,
+  );
+  await startPayment(
+    checkout.id,
+    { method: "bank", bankId: "SWEDBANK_LT_SAND", termsAccepted: true, attemptKey: `key-${checkout.id.slice(3, 20)}` },
+    ctx,
+  );
+  const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
+  await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
+  expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
+  return { checkout, paymentId: attempt!.providerPaymentId! };
 }

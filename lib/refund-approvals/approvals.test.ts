@@ -1,13 +1,8 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "../audit/audit";
 import type { CheckoutContext } from "../checkout/context";
-import { getCheckoutStatus } from "../checkout/checkout-status";
-import { createCheckout } from "../checkout/create-checkout";
 import { listRefunds } from "../checkout/refunds";
-import { startPayment } from "../checkout/start-payment";
-import { forceProviderStatus, testContext } from "../checkout/test-context";
-import { paymentAttempts } from "../db/schema";
+import { paidCheckout as paidCheckoutIn, testContext } from "../checkout/test-context";
 import { testDbKinds } from "../db/testing";
 import {
   APPROVAL_WINDOW_MS,
@@ -37,32 +32,7 @@ describe.each(testDbKinds())("four eyes on large refunds (%s)", (kind) => {
   beforeAll(async () => ({ ctx, close } = await testContext(kind)));
   afterAll(() => close());
 
-  async function paidCheckout(amount: string) {
-    const checkout = await createCheckout(
-      {
-        amount,
-        currency: "EUR",
-        description: "Four eyes",
-        reference: `fe-${Math.random()}`,
-        returnUrl: "http://localhost/r",
-      },
-      ctx,
-    );
-    await startPayment(
-      checkout.id,
-      {
-        method: "bank",
-        bankId: "SWEDBANK_LT_SAND",
-        termsAccepted: true,
-        attemptKey: `key-${checkout.id.slice(3, 20)}`,
-      },
-      ctx,
-    );
-    const [attempt] = await ctx.db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutId, checkout.id));
-    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
-    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
-    return checkout;
-  }
+  const paidCheckout = async (amount: string) => (await paidCheckoutIn(ctx, amount)).checkout;
   const codeOf = (p: Promise<unknown>) =>
     p.then(
       () => "ok",
