@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout, decideAtBank, forceProviderStatus, MERCHANT_KEY, merchantView, payWithBank } from "./journey";
+import { countReloads, createCheckout, forceProviderStatus, MERCHANT_KEY, payThenComeBack } from "./journey";
 
 /*
  * WCAG 2.2.1 (timing adjustable): a checkout with a short life says by when to pay, warns once
@@ -15,16 +15,6 @@ const hhmm = (iso: string) =>
   new Intl.DateTimeFormat("en", { timeZone: "Europe/Riga", hour: "2-digit", minute: "2-digit" }).format(
     Date.parse(iso),
   );
-
-/**
- * Counts the page's own loads after the first: new documents only, not the history entry that
- * Next's router rewrites in place as the page hydrates (also a "framenavigated").
- */
-function countReloads(page: Page) {
-  const seen = { reloads: 0 };
-  page.on("domcontentloaded", () => seen.reloads++);
-  return seen;
-}
 
 test("a checkout that ends soon says by when, warns two minutes before, and ends in place with the focus on it", async ({
   page,
@@ -102,50 +92,6 @@ test.describe("on a computer (1280×800)", () => {
  * showing what the server says, and ends in place only when the server says the checkout ended.
  */
 test.describe("with a payment under way", () => {
-  /** The payer goes to the bank, then comes back to the checkout page, which shows the payment in flight. */
-  async function payThenComeBack(page: Page) {
-    await payWithBank(page);
-    const bankPage = page.url();
-    await page.goBack();
-    await expect(page.getByRole("heading", { name: "Your payment is in progress" })).toBeVisible();
-    return bankPage;
-  }
-
-  test("when the time runs out the page keeps following the payment, and the bank's approval makes it paid", async ({
-    page,
-    request,
-    context,
-  }) => {
-    // The server's own clock must pass the end: it alone decides (a browser's clock cannot move it).
-    test.setTimeout(150_000);
-    const checkoutId = await createCheckout(request, { expiresInMinutes: 1 });
-    await page.goto(`/checkout/${checkoutId}?lang=en`);
-    const bankPage = await payThenComeBack(page);
-    const seen = countReloads(page);
-
-    await expect(
-      page.getByRole("status").filter({ hasText: "The time to pay has run out, but the payment you started" }),
-    ).toBeVisible({ timeout: 90_000 });
-    await expect(page.getByText("Status: waiting for you to approve the payment at your bank.")).toBeVisible();
-    await expect(page.getByRole("heading", { name: "This checkout has expired" })).toHaveCount(0);
-    // No other payment can start now, so none is offered in its place.
-    await expect(page.getByRole("button", { name: "Choose another bank" })).toHaveCount(0);
-    const { expiresAt } = (await (
-      await request.get(`/api/checkouts/${checkoutId}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } })
-    ).json()) as { expiresAt: string };
-    expect(Date.parse(expiresAt)).toBeLessThan(Date.now());
-    expect((await merchantView(request, checkoutId)).status).toBe("processing");
-    await expectNoAxeViolations(page);
-
-    const bank = await context.newPage();
-    await bank.goto(bankPage);
-    await decideAtBank(bank, "Approve");
-    await expect(page.getByText("Status: your bank has confirmed the payment.")).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByText("The time to pay has run out")).toHaveCount(0);
-    expect((await merchantView(request, checkoutId)).status).toBe("paid");
-    expect(seen.reloads).toBe(0);
-  });
-
   test("the bank refusing it after the time ran out ends the checkout in place, with the focus on it", async ({
     page,
     request,

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 
 /** The documented sandbox defaults (README): the merchant API key and the test bank login. */
 export const MERCHANT_KEY = "dev-merchant-key";
@@ -16,7 +16,10 @@ export async function signInToBackoffice(page: Page, who: { email: string; passw
   await expect(page).toHaveURL(/\/backoffice$/);
 }
 
-/** Creates a checkout the way a merchant backend does, over the API. */
+/**
+ * Creates a checkout the way a merchant backend does, over the API, returning the payer to the
+ * shop of the app the test's project runs against.
+ */
 export async function createCheckout(
   request: APIRequestContext,
   over: Record<string, string | number> = {},
@@ -28,7 +31,7 @@ export async function createCheckout(
       currency: "EUR",
       description: "Order from the e2e shop",
       reference: `e2e-${Date.now()}`,
-      returnUrl: `${process.env.E2E_APP_URL}/`,
+      returnUrl: `${test.info().project.use.baseURL ?? process.env.E2E_APP_URL}/`,
       country: "LT",
       ...over,
     },
@@ -171,4 +174,23 @@ export async function approveAndVanish(page: Page): Promise<string> {
 export function serverActionIds(): string[] {
   const manifest = new URL("../.next/server/server-reference-manifest.json", import.meta.url);
   return Object.keys((JSON.parse(readFileSync(manifest, "utf8")) as { node: Record<string, unknown> }).node);
+}
+
+/**
+ * Counts the page's own loads after the first: new documents only, not the history entry that
+ * Next's router rewrites in place as the page hydrates (also a "framenavigated").
+ */
+export function countReloads(page: Page) {
+  const seen = { reloads: 0 };
+  page.on("domcontentloaded", () => seen.reloads++);
+  return seen;
+}
+
+/** The payer goes to the bank, then comes back to the checkout page, which shows the payment in flight. */
+export async function payThenComeBack(page: Page) {
+  await payWithBank(page);
+  const bankPage = page.url();
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Your payment is in progress" })).toBeVisible();
+  return bankPage;
 }

@@ -100,7 +100,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: CI,
   retries: 0,
-  workers: CI ? 1 : undefined,
+  // One worker per app: the main project's specs share its sandbox's faults and clock, so they run
+  // one at a time; the second worker runs the other apps' projects beside them (ADR 28).
+  workers: CI ? 2 : undefined,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: path.join(root, ".ci-out", "playwright.json") }]],
@@ -115,16 +117,30 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: ["**/*.v02.spec.ts", "saved-account.spec.ts", "contract.spec.ts"],
+      testIgnore: ["**/*.v02.spec.ts", "saved-account.spec.ts", "contract.spec.ts", "expiry-real-time.spec.ts"],
       use: { ...chromium },
+      workers: 1,
     },
-    // The payer's journey again with the app speaking API v0.2 to the provider (issue 4).
+    // The payer's journey again with the app speaking API v0.2 to the provider (issue 4), and the
+    // tests that wait out the server's real clock, beside the main project.
     {
       name: "api-v0.2",
-      testMatch: ["pay-approve.spec.ts", "pay-cancel.spec.ts", "webhook-only.spec.ts", "first-screen.spec.ts"],
+      testMatch: [
+        "pay-approve.spec.ts",
+        "pay-cancel.spec.ts",
+        "webhook-only.spec.ts",
+        "first-screen.spec.ts",
+        "expiry-real-time.spec.ts",
+      ],
       use: { ...chromium, baseURL: V02_URL },
+      workers: 1,
     },
-    { name: "saved-accounts", testMatch: ["saved-account.spec.ts"], use: { ...chromium, baseURL: SAVED_URL } },
+    {
+      name: "saved-accounts",
+      testMatch: ["saved-account.spec.ts"],
+      use: { ...chromium, baseURL: SAVED_URL },
+      workers: 1,
+    },
     // After all the others: every API answer they caused, checked against the OpenAPI document.
     { name: "contract", testMatch: ["contract.spec.ts"], dependencies: ["chromium", "api-v0.2", "saved-accounts"] },
   ],
