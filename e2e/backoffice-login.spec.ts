@@ -20,11 +20,11 @@ test("a wrong password and an unknown email are refused alike with an announced 
 
   await page.getByLabel("Email").fill("nobody@shop.example");
   await page.getByLabel("Password", { exact: true }).fill("dev-backoffice");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password" })).toBeVisible();
   await page.getByLabel("Email").fill(DEMO_ADMIN.email);
   await page.getByLabel("Password", { exact: true }).fill("not-the-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password" })).toBeVisible();
   await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page).toHaveURL(/\/backoffice\/login$/);
@@ -32,7 +32,7 @@ test("a wrong password and an unknown email are refused alike with an announced 
   await expectNoAxeViolations(page);
 
   await page.getByLabel("Password", { exact: true }).fill(DEMO_ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/backoffice$/);
   await expect(page.getByRole("heading", { level: 1, name: "Checkouts" })).toBeVisible();
   await expect(page.getByText(`${DEMO_ADMIN.email} · Admin`)).toBeVisible();

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
 import { ROLES, allows, type StaffAction, type StaffRole } from "../lib/staff/roles";
 import { stepOf, totpCode } from "../lib/staff/totp";
 import { expectNoAxeViolations } from "./axe";
@@ -33,6 +33,11 @@ const NEEDS: Record<string, StaffAction | "anyone"> = {
   verifySecondFactor: "anyone",
   confirmIdentity: "anyone",
   confirmEnrolmentAction: "anyone",
+  passkeyOptions: "anyone",
+  answerPasskey: "anyone",
+  passkeyRegistrationOptions: "anyone",
+  addPasskeyAction: "anyone",
+  removePasskeyAction: "anyone",
   resetSecondFactorAction: "staff.manage",
   decideRefundRequest: "refunds.create",
   createKeyAction: "api_keys.manage",
@@ -74,6 +79,33 @@ async function signedIn(baseURL: string, who: { email: string; password: string 
 }
 
 const KEY = /type this key into the app: <span[^>]*>([A-Z2-7]{32})</;
+
+/** The demo admin invites a finance person, who sets a password from the link in `page`. */
+async function newFinancePerson(page: Page, name: string): Promise<string> {
+  const email = `${name}-${Date.now()}@shop.example`;
+  const baseURL = test.info().project.use.baseURL!;
+  const demo = await signedIn(baseURL, DEMO_ADMIN);
+  const answer = await callAction(
+    demo,
+    serverAction("app/backoffice/staff/actions.ts", "inviteStaffAction"),
+    { email, role: "finance" },
+    baseURL,
+  );
+  const link = LINK.exec(await answer.text())![0];
+  await demo.dispose();
+  await page.goto(link);
+  await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("New password again").fill(PASSWORD);
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(page.getByRole("status")).toContainText("Your password is set");
+  return email;
+}
+
+async function signInWithPassword(page: Page, email: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
 
 /** Invites `email` as `role` with the admin's session and sets the password from the link it answers. */
 async function invite(admin: APIRequestContext, baseURL: string, email: string, role: StaffRole) {
@@ -279,23 +311,8 @@ test("a finance person sets up two-step sign-in at first sign-in, then signs in 
   page,
   request,
 }) => {
-  const email = `finance-${Date.now()}@shop.example`;
-  const demo = await signedIn(test.info().project.use.baseURL!, DEMO_ADMIN);
-  const answer = await callAction(
-    demo,
-    serverAction("app/backoffice/staff/actions.ts", "inviteStaffAction"),
-    { email, role: "finance" },
-    test.info().project.use.baseURL!,
-  );
-  await page.goto(LINK.exec(await answer.text())![0]);
-  await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("New password again").fill(PASSWORD);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await expect(page.getByRole("status")).toContainText("Your password is set");
-
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  const email = await newFinancePerson(page, "finance");
+  await signInWithPassword(page, email);
   // Nothing else opens before it is set up.
   await expect(page).toHaveURL(/\/backoffice\/security$/);
   await expect(page.getByRole("img", { name: /QR code to add this account/ })).toBeVisible();
@@ -317,9 +334,7 @@ test("a finance person sets up two-step sign-in at first sign-in, then signs in 
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
 
   // Next time: the password, then a code. A wrong one is refused; a recovery code works once.
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInWithPassword(page, email);
   await expect(page).toHaveURL(/\/backoffice\/login\/code$/);
   await expectNoAxeViolations(page);
   await page.getByLabel("Code", { exact: true }).fill("123456");
@@ -329,7 +344,62 @@ test("a finance person sets up two-step sign-in at first sign-in, then signs in 
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/backoffice$/);
   await expect(page.getByText(`${email} · Finance`)).toBeVisible();
-  await demo.dispose();
+});
+
+test("a finance person sets up a passkey instead of an app, signs in with it alone or after the password, and a passkey removed opens nothing", async ({
+  page,
+}) => {
+  const email = await newFinancePerson(page, "passkey");
+  // Chromium's virtual authenticator (the DevTools WebAuthn domain): a device with a PIN, always touched.
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send("WebAuthn.enable");
+  await devtools.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const signedInAs = page.getByText(`${email} · Finance`);
+  const signOut = () => page.getByRole("button", { name: "Sign out", exact: true }).click();
+
+  await signInWithPassword(page, email);
+  await expect(page).toHaveURL(/\/backoffice\/security$/);
+  await page.getByLabel("Name of the new passkey").fill("Test laptop");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("status", { name: "Passkeys result" })).toContainText("Passkey “Test laptop” added");
+  // The passkey is the second step the role needs: the back office opens.
+  await page.goto("/backoffice");
+  await expect(signedInAs).toBeVisible();
+  await signOut();
+
+  // Without a password: the passkey alone.
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).toHaveURL(/\/backoffice$/);
+  await expect(signedInAs).toBeVisible();
+  await signOut();
+
+  // With the password, the passkey is the second step; there is no app to ask a code of.
+  await signInWithPassword(page, email);
+  await expect(page).toHaveURL(/\/backoffice\/login\/code$/);
+  await expect(page.getByLabel("Code", { exact: true })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(page).toHaveURL(/\/backoffice$/);
+
+  await page.goto("/backoffice/security");
+  await expect(page.getByRole("list", { name: "Your passkeys" })).toContainText("Test laptop");
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Remove passkey Test laptop" }).click();
+  await expect(page.getByRole("status", { name: "Passkeys result" })).toContainText("Passkey removed");
+  await signOut();
+  // The device still holds it; the back office no longer knows it.
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "did not sign you in" })).toBeVisible();
+  await expect(page).toHaveURL(/\/backoffice\/login$/);
 });
 
 test("an admin makes an API key shown once, which works within its scopes, rolls it and revokes the new one", async ({

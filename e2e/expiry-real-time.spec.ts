@@ -1,13 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import {
-  countReloads,
-  createCheckout,
-  decideAtBank,
-  MERCHANT_KEY,
-  merchantView,
-  payThenComeBack,
-} from "./journey";
+import { countReloads, createCheckout, decideAtBank, MERCHANT_KEY, merchantView, payThenComeBack } from "./journey";
 
 /*
  * The checkout's end by the server's own clock, which no browser clock can move: these tests wait

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
 import { countReloads, createCheckout, forceProviderStatus, MERCHANT_KEY, payThenComeBack } from "./journey";
 

@@ -12,7 +12,7 @@ export async function signInToBackoffice(page: Page, who: { email: string; passw
   await page.goto("/backoffice/login");
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password", { exact: true }).fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/backoffice$/);
 }
 

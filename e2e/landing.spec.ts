@@ -102,4 +102,3 @@ test("the landing page works in another browser, with no cookie or session of th
   await expect(back).toHaveAttribute("href", `${process.env.E2E_APP_URL}/?checkout=${checkoutId}`);
   await other.close();
 });
-

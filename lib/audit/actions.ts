@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = {
   "staff.enabled": "Enabled a person",
   "staff.second_factor_enrolled": "Turned on two-step sign-in",
   "staff.second_factor_reset": "Reset a person's two-step sign-in",
+  "staff.passkey_added": "Added a passkey",
+  "staff.passkey_removed": "Removed a passkey",
   "api_key.created": "Made an API key",
   "api_key.rolled": "Rolled an API key",
   "api_key.revoked": "Revoked an API key",

@@ -377,6 +377,49 @@ export const staffRecoveryCodes = pgTable(
   (t) => [index("staff_recovery_codes_staff_idx").on(t.staffId)],
 );
 
+/**
+ * Passkeys (WebAuthn) of staff: a second step, or sign-in without a password (ADR 29). The public
+ * key only (COSE, base64url); the private key never leaves the person's device. `counter` is the
+ * authenticator's signature count, kept to spot a cloned key.
+ */
+export const staffPasskeys = pgTable(
+  "staff_passkeys",
+  {
+    // The credential id the authenticator gave, base64url.
+    id: text("id").primaryKey(),
+    staffId: text("staff_id")
+      .notNull()
+      .references(() => staff.id),
+    name: text("name").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    // How the browser may reach it again (usb, internal, hybrid...), comma-separated.
+    transports: text("transports").notNull().default(""),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [index("staff_passkeys_staff_idx").on(t.staffId)],
+);
+
+/**
+ * WebAuthn challenges given out and not yet answered, in the database so that any instance can
+ * check the answer. Answering deletes the row: each challenge works once, for its purpose, for
+ * two minutes.
+ */
+export const staffPasskeyChallenges = pgTable(
+  "staff_passkey_challenges",
+  {
+    challenge: text("challenge").primaryKey(),
+    purpose: text("purpose").$type<PasskeyPurpose>().notNull(),
+    // Whose it is, except for signing in without a password (nobody is known yet).
+    staffId: text("staff_id"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("staff_passkey_challenges_expires_idx").on(t.expiresAt)],
+);
+
+export type PasskeyPurpose = "register" | "sign_in" | "second_factor" | "confirm";
+
 export type AuditOutcome = "succeeded" | "failed" | "refused";
 
 /**

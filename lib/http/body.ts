@@ -44,3 +44,18 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<s
     throw new BodyNotText("the request body is not UTF-8 text");
   }
 }
+
+/**
+ * A form field that holds JSON (a WebAuthn answer sent through a server action, whose bodies are
+ * forms): the parsed value, or undefined when absent, too long or not JSON. The caller's zod
+ * schema says what it must be.
+ */
+export function jsonFormField(form: FormData, name: string, maxLength = 32_768): unknown {
+  const raw = form.get(name);
+  if (typeof raw !== "string" || raw.length > maxLength) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}

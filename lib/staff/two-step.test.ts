@@ -9,7 +9,7 @@ import {
   checkSecondFactor,
   confirmEnrolment,
   enrolmentSecret,
-  hasSecondFactor,
+  hasAuthenticatorApp,
   recoveryCodesLeft,
   resetSecondFactor,
   secondFactorRequired,
@@ -48,7 +48,7 @@ describe.each(testDbKinds())("two-step sign-in (%s)", (kind) => {
     const codes = await confirmEnrolment({ ...call, now: t0 }, ana.id, totpCode(first!.secret, stepOf(t0)));
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
-    expect(await hasSecondFactor(db, ana.id)).toBe(true);
+    expect(await hasAuthenticatorApp(db, ana.id)).toBe(true);
     expect(await enrolmentSecret(db, ana, keys)).toBeUndefined();
 
     // The code used to enrol is spent; the next step's works once.
@@ -75,7 +75,7 @@ describe.each(testDbKinds())("two-step sign-in (%s)", (kind) => {
     const session = await openSession(db, ben.id);
     await resetSecondFactor(call, ben.id);
     expect(await sessionOf(db, session)).toBeUndefined();
-    expect(await hasSecondFactor(db, ben.id)).toBe(false);
+    expect(await hasAuthenticatorApp(db, ben.id)).toBe(false);
     expect(await checkSecondFactor(db, ben.id, codes[1]!, keys)).toBeUndefined();
     // A new secret to enrol with, not the old one.
     expect((await enrolmentSecret(db, ben, keys))?.secret).not.toBe(secret);

@@ -3,7 +3,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/audit";
 import { openToken, sealToken, type TokenKey } from "../checkout/token-vault";
 import type { Db } from "../db";
-import { staff, staffRecoveryCodes } from "../db/schema";
+import { staff, staffPasskeys, staffRecoveryCodes } from "../db/schema";
 import { StaffError, type StaffCall } from "./accounts";
 import type { StaffRole } from "./roles";
 import { endSessionsOf } from "./sessions";
@@ -31,7 +31,8 @@ export function secondFactorRequired(
   return !member.demo && requiredRoles.includes(member.role);
 }
 
-export async function hasSecondFactor(db: Db, staffId: string): Promise<boolean> {
+/** Whether the person's authenticator app is set up (their passkeys are lib/staff/passkeys.ts). */
+export async function hasAuthenticatorApp(db: Db, staffId: string): Promise<boolean> {
   const [row] = await db.select({ on: staff.totpEnabledAt }).from(staff).where(eq(staff.id, staffId));
   return !!row?.on;
 }
@@ -150,7 +151,10 @@ export async function recoveryCodesLeft(db: Db, staffId: string): Promise<number
   return row?.n ?? 0;
 }
 
-/** An admin turns off a person's two-step sign-in (a lost phone): they enrol again at next sign-in. */
+/**
+ * An admin turns off a person's two-step sign-in (a lost phone): the app, the recovery codes and the
+ * passkeys go; they enrol again at next sign-in.
+ */
 export async function resetSecondFactor(call: StaffCall, staffId: string): Promise<void> {
   const now = call.now ?? new Date();
   await call.db.transaction(async (tx) => {
@@ -161,6 +165,7 @@ export async function resetSecondFactor(call: StaffCall, staffId: string): Promi
       .returning({ email: staff.email });
     if (!row) throw new StaffError("not_found", "No such person.");
     await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.staffId, staffId));
+    await tx.delete(staffPasskeys).where(eq(staffPasskeys.staffId, staffId));
     await endSessionsOf(tx, staffId);
     await recordAudit(tx, {
       actor: call.actor,

@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { ConfirmIdentityForm } from "@/components/backoffice/ConfirmIdentityForm";
+import { PasskeyButton } from "@/components/backoffice/PasskeyButton";
+import { appContext } from "@/lib/checkout/app-context";
+import { listPasskeys } from "@/lib/staff/passkeys";
 import { currentStaff, safeReturnPath } from "@/components/backoffice/require-staff";
 import styles from "@/components/backoffice/backoffice.module.css";
 
@@ -23,6 +26,11 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Prom
         </p>
       </header>
       <ConfirmIdentityForm next={next} />
+      {(await listPasskeys((await appContext()).db, member.id)).length > 0 && (
+        <PasskeyButton step="confirm" next={next}>
+          Confirm with a passkey
+        </PasskeyButton>
+      )}
     </main>
   );
 }

@@ -1,7 +1,9 @@
 "use server";
 
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import type { LoginState } from "@/components/backoffice/action-state";
 import {
   STAGE_PAGES,
@@ -15,8 +17,9 @@ import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
 import { env } from "@/lib/env";
 import { clientIp, clientKey } from "@/lib/http/client-address";
-import { limitFailures, limits, type Hit } from "@/lib/http/rate-limit";
+import { hit, limitFailures, limits, type Hit } from "@/lib/http/rate-limit";
 import { checkPassword, normalizeEmail, type SignInRefusal } from "@/lib/staff/accounts";
+import { jsonFormField } from "@/lib/http/body";
 import {
   SESSION_COOKIE,
   completeSession,
@@ -26,6 +29,7 @@ import {
   reauthenticate,
   sessionCookieOptions,
 } from "@/lib/staff/sessions";
+import { authenticationOptions, authenticationResponse, checkPasskey, relyingParty } from "@/lib/staff/passkeys";
 import { checkSecondFactor, secondFactorRequired } from "@/lib/staff/two-step";
 
 /*
@@ -183,6 +187,103 @@ export async function confirmIdentity(_previous: LoginState, formData: FormData)
   await reauthenticate(db, token);
   await recordAudit(db, { ...who, action: "staff.reauthenticated", outcome: "succeeded" });
   redirect(safeReturnPath(formData.get("next")));
+}
+
+/*
+ * Passkeys (ADR 29): the same three doors as above (sign in, the second step, recent sign-in),
+ * each asked for a challenge first, then answered with the device's signature. Signing in with a
+ * passkey alone is both steps: the device checked the person's PIN or face.
+ */
+
+const passkeyStep = z.enum(["sign_in", "second_factor", "confirm"]);
+const PASSKEY_FAILED = "That passkey did not sign you in. Try again, or use your password.";
+
+/** The session a passkey step needs: none to sign in, the one owing its second step, or a full one. */
+async function sessionFor(step: z.infer<typeof passkeyStep>) {
+  if (step === "sign_in") return undefined;
+  const session = await currentSession();
+  const token = await sessionToken();
+  const wanted = step === "second_factor" ? "second_factor" : "full";
+  if (!session || !token || session.stage !== wanted) redirect("/backoffice/login");
+  return { session, token };
+}
+
+/**
+ * A challenge for the browser to sign with a passkey. Rate limited per address: each is a row.
+ * Like every back-office action it takes a form (proxy.ts lets only multipart bodies through).
+ */
+export async function passkeyOptions(
+  form: FormData,
+): Promise<{ options: PublicKeyCredentialRequestOptionsJSON } | { error: string }> {
+  const parsed = passkeyStep.safeParse(form instanceof FormData ? form.get("step") : undefined);
+  if (!parsed.success) return { error: NOT_A_FORM };
+  const signedIn = await sessionFor(parsed.data);
+  const { db } = await appContext();
+  const asked = await hit(db, `passkey:options:${clientKey(await headers())}`, { limit: 30, windowMs: 5 * 60_000 });
+  if (!asked.ok) return { error: tooMany(asked.retryAfterSeconds) };
+  const options = await authenticationOptions(db, relyingParty(env().appUrl), parsed.data, signedIn?.session.id);
+  return { options };
+}
+
+/**
+ * The device's answer to a passkey challenge (the form's `answer`, JSON): signs in, completes the
+ * second step, or confirms and goes back to `next`.
+ */
+export async function answerPasskey(form: FormData): Promise<LoginState> {
+  if (!(form instanceof FormData)) return { error: PASSKEY_FAILED };
+  const parsedStep = passkeyStep.safeParse(form.get("step"));
+  const response = authenticationResponse.safeParse(jsonFormField(form, "answer"));
+  if (!parsedStep.success || !response.success) return { error: PASSKEY_FAILED };
+  const signedIn = await sessionFor(parsedStep.data);
+  const { db } = await appContext();
+  const requestHeaders = await headers();
+  const clientAddress = clientIp(requestHeaders);
+  let outcome: Awaited<ReturnType<typeof checkPasskey>>;
+  // Failures count with the password's: per address, and per account once one is known.
+  const judged = await limitFailures(
+    db,
+    signedIn ? signInHits(requestHeaders, signedIn.session.email) : signInHits(requestHeaders, "").slice(0, 1),
+    async () =>
+      !!(outcome = await checkPasskey(db, relyingParty(env().appUrl), {
+        purpose: parsedStep.data,
+        response: response.data,
+        staffId: signedIn?.session.id,
+        sandbox: env().sandbox,
+      })),
+  );
+  const action = parsedStep.data === "confirm" ? "staff.reauthenticated" : "staff.sign_in";
+  if (!judged.ok || !outcome) {
+    await recordAudit(db, {
+      actor: signedIn
+        ? { kind: "staff", id: signedIn.session.id, label: signedIn.session.email }
+        : { kind: "anonymous" },
+      action,
+      outcome: judged.ok ? "failed" : "refused",
+      detail: { reason: judged.ok ? "passkey_refused" : "rate_limited" },
+      clientAddress,
+    });
+    return { error: judged.ok ? PASSKEY_FAILED : tooMany(judged.retryAfterSeconds) };
+  }
+  await recordAudit(db, {
+    actor: { kind: "staff", id: outcome.staffId, label: outcome.email },
+    action,
+    outcome: "succeeded",
+    detail:
+      parsedStep.data === "sign_in"
+        ? { method: "passkey", passkey: outcome.passkey }
+        : { second_factor: "passkey", passkey: outcome.passkey },
+    clientAddress,
+  });
+  if (!signedIn) {
+    (await cookies()).set(SESSION_COOKIE, await openSession(db, outcome.staffId), sessionCookieOptions(env().appUrl));
+    redirect("/backoffice");
+  }
+  if (parsedStep.data === "second_factor") {
+    await completeSession(db, signedIn.token);
+    redirect("/backoffice");
+  }
+  await reauthenticate(db, signedIn.token);
+  redirect(safeReturnPath(form.get("next")));
 }
 
 /** Ends this browser's session: the cookie goes, and so does its row, so a copy of it opens nothing. */

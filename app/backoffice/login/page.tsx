@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/backoffice/LoginForm";
+import { PasskeyButton } from "@/components/backoffice/PasskeyButton";
 import { currentStaff } from "@/components/backoffice/require-staff";
 import styles from "@/components/backoffice/backoffice.module.css";
 
@@ -19,7 +20,7 @@ export default async function LoginPage({
     <main className={styles.loginMain}>
       <header className={styles.pageHeader}>
         <h1>Back office</h1>
-        <p>Sign in with your staff email and password.</p>
+        <p>Sign in with your staff email and password, or with a passkey.</p>
       </header>
       <div role="status">
         {ended === "all" && (
@@ -28,6 +29,7 @@ export default async function LoginPage({
         {password === "set" && <p className="alert alert-success">Your password is set. Sign in with it.</p>}
       </div>
       <LoginForm />
+      <PasskeyButton step="sign_in">Sign in with a passkey</PasskeyButton>
     </main>
   );
 }

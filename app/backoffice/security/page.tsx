@@ -1,12 +1,16 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import QRCode from "qrcode";
 import { logout } from "@/app/backoffice/login/actions";
 import { EnrolForm } from "@/components/backoffice/EnrolForm";
+import { PasskeysAdmin } from "@/components/backoffice/PasskeysAdmin";
 import { currentSession } from "@/components/backoffice/require-staff";
 import { StaffFrame } from "@/components/backoffice/StaffFrame";
 import styles from "@/components/backoffice/backoffice.module.css";
 import { appContext } from "@/lib/checkout/app-context";
+import { listPasskeys } from "@/lib/staff/passkeys";
+import { signedInRecently } from "@/lib/staff/sessions";
 import { enrolmentSecret, recoveryCodesLeft } from "@/lib/staff/two-step";
 
 export const dynamic = "force-dynamic";
@@ -35,13 +39,38 @@ export default async function SecurityPage() {
       </p>
     </div>
   );
+  const when = (d: Date) =>
+    d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+  const passkeys = (await listPasskeys(db, session.id)).map((p) => ({
+    id: p.id,
+    name: p.name,
+    created: when(p.createdAt),
+    lastUsed: p.lastUsedAt && when(p.lastUsedAt),
+  }));
+  const passkeySection = (
+    <section aria-labelledby="passkeys-heading">
+      <h2 id="passkeys-heading">Passkeys</h2>
+      <p>
+        A passkey signs you in without a password, with your device&apos;s PIN, fingerprint or face. It is two steps in
+        one, and it cannot be typed into a fake site.
+      </p>
+      {signedInRecently(session) ? (
+        <PasskeysAdmin passkeys={passkeys} />
+      ) : (
+        <p>
+          <Link href="/backoffice/confirm?next=/backoffice/security">Confirm it is you</Link> to add or remove passkeys
+          {passkeys.length > 0 ? ` (you have ${passkeys.length})` : ""}.
+        </p>
+      )}
+    </section>
+  );
   const header = (
     <header className={styles.pageHeader}>
       <h1>Two-step sign-in</h1>
       <p>
         {session.stage === "enrol"
-          ? "Your role moves money or manages staff, so it signs in with a second step: a code from an app on your phone."
-          : "A second step at sign-in: a code from an app on your phone."}
+          ? "Your role moves money or manages staff, so it signs in with a second step: a code from an app on your phone, or a passkey."
+          : "A second step at sign-in: a code from an app on your phone, or a passkey."}
       </p>
     </header>
   );
@@ -51,6 +80,7 @@ export default async function SecurityPage() {
       <main className={styles.loginMain}>
         {header}
         {body}
+        {passkeySection}
         <form action={logout}>
           <button type="submit" className="btn btn-secondary">
             Sign out
@@ -61,7 +91,11 @@ export default async function SecurityPage() {
   return (
     <StaffFrame member={session}>
       {header}
-      {body}
+      <section aria-labelledby="app-heading">
+        <h2 id="app-heading">Authenticator app</h2>
+        {body}
+      </section>
+      {passkeySection}
     </StaffFrame>
   );
 }

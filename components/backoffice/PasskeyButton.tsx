@@ -1,0 +1,51 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { answerPasskey, passkeyOptions } from "@/app/backoffice/login/actions";
+import styles from "./backoffice.module.css";
+
+const NOT_DONE = "The passkey was not used: it was cancelled, or this device has none for this site. Try again.";
+
+/**
+ * Signs in (or takes the second step, or confirms) with a passkey: a challenge from the server,
+ * the browser's own passkey dialog, and the signature back. The WebAuthn library loads on the
+ * click, not with the page.
+ */
+export function PasskeyButton({
+  step,
+  next,
+  children,
+}: {
+  step: "sign_in" | "second_factor" | "confirm";
+  next?: string;
+  children: string;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const use = () =>
+    startTransition(async () => {
+      setError(null);
+      const form = new FormData();
+      form.set("step", step);
+      if (next) form.set("next", next);
+      const asked = await passkeyOptions(form);
+      if ("error" in asked) return setError(asked.error);
+      const { startAuthentication } = await import("@simplewebauthn/browser");
+      const answer = await startAuthentication({ optionsJSON: asked.options }).catch(() => undefined);
+      if (!answer) return setError(NOT_DONE);
+      // Answers only when refused: a passkey that works moves on to the back office.
+      form.set("answer", JSON.stringify(answer));
+      const refused = await answerPasskey(form);
+      setError(refused.error);
+    });
+  return (
+    <div className={styles.form}>
+      <div role="alert" className={styles.slot}>
+        {error && <p className="alert alert-error">{error}</p>}
+      </div>
+      <button type="button" className="btn btn-secondary btn-block" onClick={use} aria-busy={pending || undefined}>
+        {children}
+      </button>
+    </div>
+  );
+}
