@@ -80,12 +80,19 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
     // Four eyes: recorded, to go to the provider when someone else approves (lib/refund-approvals).
     await requireRecentSignIn("refunds.create", `/backoffice/checkouts/${checkoutId}`);
     const { clientAddress } = await auditActorOf(member);
-    await requestRefund(
-      ctx,
-      member,
-      { checkoutId, attemptId, amount, reason, currency: checkout.currency },
-      clientAddress,
-    );
+    try {
+      await requestRefund(
+        ctx,
+        member,
+        { checkoutId, attemptId, amount, reason, currency: checkout.currency },
+        clientAddress,
+      );
+    } catch (err) {
+      // Refused as a refund made now would be (more than is left, not paid): no request recorded.
+      if (!(err instanceof CheckoutError)) throw err;
+      await audit(member, "refund.requested", checkoutId, false, { amount, reason: err.code });
+      return { ok: false, ...describeRefundError(err), values };
+    }
     return {
       ok: true,
       message: `Above ${env().refundApprovalAbove} ${checkout.currency}, a refund waits for another finance or admin person to approve it. It is asked for; nothing is sent yet.`,

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
-import { checkouts, refunds, type RefundRow } from "../db/schema";
+import { checkouts, refunds, type CheckoutRow, type RefundRow } from "../db/schema";
 import { PisError } from "../pis";
 import { loadCheckout, refundViewsOf, toRefundView } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext, type Tx } from "./context";
@@ -26,12 +26,93 @@ export const createRefundInput = z.strictObject({
 export type CreateRefundInput = z.infer<typeof createRefundInput>;
 
 /** What is still refundable of one payment, in minor units. Failed refunds do not count. */
-async function refundableOf(tx: Tx, attemptId: string, currency: string, paid: string): Promise<bigint> {
+async function refundableOf(
+  tx: Pick<Tx, "select">,
+  attemptId: string,
+  currency: string,
+  paid: string,
+): Promise<bigint> {
   const rows = await tx.select().from(refunds).where(eq(refunds.attemptId, attemptId));
   const committed = rows
     .filter((r) => r.statusGroup !== "failed")
     .reduce((sum, r) => sum + toMinor(r.amount, currency), 0n);
   return toMinor(paid, currency) - committed;
+}
+
+/** The amount asked for, checked and written with the currency's decimals ("10" is "10.00"). */
+function refundAmount(asked: string, currency: string): string {
+  const problem = amountProblem(asked, currency);
+  if (problem)
+    throw new CheckoutError("invalid_request", {
+      detail: "The refund is not valid.",
+      errors: [{ path: "amount", message: problem }],
+    });
+  return normaliseAmount(asked, currency);
+}
+
+/**
+ * The payment a refund would go back through, if this checkout's can be refunded at all: the API
+ * version, the status, the currency, what the project allows and its day limit.
+ */
+async function refundablePayment(c: CheckoutContext, checkout: CheckoutRow, attemptId: string | undefined) {
+  if (!c.pis.profile.refunds) {
+    throw new CheckoutError("refund_not_allowed", {
+      detail: `Refunds exist from version v0.3 of the payment API; this shop uses ${c.pis.version} (PIS_API_VERSION).`,
+    });
+  }
+  if (checkout.status !== "paid") throw new CheckoutError("not_paid");
+  if (!REFUND_CURRENCIES.includes(checkout.currency)) {
+    throw new CheckoutError("refund_currency", {
+      detail: `Refunds are only possible in ${REFUND_CURRENCIES.join(" or ")}.`,
+    });
+  }
+  const attempt = await refundedAttempt(c, checkout.id, attemptId);
+  const paidBy = attempt.providerStatusKind === "card" ? "card" : "bank";
+  const project = await projectInfo(c);
+  if (!project.refunds.allowedFor.includes(paidBy)) {
+    throw new CheckoutError("refund_not_allowed", {
+      detail: `Refunds of ${paidBy} payments are not enabled for this shop.`,
+    });
+  }
+  const dayLimit = paidBy === "card" ? project.refunds.cardDayLimit : project.refunds.bankDayLimit;
+  const paidAt = attempt.completedAt ?? attempt.updatedAt;
+  if (dayLimit !== null && nowOf(c).getTime() - paidAt.getTime() > dayLimit * 24 * 3600_000) {
+    throw new CheckoutError("refund_too_late", { detail: `Payments can only be refunded within ${dayLimit} days.` });
+  }
+  return attempt;
+}
+
+/** Refuses an amount above what is left to refund of the payment (what earlier refunds left). */
+async function leftCovers(
+  db: Pick<Tx, "select">,
+  attemptId: string,
+  checkout: CheckoutRow,
+  amount: string,
+): Promise<void> {
+  const left = await refundableOf(db, attemptId, checkout.currency, checkout.amount);
+  if (toMinor(amount, checkout.currency) > left) {
+    throw new CheckoutError("refund_exceeds_payment", {
+      detail: `At most ${fromMinor(left, checkout.currency)} ${checkout.currency} can still be refunded.`,
+      errors: [{ path: "amount", message: `must be at most ${fromMinor(left, checkout.currency)}` }],
+    });
+  }
+}
+
+/**
+ * Checks that a refund could be made now, without making it: what a refund asked for under four
+ * eyes must pass when asked, not only a week later when approved. Answers the normalised amount.
+ */
+export async function checkRefundable(
+  c: CheckoutContext,
+  checkoutId: string,
+  input: Pick<CreateRefundInput, "amount" | "attemptId">,
+): Promise<string> {
+  const checkout = await loadCheckout(c, checkoutId);
+  if (!checkout) throw checkoutNotFound();
+  const amount = refundAmount(input.amount, checkout.currency);
+  const attempt = await refundablePayment(c, checkout, input.attemptId);
+  await leftCovers(c.db, attempt.id, checkout, amount);
+  return amount;
 }
 
 /**
@@ -50,13 +131,7 @@ export async function createRefund(
 ): Promise<RefundView> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
-  const problem = amountProblem(input.amount, checkout.currency);
-  if (problem)
-    throw new CheckoutError("invalid_request", {
-      detail: "The refund is not valid.",
-      errors: [{ path: "amount", message: problem }],
-    });
-  const amount = normaliseAmount(input.amount, checkout.currency);
+  const amount = refundAmount(input.amount, checkout.currency);
   const key = opts.idempotencyKey === undefined ? undefined : validateIdempotencyKey(opts.idempotencyKey);
   const requestHash = createHash("sha256")
     .update(JSON.stringify({ amount, reason: input.reason ?? null, attemptId: input.attemptId ?? null }))
@@ -65,30 +140,7 @@ export async function createRefund(
     const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
     if (earlier) return replayed(await onceSent(c, earlier));
   }
-  if (!c.pis.profile.refunds) {
-    throw new CheckoutError("refund_not_allowed", {
-      detail: `Refunds exist from version v0.3 of the payment API; this shop uses ${c.pis.version} (PIS_API_VERSION).`,
-    });
-  }
-  if (checkout.status !== "paid") throw new CheckoutError("not_paid");
-  if (!REFUND_CURRENCIES.includes(checkout.currency)) {
-    throw new CheckoutError("refund_currency", {
-      detail: `Refunds are only possible in ${REFUND_CURRENCIES.join(" or ")}.`,
-    });
-  }
-  const attempt = await refundedAttempt(c, checkoutId, input.attemptId);
-  const paidBy = attempt.providerStatusKind === "card" ? "card" : "bank";
-  const project = await projectInfo(c);
-  if (!project.refunds.allowedFor.includes(paidBy)) {
-    throw new CheckoutError("refund_not_allowed", {
-      detail: `Refunds of ${paidBy} payments are not enabled for this shop.`,
-    });
-  }
-  const dayLimit = paidBy === "card" ? project.refunds.cardDayLimit : project.refunds.bankDayLimit;
-  const paidAt = attempt.completedAt ?? attempt.updatedAt;
-  if (dayLimit !== null && nowOf(c).getTime() - paidAt.getTime() > dayLimit * 24 * 3600_000) {
-    throw new CheckoutError("refund_too_late", { detail: `Payments can only be refunded within ${dayLimit} days.` });
-  }
+  const attempt = await refundablePayment(c, checkout, input.attemptId);
 
   const id = `rf_${randomUUID()}`;
   const inserted = await c.db
@@ -97,13 +149,7 @@ export async function createRefund(
       // The same key may have been written while we waited for the lock: that refund is the answer,
       // before its amount is counted against ours.
       if (key !== undefined && (await refundByKey(tx, checkoutId, key, requestHash))) return false;
-      const left = await refundableOf(tx, attempt.id, checkout.currency, checkout.amount);
-      if (toMinor(amount, checkout.currency) > left) {
-        throw new CheckoutError("refund_exceeds_payment", {
-          detail: `At most ${fromMinor(left, checkout.currency)} ${checkout.currency} can still be refunded.`,
-          errors: [{ path: "amount", message: `must be at most ${fromMinor(left, checkout.currency)}` }],
-        });
-      }
+      await leftCovers(tx, attempt.id, checkout, amount);
       await tx.insert(refunds).values({
         id,
         checkoutId,

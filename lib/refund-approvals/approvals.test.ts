@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "../audit/audit";
 import type { CheckoutContext } from "../checkout/context";
-import { listRefunds } from "../checkout/refunds";
-import { paidCheckout as paidCheckoutIn, testContext } from "../checkout/test-context";
+import { createCheckout } from "../checkout/create-checkout";
+import { createRefund, listRefunds } from "../checkout/refunds";
+import { paidCheckout as paidCheckoutIn, refusal, testContext } from "../checkout/test-context";
 import { testDbKinds } from "../db/testing";
 import {
   APPROVAL_WINDOW_MS,
@@ -80,9 +81,31 @@ describe.each(testDbKinds())("four eyes on large refunds (%s)", (kind) => {
     expect(await listRefunds(checkout.id, ctx)).toEqual([]);
   });
 
-  it("an approval the provider's rules refuse leaves the request waiting, to be rejected", async () => {
+  it("a request the payment cannot cover is refused when asked, and nothing is recorded", async () => {
     const checkout = await paidCheckout("1100.00");
-    const request = await requestRefund(ctx, ana, { checkoutId: checkout.id, amount: "1100.01", currency: "EUR" });
+    const over = { checkoutId: checkout.id, amount: "1100.01", currency: "EUR" };
+    expect((await refusal(requestRefund(ctx, ana, over))).code).toBe("refund_exceeds_payment");
+    const open = await createCheckout(
+      {
+        amount: "2000.00",
+        currency: "EUR",
+        description: "Not paid",
+        reference: "rr-open",
+        returnUrl: "http://localhost/r",
+      },
+      ctx,
+    );
+    const unpaid = { checkoutId: open.id, amount: "1500", currency: "EUR" };
+    expect((await refusal(requestRefund(ctx, ana, unpaid))).code).toBe("not_paid");
+    expect(await listRefundRequests(ctx, { checkoutId: checkout.id })).toEqual([]);
+    expect(await listRefundRequests(ctx, { checkoutId: open.id })).toEqual([]);
+  });
+
+  it("an approval the payment no longer covers leaves the request waiting, to be rejected", async () => {
+    const checkout = await paidCheckout("1100.00");
+    const request = await requestRefund(ctx, ana, { checkoutId: checkout.id, amount: "800", currency: "EUR" });
+    // Meanwhile a smaller refund, under the limit, is made at once.
+    await createRefund(checkout.id, { amount: "400" }, "staff", ctx);
     expect(await codeOf(approveRefund(ctx, ben, request.id))).toMatch(/refund_exceeds_payment|CheckoutError/);
     expect((await listRefundRequests(ctx, { id: request.id }))[0]?.state).toBe("requested");
     await rejectRefund(ctx, ben, request.id);

@@ -4,8 +4,8 @@ import type { AuditActor } from "../audit/audit";
 import { recordAudit } from "../audit/audit";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
-import { normaliseAmount, toMinor } from "../checkout/money";
-import { createRefund } from "../checkout/refunds";
+import { toMinor } from "../checkout/money";
+import { checkRefundable, createRefund } from "../checkout/refunds";
 import type { RefundView } from "../checkout/contract";
 import { refundRequests, type RefundRequestStatus } from "../db/schema";
 
@@ -61,7 +61,11 @@ const stateOf = (status: RefundRequestStatus, requestedAt: Date, now: Date): Req
 
 const actorOf = (who: StaffActor): AuditActor => ({ kind: "staff", id: who.id, label: who.email });
 
-/** Records a refund someone else must approve. */
+/**
+ * Records a refund someone else must approve, once it passes every check a refund made now would
+ * (paid, refundable, within what is left): a request the payment cannot cover is refused when
+ * asked, not when approved a week later. The approval checks again.
+ */
 export async function requestRefund(
   c: CheckoutContext,
   who: StaffActor,
@@ -69,7 +73,7 @@ export async function requestRefund(
   clientAddress?: string,
 ): Promise<RefundRequestView> {
   const id = `rr_${randomUUID()}`;
-  const amount = normaliseAmount(input.amount, input.currency);
+  const amount = await checkRefundable(c, input.checkoutId, input);
   await c.db.transaction(async (tx) => {
     await tx.insert(refundRequests).values({
       id,
