@@ -80,20 +80,25 @@ async function signedIn(baseURL: string, who: { email: string; password: string 
 
 const KEY = /type this key into the app: <span[^>]*>([A-Z2-7]{32})</;
 
-/** The demo admin invites a finance person, who sets a password from the link in `page`. */
-async function newFinancePerson(page: Page, name: string): Promise<string> {
-  const email = `${name}-${Date.now()}@shop.example`;
+/** The demo admin invites `email` as `role`: the one-time link to set a password. */
+async function invitationLink(email: string, role: StaffRole): Promise<string> {
   const baseURL = test.info().project.use.baseURL!;
   const demo = await signedIn(baseURL, DEMO_ADMIN);
   const answer = await callAction(
     demo,
     serverAction("app/backoffice/staff/actions.ts", "inviteStaffAction"),
-    { email, role: "finance" },
+    { email, role },
     baseURL,
   );
   const link = LINK.exec(await answer.text())![0];
   await demo.dispose();
-  await page.goto(link);
+  return link;
+}
+
+/** The demo admin invites a finance person, who sets a password from the link in `page`. */
+async function newFinancePerson(page: Page, name: string): Promise<string> {
+  const email = `${name}-${Date.now()}@shop.example`;
+  await page.goto(await invitationLink(email, "finance"));
   await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("New password again").fill(PASSWORD);
   await page.getByRole("button", { name: "Set password" }).click();
@@ -166,6 +171,18 @@ test("every back-office action is refused 403 to each role the table does not al
     ]);
     await anonymous.dispose();
   }
+
+  // The pages of what a role may not do answer 403 (they render whole: no loading state starts them).
+  const PAGES = {
+    "/backoffice/staff": "staff.manage",
+    "/backoffice/api-keys": "api_keys.manage",
+    "/backoffice/activity": "audit.view",
+  } as const;
+  for (const [path, needs] of Object.entries(PAGES))
+    for (const role of ROLES) {
+      const res = await sessions[role].get(path, { maxRedirects: 0 });
+      expect([path, role, res.status()]).toEqual([path, role, allows(role, needs) ? 200 : 403]);
+    }
 
   // A viewer's forged refund and cancel of a real checkout: refused, the checkout untouched.
   const id = await createCheckout(admin, { reference: `walk-${run}` });
@@ -372,7 +389,7 @@ test("a finance person sets up a passkey instead of an app, signs in with it alo
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByRole("status", { name: "Passkeys result" })).toContainText("Passkey “Test laptop” added");
   // The passkey is the second step the role needs: the back office opens.
-  await page.goto("/backoffice");
+  await page.getByRole("link", { name: "Continue to the back office" }).click();
   await expect(signedInAs).toBeVisible();
   await signOut();
 
@@ -550,4 +567,42 @@ test("a signing secret made in the back office signs each notification beside th
   expect(signatures).toContain(by("dev-notify-secret"));
   expect(signatures).toContain(by(secret));
   merchant.close();
+});
+
+test.describe("in the staff member's language", () => {
+  test.use({ locale: "lt-LT" });
+
+  test("a used link, a wrong password and a role's refusal are said in Lithuanian, and change nothing", async ({
+    page,
+  }) => {
+    const email = `kalba-${Date.now()}@shop.example`;
+    const link = await invitationLink(email, "viewer");
+    await page.goto(link);
+    await expect(page.locator("html")).toHaveAttribute("lang", "lt");
+    await page.getByLabel("Naujas slaptažodis", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Pakartokite naują slaptažodį").fill(PASSWORD);
+    await page.getByRole("button", { name: "Nustatyti slaptažodį" }).click();
+    await expect(page.getByRole("status")).toContainText("Slaptažodis nustatytas");
+
+    // The link again: used, said so, no form to set another password with.
+    await page.goto(link);
+    await expect(page.getByText("Ši nuoroda jau panaudota. Paprašykite administratoriaus naujos.")).toBeVisible();
+    await expect(page.getByLabel("Naujas slaptažodis", { exact: true })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+
+    await page.goto("/backoffice/login");
+    await page.getByLabel("El. paštas").fill(email);
+    await page.getByLabel("Slaptažodis", { exact: true }).fill("not the password at all");
+    await page.getByRole("button", { name: "Prisijungti", exact: true }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Neteisingas el. paštas arba slaptažodis." })).toBeVisible();
+    await page.getByLabel("Slaptažodis", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Prisijungti", exact: true }).click();
+    await expect(page).toHaveURL(/\/backoffice$/);
+
+    // A viewer opening the staff page: refused, in Lithuanian.
+    const refused = await page.goto("/backoffice/staff");
+    expect(refused?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: "Jūsų vaidmeniui tai neleidžiama" })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "lt");
+  });
 });

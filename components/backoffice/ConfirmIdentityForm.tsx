@@ -3,11 +3,12 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import { confirmIdentity } from "@/app/backoffice/login/actions";
+import type { StaffWordsFor } from "@/lib/i18n/staff-messages";
 import { INITIAL_LOGIN_STATE, type LoginState } from "./action-state";
 import styles from "./backoffice.module.css";
 
 /** Password or code again, then back to the page the change was made from. */
-export function ConfirmIdentityForm({ next }: { next: string }) {
+export function ConfirmIdentityForm({ next, t }: { next: string; t: StaffWordsFor<"confirm."> }) {
   const [state, submit, pending] = useActionState<LoginState, FormData>(confirmIdentity, INITIAL_LOGIN_STATE);
   return (
     <form action={submit} className={`card ${styles.form}`}>
@@ -16,7 +17,7 @@ export function ConfirmIdentityForm({ next }: { next: string }) {
       </div>
       <input type="hidden" name="next" value={next} />
       <div className="field">
-        <label htmlFor="confirm-secret">Password or code</label>
+        <label htmlFor="confirm-secret">{t["confirm.label"]}</label>
         <input
           id="confirm-secret"
           name="secret"
@@ -28,9 +29,9 @@ export function ConfirmIdentityForm({ next }: { next: string }) {
         />
       </div>
       <button type="submit" className="btn btn-primary btn-block" aria-busy={pending || undefined}>
-        Confirm
+        {t["confirm.submit"]}
       </button>
-      <Link href={next}>Back without confirming</Link>
+      <Link href={next}>{t["confirm.back"]}</Link>
     </form>
   );
 }

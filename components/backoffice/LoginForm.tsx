@@ -2,24 +2,28 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
+import type { StaffWordsFor } from "@/lib/i18n/staff-messages";
 import { login } from "@/app/backoffice/login/actions";
 import { INITIAL_LOGIN_STATE } from "./action-state";
 import styles from "./backoffice.module.css";
 
-const loginFields = z.object({
-  email: z.string().trim().min(1, "Enter your email address"),
-  password: z.string().min(1, "Enter your password"),
-});
-type LoginFields = z.infer<typeof loginFields>;
+const loginFieldsIn = (t: StaffWordsFor<"signIn.">) =>
+  z.object({
+    email: z.string().trim().min(1, t["signIn.enterEmail"]),
+    password: z.string().min(1, t["signIn.enterPassword"]),
+  });
+type LoginFields = z.infer<ReturnType<typeof loginFieldsIn>>;
 
 /**
  * Sign-in: react-hook-form checks that both fields were filled, the server action checks them (and
  * redirects on success); a refusal lands on the password field and is announced. The refusal never
  * says which of the two was wrong.
  */
-export function LoginForm() {
+export function LoginForm({ t }: { t: StaffWordsFor<"signIn."> }) {
+  const loginFields = useMemo(() => loginFieldsIn(t), [t]);
   const form = useForm<LoginFields>({
     resolver: zodResolver(loginFields),
     defaultValues: { email: "", password: "" },
@@ -48,7 +52,7 @@ export function LoginForm() {
         {error && <p className="alert alert-error">{error}</p>}
       </div>
       <div className="field">
-        <label htmlFor="email">Email</label>
+        <label htmlFor="email">{t["signIn.email"]}</label>
         <input
           id="email"
           {...form.register("email")}
@@ -60,7 +64,7 @@ export function LoginForm() {
         />
       </div>
       <div className="field">
-        <label htmlFor="password">Password</label>
+        <label htmlFor="password">{t["signIn.password"]}</label>
         <input
           id="password"
           {...form.register("password")}
@@ -72,7 +76,7 @@ export function LoginForm() {
         />
       </div>
       <button type="submit" className="btn btn-primary btn-block" aria-busy={signIn.isPending || undefined}>
-        Sign in
+        {t["signIn.submit"]}
       </button>
     </form>
   );

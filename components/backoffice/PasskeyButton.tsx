@@ -2,9 +2,10 @@
 
 import { useState, useTransition } from "react";
 import { answerPasskey, passkeyOptions } from "@/app/backoffice/login/actions";
+import type { StaffWordsFor } from "@/lib/i18n/staff-messages";
 import styles from "./backoffice.module.css";
 
-const NOT_DONE = "The passkey was not used: it was cancelled, or this device has none for this site. Try again.";
+const LABELS = { sign_in: "passkey.signIn", second_factor: "passkey.use", confirm: "passkey.confirm" } as const;
 
 /**
  * Signs in (or takes the second step, or confirms) with a passkey: a challenge from the server,
@@ -14,11 +15,11 @@ const NOT_DONE = "The passkey was not used: it was cancelled, or this device has
 export function PasskeyButton({
   step,
   next,
-  children,
+  t,
 }: {
   step: "sign_in" | "second_factor" | "confirm";
   next?: string;
-  children: string;
+  t: StaffWordsFor<"passkey.">;
 }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -32,7 +33,7 @@ export function PasskeyButton({
       if ("error" in asked) return setError(asked.error);
       const { startAuthentication } = await import("@simplewebauthn/browser");
       const answer = await startAuthentication({ optionsJSON: asked.options }).catch(() => undefined);
-      if (!answer) return setError(NOT_DONE);
+      if (!answer) return setError(t["passkey.notDone"]);
       // Answers only when refused: a passkey that works moves on to the back office.
       form.set("answer", JSON.stringify(answer));
       const refused = await answerPasskey(form);
@@ -44,7 +45,7 @@ export function PasskeyButton({
         {error && <p className="alert alert-error">{error}</p>}
       </div>
       <button type="button" className="btn btn-secondary btn-block" onClick={use} aria-busy={pending || undefined}>
-        {children}
+        {t[LABELS[step]]}
       </button>
     </div>
   );

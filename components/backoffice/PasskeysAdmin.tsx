@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { addPasskeyAction, passkeyRegistrationOptions, removePasskeyAction } from "@/app/backoffice/security/actions";
 import type { ActionResult } from "./action-state";
@@ -18,11 +19,13 @@ export interface PasskeyRow {
  * A person's own passkeys: the list, Add (named, made by the browser's passkey dialog) and Remove.
  * The outcome of each is announced and focused.
  */
-export function PasskeysAdmin({ passkeys }: { passkeys: PasskeyRow[] }) {
+export function PasskeysAdmin({ passkeys, enrolling }: { passkeys: PasskeyRow[]; enrolling: boolean }) {
   const [outcome, setOutcome] = useState<ActionResult | null>(null);
   const [pending, startTransition] = useTransition();
   const messageRef = useRef<HTMLParagraphElement>(null);
-  useRefreshOn(outcome);
+  // Setting up a required second step, the page is not read again (it would become the full
+  // back office under the person's eyes): they go on with the link instead.
+  useRefreshOn(enrolling ? null : outcome);
   useEffect(() => {
     if (outcome) messageRef.current?.focus();
   }, [outcome]);
@@ -44,6 +47,15 @@ export function PasskeysAdmin({ passkeys }: { passkeys: PasskeyRow[] }) {
       form.set("passkeyId", id);
       setOutcome(await removePasskeyAction(form));
     });
+  if (enrolling && outcome?.ok)
+    return (
+      <div className="card">
+        <ActionOutcome name="Passkeys" outcome={outcome} messageRef={messageRef} className={styles.slot} />
+        <Link href="/backoffice" className="btn btn-primary">
+          Continue to the back office
+        </Link>
+      </div>
+    );
   return (
     <div className="card">
       <ActionOutcome name="Passkeys" outcome={outcome} messageRef={messageRef} className={styles.slot} />

@@ -2,11 +2,12 @@
 
 import { useActionState } from "react";
 import { verifySecondFactor } from "@/app/backoffice/login/actions";
+import type { StaffWordsFor } from "@/lib/i18n/staff-messages";
 import { INITIAL_LOGIN_STATE, type LoginState } from "./action-state";
 import styles from "./backoffice.module.css";
 
 /** The second step of signing in: the app's 6 digits, or one of the recovery codes. */
-export function SecondFactorForm() {
+export function SecondFactorForm({ t }: { t: StaffWordsFor<"code."> }) {
   const [state, submit, pending] = useActionState<LoginState, FormData>(verifySecondFactor, INITIAL_LOGIN_STATE);
   return (
     <form action={submit} className={`card ${styles.form}`}>
@@ -14,7 +15,7 @@ export function SecondFactorForm() {
         {state.error && <p className="alert alert-error">{state.error}</p>}
       </div>
       <div className="field">
-        <label htmlFor="code">Code</label>
+        <label htmlFor="code">{t["code.label"]}</label>
         <input
           id="code"
           name="code"
@@ -29,11 +30,11 @@ export function SecondFactorForm() {
           autoFocus
         />
         <p id="code-hint" className="muted">
-          The 6 digits your authenticator app shows, or one of your recovery codes.
+          {t["code.hint"]}
         </p>
       </div>
       <button type="submit" className="btn btn-primary btn-block" aria-busy={pending || undefined}>
-        Verify
+        {t["code.submit"]}
       </button>
     </form>
   );

@@ -2,6 +2,8 @@
 
 import { useActionState, useRef, useState } from "react";
 import { setPasswordAction } from "@/app/backoffice/staff/actions";
+import { format } from "@/lib/i18n/format";
+import type { StaffWordsFor } from "@/lib/i18n/staff-messages";
 import { MIN_PASSWORD_LENGTH } from "@/lib/staff/password-rules";
 import type { ActionResult } from "./action-state";
 import styles from "./backoffice.module.css";
@@ -10,11 +12,19 @@ import styles from "./backoffice.module.css";
  * A new password, typed twice. The server checks the rules again (length, not a well-known one)
  * and the link; a refusal is announced and the fields keep nothing.
  */
-export function SetPasswordForm({ token, email }: { token: string; email: string }) {
+export function SetPasswordForm({
+  token,
+  email,
+  t,
+}: {
+  token: string;
+  email: string;
+  t: StaffWordsFor<"setPassword.">;
+}) {
   const [outcome, submit, pending] = useActionState<ActionResult | null, FormData>(setPasswordAction, null);
   const [mismatch, setMismatch] = useState(false);
   const confirmRef = useRef<HTMLInputElement>(null);
-  const error = mismatch ? "The two passwords are not the same." : outcome && !outcome.ok ? outcome.error : undefined;
+  const error = mismatch ? t["setPassword.mismatch"] : outcome && !outcome.ok ? outcome.error : undefined;
   return (
     <form
       action={submit}
@@ -36,7 +46,7 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
       {/* For password managers: whose password this is. */}
       <input type="hidden" name="username" value={email} autoComplete="username" />
       <div className="field">
-        <label htmlFor="new-password">New password</label>
+        <label htmlFor="new-password">{t["setPassword.new"]}</label>
         <input
           id="new-password"
           name="password"
@@ -48,11 +58,11 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
           aria-invalid={error && !mismatch ? true : undefined}
         />
         <p id="new-password-hint" className="muted">
-          At least {MIN_PASSWORD_LENGTH} characters; a few words nobody would guess are easiest.
+          {format(t["setPassword.hint"], { min: MIN_PASSWORD_LENGTH })}
         </p>
       </div>
       <div className="field">
-        <label htmlFor="confirm-password">New password again</label>
+        <label htmlFor="confirm-password">{t["setPassword.again"]}</label>
         <input
           id="confirm-password"
           name="confirm"
@@ -65,7 +75,7 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
         />
       </div>
       <button type="submit" className="btn btn-primary btn-block" aria-busy={pending || undefined}>
-        Set password
+        {t["setPassword.submit"]}
       </button>
     </form>
   );

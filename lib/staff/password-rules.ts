@@ -35,10 +35,23 @@ function wellKnownPassword(password: string): boolean {
   return KNOWN_PASSWORDS.has(core) || /^(.)\1*$/.test(password) || /^\d+$/.test(password);
 }
 
-/** Why a new password is refused, or undefined when it will do. */
+export type PasswordRule = "too_short" | "too_long" | "too_easy";
+
+/** Which rule a new password breaks, or undefined when it will do. */
+export function passwordRuleBroken(password: string): PasswordRule | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH) return "too_short";
+  if (password.length > MAX_PASSWORD_LENGTH) return "too_long";
+  if (wellKnownPassword(password)) return "too_easy";
+  return undefined;
+}
+
+export { MAX_PASSWORD_LENGTH };
+
+/** Why a new password is refused, in English (the CLI, the errors' messages), or undefined. */
 export function passwordProblem(password: string): string | undefined {
-  if (password.length < MIN_PASSWORD_LENGTH) return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
-  if (password.length > MAX_PASSWORD_LENGTH) return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
-  if (wellKnownPassword(password)) return "This password is too easy to guess. Choose one nobody would guess.";
+  const broken = passwordRuleBroken(password);
+  if (broken === "too_short") return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
+  if (broken === "too_long") return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
+  if (broken === "too_easy") return "This password is too easy to guess. Choose one nobody would guess.";
   return undefined;
 }

@@ -13,7 +13,9 @@ import {
   safeReturnPath,
   sessionToken,
 } from "@/components/backoffice/require-staff";
+import { staffWords } from "@/components/backoffice/staff-locale";
 import { recordAudit } from "@/lib/audit/audit";
+import { staffText, type StaffMessages } from "@/lib/i18n/staff-messages";
 import { appContext } from "@/lib/checkout/app-context";
 import { env } from "@/lib/env";
 import { clientIp, clientKey } from "@/lib/http/client-address";
@@ -38,9 +40,6 @@ import { checkSecondFactor, secondFactorRequired } from "@/lib/staff/two-step";
  * and the session cookie is SameSite=Strict). Each writes its audit row (lib/audit).
  */
 
-const NOT_A_FORM = "This form could not be read. Reload the page and try again.";
-const WRONG = "Wrong email or password.";
-
 /**
  * Failed sign-ins, wrong codes and failed confirmations count together, per client address and
  * per account (ADR 10, 27): guessing stops whether from one address or many; a colleague who typed
@@ -54,13 +53,16 @@ function signInHits(requestHeaders: Headers, email: string): Hit[] {
   ];
 }
 
-const tooMany = (seconds: number) => `Too many failed tries. Try again in ${Math.ceil(seconds / 60)} min.`;
+const tooMany = (t: StaffMessages, seconds: number) =>
+  staffText(t, "signIn.tooMany", { minutes: Math.ceil(seconds / 60) });
 
 export async function login(_previous: LoginState, formData: FormData): Promise<LoginState> {
-  if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
+  const t = await staffWords();
+  if (!(formData instanceof FormData)) return { error: t["signIn.notAForm"] };
   const email = formData.get("email");
   const password = formData.get("password");
-  if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password) return { error: WRONG };
+  if (typeof email !== "string" || typeof password !== "string" || !email.trim() || !password)
+    return { error: t["signIn.wrong"] };
   const requestHeaders = await headers();
   const { db } = await appContext();
   const clientAddress = clientIp(requestHeaders);
@@ -82,7 +84,7 @@ export async function login(_previous: LoginState, formData: FormData): Promise<
       detail: { reason },
       clientAddress,
     });
-    return judged.ok ? { error: WRONG } : { error: tooMany(judged.retryAfterSeconds) };
+    return { error: judged.ok ? t["signIn.wrong"] : tooMany(t, judged.retryAfterSeconds) };
   }
   const { member } = outcome;
   // A second step still owed opens only its own page: a code, or setting the app up (ADR 27).
@@ -112,9 +114,10 @@ export async function verifySecondFactor(_previous: LoginState, formData: FormDa
   const session = await currentSession();
   const token = await sessionToken();
   if (!session || !token || session.stage !== "second_factor") redirect("/backoffice/login");
-  if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
+  const t = await staffWords();
+  if (!(formData instanceof FormData)) return { error: t["signIn.notAForm"] };
   const code = formData.get("code");
-  if (typeof code !== "string" || !code.trim()) return { error: "Enter the code from your app." };
+  if (typeof code !== "string" || !code.trim()) return { error: t["code.enter"] };
   const { db, config } = await appContext();
   const requestHeaders = await headers();
   let kind: Awaited<ReturnType<typeof checkSecondFactor>>;
@@ -134,9 +137,7 @@ export async function verifySecondFactor(_previous: LoginState, formData: FormDa
       detail: { reason: judged.ok ? "wrong_code" : "rate_limited" },
       clientAddress,
     });
-    return judged.ok
-      ? { error: "That code is not right. Type the 6 digits your app shows now, or a recovery code." }
-      : { error: tooMany(judged.retryAfterSeconds) };
+    return { error: judged.ok ? t["code.wrong"] : tooMany(t, judged.retryAfterSeconds) };
   }
   await completeSession(db, token);
   await recordAudit(db, {
@@ -157,9 +158,10 @@ export async function confirmIdentity(_previous: LoginState, formData: FormData)
   const session = await currentSession();
   const token = await sessionToken();
   if (!session || !token || session.stage !== "full") redirect("/backoffice/login");
-  if (!(formData instanceof FormData)) return { error: NOT_A_FORM };
+  const t = await staffWords();
+  if (!(formData instanceof FormData)) return { error: t["signIn.notAForm"] };
   const secret = formData.get("secret");
-  if (typeof secret !== "string" || !secret) return { error: "Enter your password or a code." };
+  if (typeof secret !== "string" || !secret) return { error: t["confirm.enter"] };
   const { db, config } = await appContext();
   const requestHeaders = await headers();
   const judged = await limitFailures(
@@ -180,9 +182,7 @@ export async function confirmIdentity(_previous: LoginState, formData: FormData)
       outcome: judged.ok ? "failed" : "refused",
       detail: { reason: judged.ok ? "wrong_secret" : "rate_limited" },
     });
-    return judged.ok
-      ? { error: "That is not your password, nor a code of yours." }
-      : { error: tooMany(judged.retryAfterSeconds) };
+    return { error: judged.ok ? t["confirm.wrong"] : tooMany(t, judged.retryAfterSeconds) };
   }
   await reauthenticate(db, token);
   await recordAudit(db, { ...who, action: "staff.reauthenticated", outcome: "succeeded" });
@@ -196,7 +196,6 @@ export async function confirmIdentity(_previous: LoginState, formData: FormData)
  */
 
 const passkeyStep = z.enum(["sign_in", "second_factor", "confirm"]);
-const PASSKEY_FAILED = "That passkey did not sign you in. Try again, or use your password.";
 
 /** The session a passkey step needs: none to sign in, the one owing its second step, or a full one. */
 async function sessionFor(step: z.infer<typeof passkeyStep>) {
@@ -216,11 +215,12 @@ export async function passkeyOptions(
   form: FormData,
 ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON } | { error: string }> {
   const parsed = passkeyStep.safeParse(form instanceof FormData ? form.get("step") : undefined);
-  if (!parsed.success) return { error: NOT_A_FORM };
+  const t = await staffWords();
+  if (!parsed.success) return { error: t["signIn.notAForm"] };
   const signedIn = await sessionFor(parsed.data);
   const { db } = await appContext();
   const asked = await hit(db, `passkey:options:${clientKey(await headers())}`, { limit: 30, windowMs: 5 * 60_000 });
-  if (!asked.ok) return { error: tooMany(asked.retryAfterSeconds) };
+  if (!asked.ok) return { error: tooMany(t, asked.retryAfterSeconds) };
   const options = await authenticationOptions(db, relyingParty(env().appUrl), parsed.data, signedIn?.session.id);
   return { options };
 }
@@ -230,10 +230,11 @@ export async function passkeyOptions(
  * second step, or confirms and goes back to `next`.
  */
 export async function answerPasskey(form: FormData): Promise<LoginState> {
-  if (!(form instanceof FormData)) return { error: PASSKEY_FAILED };
+  const t = await staffWords();
+  if (!(form instanceof FormData)) return { error: t["passkey.failed"] };
   const parsedStep = passkeyStep.safeParse(form.get("step"));
   const response = authenticationResponse.safeParse(jsonFormField(form, "answer"));
-  if (!parsedStep.success || !response.success) return { error: PASSKEY_FAILED };
+  if (!parsedStep.success || !response.success) return { error: t["passkey.failed"] };
   const signedIn = await sessionFor(parsedStep.data);
   const { db } = await appContext();
   const requestHeaders = await headers();
@@ -262,7 +263,7 @@ export async function answerPasskey(form: FormData): Promise<LoginState> {
       detail: { reason: judged.ok ? "passkey_refused" : "rate_limited" },
       clientAddress,
     });
-    return { error: judged.ok ? PASSKEY_FAILED : tooMany(judged.retryAfterSeconds) };
+    return { error: judged.ok ? t["passkey.failed"] : tooMany(t, judged.retryAfterSeconds) };
   }
   await recordAudit(db, {
     actor: { kind: "staff", id: outcome.staffId, label: outcome.email },

@@ -55,7 +55,7 @@ export default async function SecurityPage() {
         one, and it cannot be typed into a fake site.
       </p>
       {signedInRecently(session) ? (
-        <PasskeysAdmin passkeys={passkeys} />
+        <PasskeysAdmin passkeys={passkeys} enrolling={session.stage === "enrol"} />
       ) : (
         <p>
           <Link href="/backoffice/confirm?next=/backoffice/security">Confirm it is you</Link> to add or remove passkeys

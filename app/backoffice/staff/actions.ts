@@ -5,11 +5,14 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { ActionResult } from "@/components/backoffice/action-state";
 import { auditActorOf, requireRecentSignIn } from "@/components/backoffice/require-staff";
+import { staffWords } from "@/components/backoffice/staff-locale";
 import type { AuditAction } from "@/lib/audit/actions";
 import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/http/client-address";
+import { linkRefusalText } from "@/lib/i18n/staff-messages";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordRuleBroken } from "@/lib/staff/password-rules";
 import {
   StaffError,
   changeRole,
@@ -177,7 +180,17 @@ export async function setPasswordAction(_previous: ActionResult | null, formData
   try {
     await setPasswordFromLink(call.db, { token, password, clientAddress: call.clientAddress });
   } catch (err) {
-    return refusal(err, "password", call, "staff.password_set");
+    // Said in the person's own language: they are not signed in, and may not read English.
+    const t = await staffWords();
+    const refused = await refusal(err, "password", call, "staff.password_set");
+    const words =
+      err instanceof StaffError
+        ? linkRefusalText(t, err.code, passwordRuleBroken(password), {
+            min: MIN_PASSWORD_LENGTH,
+            max: MAX_PASSWORD_LENGTH,
+          })
+        : t["setPassword.failed"];
+    return refused.ok ? refused : { ok: false, error: words ?? refused.error };
   }
   redirect("/backoffice/login?password=set");
 }
