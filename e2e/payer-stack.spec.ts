@@ -130,7 +130,10 @@ test("the stylesheet comes once, in the page's HTML, ahead of any CSS module, an
     .locator("head style")
     .evaluateAll((styles) => styles.map((s) => s.getAttribute("data-precedence")));
   expect(order).toEqual(["site", "next"]);
-  await expect(page.getByRole("button", { name: /sign in/i })).toHaveCSS("background-color", "rgb(29, 78, 216)");
+  await expect(page.getByRole("button", { name: "Sign in", exact: true })).toHaveCSS(
+    "background-color",
+    "rgb(29, 78, 216)",
+  );
 });
 
 test("the framework's scripts ask the browser to compile them while they download, and the page's own do not", async ({

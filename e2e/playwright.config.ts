@@ -103,7 +103,9 @@ export default defineConfig({
   // One worker per app: the main project's specs share its sandbox's faults and clock, so they run
   // one at a time; the second worker runs the other apps' projects beside them (ADR 28).
   workers: CI ? 2 : undefined,
-  timeout: 30_000,
+  // The back office's longer journeys (a payment, then several pages each checked by axe) take
+  // 10-15 s alone; two workers on two cores can double that.
+  timeout: 45_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: path.join(root, ".ci-out", "playwright.json") }]],
   use: {

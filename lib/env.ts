@@ -87,6 +87,7 @@ const rawSchema = z.object({
   ),
   SANDBOX_MODE: z.enum(["true", "false"]).default("false"),
   SANDBOX_PORT: port.default(3001),
+  SANDBOX_CONTROL_SECRET: optionalString,
   EMBED_ORIGINS: originList,
   EMBED_DEMO_PORT: port.default(3002),
   PIS_API_VERSION: z.enum(["v0.1", "v0.2", "v0.3"]).default("v0.3"),
@@ -192,6 +193,12 @@ export const SETTING_DOCS: Record<
     default: "false",
   },
   SANDBOX_PORT: { meaning: "port of the built-in sandbox provider", default: "3001" },
+  SANDBOX_CONTROL_SECRET: {
+    meaning:
+      "what the sandbox's control API (/_sandbox/...) wants in X-Sandbox-Secret; the app's test helper (POST /api/test-helpers/...) sends it. Sandbox mode only",
+    default: "sandbox-control-secret",
+    secret: true,
+  },
   EMBED_ORIGINS: {
     meaning:
       "comma-separated origins of the merchant's own pages that may embed the bank picker (embed.js); https, or http on localhost",
@@ -510,6 +517,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     pgliteDir: raw.PGLITE_DIR ?? ".data/pglite",
     sandbox,
     sandboxPort: raw.SANDBOX_PORT,
+    /** The sandbox's control secret, for the test helper; sandbox mode only. */
+    sandboxControlSecret: raw.SANDBOX_CONTROL_SECRET ?? "sandbox-control-secret",
     pisBaseUrl,
     /** Where the provider's confirm links may lead: its API's origin, and the real one's hosted pages. */
     confirmOrigins: [new URL(pisBaseUrl).origin, ...(sandbox ? [] : PROVIDER_HOSTED_ORIGINS)],

@@ -122,9 +122,16 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
 
   it("honours Idempotency-Key: the same request twice makes one checkout", async () => {
     const headers = { ...auth, "Idempotency-Key": `idem-${kind}` };
-    const a = await (await create(order, headers)).json();
-    const b = await (await create(order, headers)).json();
+    const first = await create(order, headers);
+    const again = await create(order, headers);
+    const a = await first.json();
+    const b = await again.json();
     expect(b.id).toBe(a.id);
+    // The replay says it is one (Stripe's header), the first answer does not.
+    expect([first.headers.get("idempotent-replayed"), again.headers.get("idempotent-replayed")]).toEqual([
+      null,
+      "true",
+    ]);
     // The same amount written another way is the same request, as for refunds.
     expect((await (await create({ ...order, amount: "12.5" }, headers)).json()).id).toBe(a.id);
     expect((await create({ ...order, amount: "1.00" }, headers)).status).toBe(422);

@@ -182,6 +182,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const staffList = await import("@/app/api/backoffice/checkouts/route");
     const staffDetail = await import("@/app/api/backoffice/checkouts/[checkoutId]/route");
     const activity = await import("@/app/api/backoffice/activity/route");
+    const testComplete = await import("@/app/api/test-helpers/checkouts/[checkoutId]/complete/route");
     handlers = {
       "POST /api/checkouts": checkouts.POST,
       "GET /api/checkouts/{id}": checkout.GET,
@@ -203,6 +204,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "GET /api/backoffice/checkouts": staffList.GET,
       "GET /api/backoffice/checkouts/{id}": staffDetail.GET,
       "GET /api/backoffice/activity": activity.GET,
+      "POST /api/test-helpers/checkouts/{id}/complete": testComplete.POST,
     } as Record<string, Handler>;
     staff = await staffCookie();
     const created = await checkouts.POST(

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { Fragment } from "react";
 import type { StaffDetail } from "@/lib/checkout/contract";
 import { REFUND_CURRENCIES } from "@/lib/checkout/money";
 import { formatMoney } from "@/components/ui/money";
@@ -90,7 +91,36 @@ export function CheckoutDetail({ initial }: { initial: StaffDetail }) {
           <dd className={styles.code}>{detail.notifyUrl ?? <None />}</dd>
           <dt>Return URL</dt>
           <dd className={styles.code}>{checkout.returnUrl}</dd>
+          {Object.entries(checkout.metadata).map(([key, value]) => (
+            <Fragment key={key}>
+              <dt>
+                Metadata <span className={styles.code}>{key}</span>
+              </dt>
+              <dd className={styles.code}>{value}</dd>
+            </Fragment>
+          ))}
         </dl>
+        {checkout.lineItems.length > 0 && (
+          <table className={styles.table}>
+            <caption>Items</caption>
+            <thead>
+              <tr>
+                <th scope="col">Item</th>
+                <th scope="col">Quantity</th>
+                <th scope="col">Unit amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {checkout.lineItems.map((line, i) => (
+                <tr key={i}>
+                  <td>{line.name}</td>
+                  <td>{line.quantity}</td>
+                  <td>{money(line.unitAmount)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
         {mayCancel && <CancelCheckout checkoutId={checkout.id} status={checkout.status} />}
       </Section>
 

@@ -89,4 +89,69 @@ describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
     )) as CheckoutError;
     expect(err.errors).toEqual([expect.objectContaining({ path: "expiresInMinutes" })]);
   });
+
+  const refusedPaths = async (over: Record<string, unknown>) => {
+    const err = (await createCheckout({ ...order, ...over } as typeof order, ctx).catch(
+      (e: unknown) => e,
+    )) as CheckoutError;
+    expect(err).toBeInstanceOf(CheckoutError);
+    return err.errors?.map((e) => [e.path, e.message]);
+  };
+
+  it("keeps the merchant's metadata and returns it with the checkout; over Stripe's limits it names the field", async () => {
+    const metadata = { orderId: "A-1001", channel: "web" };
+    const made = await createCheckout({ ...order, metadata }, ctx);
+    expect(made.metadata).toEqual(metadata);
+    expect((await createCheckout(order, ctx)).metadata).toEqual({});
+
+    const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, "v"]));
+    expect(await refusedPaths({ metadata: many })).toEqual([["metadata", "at most 20 keys"]]);
+    const longKey = "k".repeat(41);
+    expect(await refusedPaths({ metadata: { [longKey]: "v" } })).toEqual([
+      [`metadata.${longKey}`, "keys must be 1 to 40 characters"],
+    ]);
+    expect(await refusedPaths({ metadata: { note: "x".repeat(501) } })).toEqual([
+      ["metadata.note", "must be at most 500 characters"],
+    ]);
+    expect(await refusedPaths({ metadata: { n: 1 } })).toEqual([["metadata.n", expect.any(String)]]);
+  });
+
+  it("keeps line items that add up to the amount, exactly; others are refused naming the line or the sum", async () => {
+    const lineItems = [
+      { name: "Book", quantity: 2, unitAmount: "7.45" },
+      { name: "Mug", quantity: 1, unitAmount: "5" },
+    ];
+    const made = await createCheckout({ ...order, lineItems }, ctx);
+    expect(made.lineItems).toEqual([
+      { name: "Book", quantity: 2, unitAmount: "7.45" },
+      { name: "Mug", quantity: 1, unitAmount: "5.00" },
+    ]);
+    expect((await createCheckout(order, ctx)).lineItems).toEqual([]);
+
+    const short = [{ name: "Book", quantity: 2, unitAmount: "7.44" }, lineItems[1]];
+    expect(await refusedPaths({ lineItems: short })).toEqual([
+      ["lineItems", "must add up to the amount, 19.90: they add up to 19.88"],
+    ]);
+    expect(await refusedPaths({ lineItems: [{ name: "Book", quantity: 1, unitAmount: "19.901" }] })).toEqual([
+      ["lineItems.0.unitAmount", expect.stringContaining("decimal")],
+    ]);
+    expect(await refusedPaths({ lineItems: [{ name: "Book", quantity: 0, unitAmount: "19.90" }] })).toEqual([
+      ["lineItems.0.quantity", expect.any(String)],
+    ]);
+    expect(await refusedPaths({ lineItems: [] })).toEqual([["lineItems", expect.any(String)]]);
+  });
+
+  it("an Idempotency-Key covers the metadata and line items: another value is another request", async () => {
+    const lines = [{ name: "Book", quantity: 1, unitAmount: "19.9" }];
+    const a = await createCheckout({ ...order, lineItems: lines }, ctx, { idempotencyKey: "lines-1" });
+    // "19.9" and "19.90" are the same line.
+    const b = await createCheckout({ ...order, lineItems: [{ ...lines[0]!, unitAmount: "19.90" }] }, ctx, {
+      idempotencyKey: "lines-1",
+    });
+    expect(b.id).toBe(a.id);
+    const other = await createCheckout({ ...order, lineItems: lines, metadata: { a: "b" } }, ctx, {
+      idempotencyKey: "lines-1",
+    }).catch((e: unknown) => (e as CheckoutError).code);
+    expect(other).toBe("idempotency_key_reused");
+  });
 });

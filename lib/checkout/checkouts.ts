@@ -14,6 +14,7 @@ import { expireIfDue } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { isCheckoutId } from "./ids";
+import { REFUND_CURRENCIES, fromMinor, toMinor } from "./money";
 import type { AttemptView, CheckoutDetail, CheckoutView, FailureReason, RefundView } from "./contract";
 
 export function toCheckoutView(row: CheckoutRow): CheckoutView {
@@ -23,6 +24,8 @@ export function toCheckoutView(row: CheckoutRow): CheckoutView {
     currency: row.currency,
     description: row.description,
     reference: row.reference,
+    metadata: row.metadata,
+    lineItems: row.lineItems,
     status: row.status,
     creditorName: row.creditorName,
     country: row.country,
@@ -152,6 +155,33 @@ export async function refundViewsOf(c: CheckoutContext, checkoutId: string): Pro
   return (await refundsOf(c.db).execute({ id: checkoutId })).map(toRefundView);
 }
 
+/**
+ * What of the payment that paid the checkout has been refunded (every refund not failed, pending
+ * ones included: they are money on its way back) and what is left to refund, as decimal strings.
+ * Nothing is refundable of a checkout not paid, in a currency refunds do not take, or over an API
+ * version without refunds; the provider's own rules (methods, a day limit) still apply on top.
+ * A duplicate payment's refunds are its own (refunds[], by attemptId).
+ */
+export function refundTotals(
+  checkout: Pick<CheckoutRow, "status" | "amount" | "currency">,
+  attempts: readonly Pick<AttemptRow, "id" | "statusGroup" | "duplicateAt" | "completedAt">[],
+  refundRows: readonly Pick<RefundRow, "attemptId" | "amount" | "statusGroup">[],
+  apiRefunds: boolean,
+): { amountRefunded: string; amountRefundable: string } {
+  const { currency } = checkout;
+  const paying = attempts
+    .filter((a) => a.statusGroup === "completed" && !a.duplicateAt)
+    .sort((a, b) => (a.completedAt?.getTime() ?? 0) - (b.completedAt?.getTime() ?? 0))[0];
+  const refunded = refundRows
+    .filter((r) => paying && r.attemptId === paying.id && r.statusGroup !== "failed")
+    .reduce((sum, r) => sum + toMinor(r.amount, currency), 0n);
+  const refundable =
+    checkout.status === "paid" && paying && apiRefunds && REFUND_CURRENCIES.includes(currency)
+      ? toMinor(checkout.amount, currency) - refunded
+      : 0n;
+  return { amountRefunded: fromMinor(refunded, currency), amountRefundable: fromMinor(refundable, currency) };
+}
+
 /** The merchant's view: the checkout with all its attempts, newest first, and its refunds. */
 export async function getCheckoutDetail(id: string, c: CheckoutContext): Promise<CheckoutDetail> {
   const found = await loadCheckout(c, id);
@@ -159,11 +189,13 @@ export async function getCheckoutDetail(id: string, c: CheckoutContext): Promise
   const checkout = await expireIfDue(c, found);
   const attempts = await attemptsOf(c.db).execute({ id });
   const history = await historyOf(c.db).execute({ id });
+  const refundRows = await refundsOf(c.db).execute({ id });
   return {
     ...toCheckoutView(checkout),
+    ...refundTotals(checkout, attempts, refundRows, c.pis.profile.refunds),
     customerId: checkout.customerId,
     attempts: attempts.map(toAttemptView),
-    refunds: await refundViewsOf(c, id),
+    refunds: refundRows.map(toRefundView),
     // Each change of the checkout's status and what caused it (webhook, landing page check, ...).
     timeline: history
       .filter((e) => e.fromStatus !== e.toStatus)

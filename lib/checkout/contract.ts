@@ -45,12 +45,24 @@ export const problemSchema = z.object({
 });
 export type Problem = z.infer<typeof problemSchema>;
 
+export const lineItemView = z.object({
+  name: z.string(),
+  quantity: z.int(),
+  unitAmount: amount.meta({ description: "The price of one, in the checkout's currency" }),
+});
+
+export const metadataView = z
+  .record(z.string(), z.string())
+  .meta({ description: "Your own keys and values, as you sent them ({} when none)" });
+
 export const checkoutView = z.object({
   id: z.string(),
   amount,
   currency: z.string(),
   description: z.string(),
   reference: z.string(),
+  metadata: metadataView,
+  lineItems: z.array(lineItemView).meta({ description: "What the order is made of, as you sent it ([] when none)" }),
   status: checkoutStatus,
   creditorName: z.string(),
   country: z.string().nullable(),
@@ -117,6 +129,13 @@ export const refundView = z.object({
 export type RefundView = z.infer<typeof refundView>;
 
 export const checkoutDetail = checkoutView.extend({
+  amountRefunded: amount.meta({
+    description: "Refunded of the payment that paid it: every refund not failed, pending ones included",
+  }),
+  amountRefundable: amount.meta({
+    description:
+      'What can still be refunded of it ("0.00" unless paid, in a refundable currency); the provider\'s rules (methods, a day limit) apply on top',
+  }),
   customerId: z.string().nullable(),
   attempts: z.array(attemptView),
   refunds: z.array(refundView).meta({ description: "Oldest first, failed ones included" }),
@@ -287,7 +306,7 @@ export const merchantNotification = z.object({
     description:
       "Orders one checkout's checkout.* events: a later event has a higher number. Apply one only if its number is higher than the last you applied for that checkout; a lower one (a late retry, or sent again by staff) is history, not news",
   }),
-  checkout: z.object({ id: z.string(), reference: z.string(), amount, currency: z.string() }),
+  checkout: z.object({ id: z.string(), reference: z.string(), amount, currency: z.string(), metadata: metadataView }),
   status: checkoutStatus.optional().meta({ description: "The checkout's status after the event (checkout.* events)" }),
   attemptId: z
     .string()

@@ -8,11 +8,11 @@ import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { CheckoutError } from "./errors";
 import { newCheckoutId } from "./ids";
 import { isPrivateHost } from "./private-address";
-import { amountProblem, normaliseAmount, SUPPORTED_CURRENCIES } from "./money";
-import { LOCALES } from "./types";
+import { amountProblem, fromMinor, normaliseAmount, SUPPORTED_CURRENCIES, toMinor } from "./money";
+import { LOCALES, METADATA_LIMITS } from "./types";
 import { amountInput, type CheckoutView } from "./contract";
 import { toCheckoutView, loadCheckout } from "./checkouts";
-import { validateIdempotencyKey } from "./idempotency";
+import { validateIdempotencyKey, type IdempotencyOptions } from "./idempotency";
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -72,10 +72,63 @@ export const createCheckoutInput = z
       .min(1)
       .max(7 * 24 * 60 - 60)
       .optional(),
+    metadata: z
+      .record(
+        z.string(),
+        z.string().max(METADATA_LIMITS.valueLength, `must be at most ${METADATA_LIMITS.valueLength} characters`),
+      )
+      // The keys checked here rather than by the record's key schema, whose refusal names no limit.
+      .superRefine((m, issue) => {
+        const keys = Object.keys(m);
+        if (keys.length > METADATA_LIMITS.keys)
+          issue.addIssue({ code: "custom", path: [], message: `at most ${METADATA_LIMITS.keys} keys` });
+        for (const key of keys)
+          if (key.length < 1 || key.length > METADATA_LIMITS.keyLength)
+            issue.addIssue({
+              code: "custom",
+              path: [key],
+              message: `keys must be 1 to ${METADATA_LIMITS.keyLength} characters`,
+            });
+      })
+      .optional()
+      .meta({
+        description: `Your own keys and values (at most ${METADATA_LIMITS.keys} keys of up to ${METADATA_LIMITS.keyLength} characters, values up to ${METADATA_LIMITS.valueLength}): returned with the checkout and in its notifications, shown to staff, never to the payer`,
+      }),
+    lineItems: z
+      .array(
+        z.strictObject({
+          name: z.string().trim().min(1).max(200),
+          quantity: z.int().min(1).max(100_000),
+          unitAmount: amountInput,
+        }),
+      )
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({
+        description:
+          "What the order is made of, shown to the payer in the order summary and to staff. quantity × unitAmount over the lines must add up to amount exactly",
+      }),
   })
   .superRefine((v, issue) => {
     const problem = amountProblem(v.amount, v.currency);
     if (problem) issue.addIssue({ code: "custom", path: ["amount"], message: problem });
+    if (!v.lineItems?.length || problem) return;
+    let total = 0n;
+    let unitsValid = true;
+    v.lineItems.forEach((line, i) => {
+      const unitProblem = amountProblem(line.unitAmount, v.currency);
+      if (unitProblem) issue.addIssue({ code: "custom", path: ["lineItems", i, "unitAmount"], message: unitProblem });
+      // A line already refused (a quantity below 1) is not summed: one problem, one message.
+      unitsValid &&= !unitProblem && Number.isInteger(line.quantity) && line.quantity >= 1;
+      if (!unitProblem) total += toMinor(line.unitAmount, v.currency) * BigInt(line.quantity);
+    });
+    if (unitsValid && total !== toMinor(v.amount, v.currency))
+      issue.addIssue({
+        code: "custom",
+        path: ["lineItems"],
+        message: `must add up to the amount, ${normaliseAmount(v.amount, v.currency)}: they add up to ${fromMinor(total, v.currency)}`,
+      });
   });
 
 export type CreateCheckoutInput = z.input<typeof createCheckoutInput>;
@@ -87,10 +140,10 @@ export type CreateCheckoutInput = z.input<typeof createCheckoutInput>;
 export async function createCheckout(
   input: CreateCheckoutInput,
   c: CheckoutContext,
-  opts: { idempotencyKey?: string } = {},
+  opts: IdempotencyOptions = {},
 ): Promise<CheckoutView> {
   const v = parseCreateInput(input, c.config.allowPrivateUrls);
-  if (opts.idempotencyKey !== undefined) return createIdempotently(c, v, opts.idempotencyKey);
+  if (opts.idempotencyKey !== undefined) return createIdempotently(c, v, opts);
   return insertCheckout(c, c.db, v);
 }
 
@@ -108,7 +161,13 @@ function parseCreateInput(input: CreateCheckoutInput, allowPrivateUrls: boolean)
   }
   if (!parsed.success || errors.length > 0)
     throw new CheckoutError("invalid_request", { detail: "The checkout is not valid.", errors: errors });
-  return parsed.data;
+  // Amounts as stored ("12.5" is "12.50"): what is inserted, and what an idempotency key covers.
+  const v = parsed.data;
+  return {
+    ...v,
+    amount: normaliseAmount(v.amount, v.currency),
+    lineItems: v.lineItems?.map((l) => ({ ...l, unitAmount: normaliseAmount(l.unitAmount, v.currency) })),
+  };
 }
 
 const COLUMNS = [
@@ -123,6 +182,8 @@ const COLUMNS = [
   "country",
   "email",
   "customerId",
+  "metadata",
+  "lineItems",
   "creditorName",
   "creditorIban",
   "createdAt",
@@ -147,7 +208,7 @@ async function insertCheckout(
   const now = nowOf(c);
   const values: NewCheckout = {
     id: newCheckoutId(),
-    amount: normaliseAmount(v.amount, v.currency),
+    amount: v.amount,
     currency: v.currency,
     description: v.description,
     reference: v.reference,
@@ -157,6 +218,8 @@ async function insertCheckout(
     country: v.country ?? null,
     email: v.email ?? null,
     customerId: v.customerId ?? null,
+    metadata: v.metadata ?? {},
+    lineItems: v.lineItems ?? [],
     creditorName: c.config.creditorName,
     creditorIban: c.config.creditorIban,
     createdAt: now,
@@ -180,13 +243,11 @@ async function insertCheckout(
 async function createIdempotently(
   c: CheckoutContext,
   v: z.infer<typeof createCheckoutInput>,
-  key: string,
+  { idempotencyKey: key = "", onReplay }: IdempotencyOptions,
 ): Promise<CheckoutView> {
   validateIdempotencyKey(key);
-  // Over the amount as stored: "12.5" and "12.50" are the same request.
-  const requestHash = createHash("sha256")
-    .update(JSON.stringify({ ...v, amount: normaliseAmount(v.amount, v.currency) }))
-    .digest("hex");
+  // Over the amounts as stored: "12.5" and "12.50" are the same request.
+  const requestHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
   const earlier = async () => {
     const [row] = await c.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     if (!row) return undefined;
@@ -195,6 +256,7 @@ async function createIdempotently(
     }
     const checkout = await loadCheckout(c, row.checkoutId);
     if (!checkout) throw new Error(`idempotency key ${key} points at a missing checkout`);
+    onReplay?.();
     return toCheckoutView(checkout);
   };
   const found = await earlier();

@@ -10,3 +10,10 @@ export function validateIdempotencyKey(key: string): string {
   }
   return key;
 }
+
+/** A request's Idempotency-Key, and what to do when it answers a request made before (a replay). */
+export interface IdempotencyOptions {
+  idempotencyKey?: string;
+  /** Called when the answer is the earlier request's: the route says so (Idempotent-Replayed). */
+  onReplay?: () => void;
+}

@@ -137,6 +137,7 @@ export function notificationsContext(kind: DbKind) {
           reference: `n-${Math.random()}`,
           returnUrl: "http://localhost/r",
           notifyUrl,
+          metadata: { orderId: "A-12" },
         },
         ctx,
       );

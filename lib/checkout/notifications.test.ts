@@ -22,7 +22,8 @@ describe.each(testDbKinds())("notifications to the merchant (%s)", (kind) => {
     expect(got!.event).toBe("checkout.paid");
     expect(JSON.parse(got!.body)).toMatchObject({
       event: "checkout.paid",
-      checkout: { id: checkout.id, amount: "12.00", currency: "EUR" },
+      // The merchant's own metadata comes back with every notification of the checkout.
+      checkout: { id: checkout.id, amount: "12.00", currency: "EUR", metadata: { orderId: "A-12" } },
     });
     // The body is what the OpenAPI document's webhook says, and nothing else.
     expect(merchantNotification.strict().safeParse(JSON.parse(got!.body)).error).toBeUndefined();

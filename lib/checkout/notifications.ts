@@ -57,6 +57,7 @@ type NotifiedCheckout = {
   reference: string;
   amount: string;
   currency: string;
+  metadata: Record<string, string>;
   version: number;
 };
 
@@ -77,7 +78,13 @@ export function notificationRow(
     // only while the version is still this one, and raises it, so a checkout's later status events
     // carry higher numbers whichever instance made them (createdAt is that instance's clock).
     sequence: checkout.version,
-    checkout: { id: checkout.id, reference: checkout.reference, amount: checkout.amount, currency: checkout.currency },
+    checkout: {
+      id: checkout.id,
+      reference: checkout.reference,
+      amount: checkout.amount,
+      currency: checkout.currency,
+      metadata: checkout.metadata,
+    },
     ...data,
   };
   const payload = JSON.stringify(body);

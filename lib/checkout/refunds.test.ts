@@ -40,6 +40,11 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
       errors: [{ path: "amount", message: "must be at most 4.50" }],
     });
     expect((await listRefunds(checkout.id, ctx)).map((r) => r.amount)).toEqual(["10.00", "15.50"]);
+    // What is left is in the checkout itself, not only in a refusal's words.
+    expect(await getCheckoutDetail(checkout.id, ctx)).toMatchObject({
+      amountRefunded: "25.50",
+      amountRefundable: "4.50",
+    });
   });
 
   it("never lets refunds started at the same moment exceed the payment together", async () => {
@@ -65,6 +70,10 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect(await refusal(createRefund(checkout.id, { amount: "1.00" }, "staff", ctx))).toMatchObject({
       status: 409,
       code: "not_paid",
+    });
+    expect(await getCheckoutDetail(checkout.id, ctx)).toMatchObject({
+      amountRefunded: "0.00",
+      amountRefundable: "0.00",
     });
   });
 
@@ -96,11 +105,15 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
 
   it('a refund sent twice with one Idempotency-Key, even at once and written "10" and "10.00", refunds once', async () => {
     const { checkout, paymentId } = await paidCheckout("30.00");
+    let replays = 0;
+    const key = { idempotencyKey: "refund-key-1", onReplay: () => replays++ };
     const [a, b] = await Promise.all([
-      createRefund(checkout.id, { amount: "10" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" }),
-      createRefund(checkout.id, { amount: "10.00" }, "merchant-api", ctx, { idempotencyKey: "refund-key-1" }),
+      createRefund(checkout.id, { amount: "10" }, "merchant-api", ctx, key),
+      createRefund(checkout.id, { amount: "10.00" }, "merchant-api", ctx, key),
     ]);
     expect(a.id).toBe(b.id);
+    // One made it, the other answers with it and says so (Idempotent-Replayed).
+    expect(replays).toBe(1);
     expect(a.amount).toBe("10.00");
     expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
     const again = await createRefund(checkout.id, { amount: "10.00" }, "merchant-api", ctx, {

@@ -11,7 +11,7 @@ import { CheckoutError, checkoutNotFound } from "./errors";
 import { REFUND_CURRENCIES, amountProblem, fromMinor, normaliseAmount, toMinor } from "./money";
 import { pollUntil } from "./poll";
 import { projectInfo } from "./project";
-import { validateIdempotencyKey } from "./idempotency";
+import { validateIdempotencyKey, type IdempotencyOptions } from "./idempotency";
 import { refundedAttempt } from "./attempts";
 import { applyRefundStatus } from "./refund-status";
 import { ATTEMPT_ID } from "./ids";
@@ -127,7 +127,7 @@ export async function createRefund(
   input: CreateRefundInput,
   by: string,
   c: CheckoutContext,
-  opts: { idempotencyKey?: string } = {},
+  opts: IdempotencyOptions = {},
 ): Promise<RefundView> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
@@ -138,7 +138,7 @@ export async function createRefund(
     .digest("hex");
   if (key !== undefined) {
     const earlier = await refundByKey(c.db, checkoutId, key, requestHash);
-    if (earlier) return replayed(await onceSent(c, earlier));
+    if (earlier) return replayed(await onceSent(c, earlier), opts.onReplay);
   }
   const attempt = await refundablePayment(c, checkout, input.attemptId);
 
@@ -168,7 +168,8 @@ export async function createRefund(
       if (key !== undefined && isUniqueViolation(err)) return false;
       throw err;
     });
-  if (!inserted) return replayed(await onceSent(c, (await refundByKey(c.db, checkoutId, key!, requestHash))!));
+  if (!inserted)
+    return replayed(await onceSent(c, (await refundByKey(c.db, checkoutId, key!, requestHash))!), opts.onReplay);
 
   try {
     const res = await c.pis.refunds.create(attempt.providerPaymentId!, { amount, webhookUrl: webhookUrl(c) });
@@ -207,8 +208,9 @@ const refundRefused = (words?: string) =>
  * when it was asked (no refund of its own, a failure recorded) is refused again. Answered as a
  * failed refund, a client that books any 2xx would book a refund that never happened.
  */
-function replayed(row: RefundRow): RefundView {
+function replayed(row: RefundRow, onReplay?: () => void): RefundView {
   if (row.providerRefundId === null && row.failureReason?.startsWith("provider_")) throw refundRefused();
+  onReplay?.();
   return toRefundView(row);
 }
 

@@ -45,3 +45,13 @@ export const NOTIFICATION_EVENTS = [
   "refund.failed",
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** One line of an order: what, how many, and the price of one (a decimal string). */
+export interface LineItem {
+  name: string;
+  quantity: number;
+  unitAmount: string;
+}
+
+/** Stripe's limits on a checkout's metadata: keys, key length, value length. */
+export const METADATA_LIMITS = { keys: 20, keyLength: 40, valueLength: 500 } as const;

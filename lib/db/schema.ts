@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { CheckoutStatus, PaymentMethod, StatusGroup, StatusSource } from "../checkout/types";
+import type { CheckoutStatus, LineItem, PaymentMethod, StatusGroup, StatusSource } from "../checkout/types";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -34,6 +34,10 @@ export const checkouts = pgTable(
     // The merchant's own id for a signed-in customer: the first half of recognising a returning
     // payer for a saved bank account (ADR 11). Never shown to the payer's browser.
     customerId: text("customer_id"),
+    // The merchant's own keys and values, returned with the checkout and in its notifications.
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
+    // What the order is made of (name, quantity, unit amount), adding up to `amount`.
+    lineItems: jsonb("line_items").$type<LineItem[]>().notNull().default([]),
     creditorName: text("creditor_name").notNull(),
     creditorIban: text("creditor_iban").notNull(),
     status: text("status").$type<CheckoutStatus>().notNull().default("open"),

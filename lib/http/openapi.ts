@@ -3,6 +3,7 @@ import { activityQuery } from "../audit/filter";
 import { checkoutFilter } from "../checkout/backoffice-filter";
 import * as contract from "../checkout/contract";
 import { createRefundInput } from "../checkout/refunds";
+import { completePaymentInput } from "../test-helpers/complete-payment";
 import { ERRORS, type ErrorCode } from "../errors";
 import { en } from "../i18n/messages/en";
 import { startLinkingInput } from "../checkout/saved-accounts/linking";
@@ -96,6 +97,13 @@ const idempotencyKey = (description: string) => ({
   schema: { type: "string", maxLength: 255 },
   description,
 });
+/** Sent with an answer that is an earlier request's, found by its Idempotency-Key. */
+const replayedHeader = {
+  "Idempotent-Replayed": {
+    schema: { type: "string", enum: ["true"] },
+    description: "Present when this answer is the earlier request's with the same Idempotency-Key (a replay)",
+  },
+};
 const queryParams = (schema: z.ZodType) =>
   Object.entries((jsonSchema(schema, "input") as { properties: Record<string, object> }).properties).map(
     ([name, s]) => ({ name, in: "query", required: false, schema: s }),
@@ -179,6 +187,7 @@ export function openApiDocument(serverUrl: string) {
             description: "Created (or the same checkout again for a repeated Idempotency-Key)",
             schema: contract.createdCheckout,
           },
+          headers: replayedHeader,
           errors: [...MERCHANT, ...JSON_BODY, "idempotency_key_reused"],
         }),
         get: operation({
@@ -280,6 +289,20 @@ export function openApiDocument(serverUrl: string) {
           errors: [...PARAMS, "checkout_not_found"],
         }),
       },
+      "/api/test-helpers/checkouts/{checkoutId}/complete": {
+        post: operation({
+          summary:
+            "Sandbox mode only, for your tests: the checkout's payment (the one under way, or one started now) is paid, failed or cancelled at the sandbox bank, as a payer would; the answer is the checkout's status after it. With a real provider: 404",
+          security: "merchant",
+          parameters: [idParam],
+          body: completePaymentInput,
+          ok: {
+            description: "The checkout's status after the sandbox bank's decision",
+            schema: contract.checkoutStatusView,
+          },
+          errors: [...MERCHANT, ...JSON_BODY, "not_found", "checkout_not_found", ...NOT_PAYABLE, "provider_error"],
+        }),
+      },
       "/api/checkouts/{checkoutId}/refunds": {
         post: operation({
           summary: "Refund all or part of a paid checkout, or a duplicate payment of it (attemptId)",
@@ -292,6 +315,7 @@ export function openApiDocument(serverUrl: string) {
           ],
           body: createRefundInput,
           ok: { description: "The refund", schema: contract.refundView },
+          headers: replayedHeader,
           more: {
             "202": {
               description:

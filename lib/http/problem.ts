@@ -31,6 +31,9 @@ export function problem(
 const definedOnly = <T extends object>(o: T): Partial<T> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
+/** Sent with an answer that is an earlier request's, found by its Idempotency-Key (Stripe's header). */
+export const IDEMPOTENT_REPLAYED = { "Idempotent-Replayed": "true" } as const;
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,

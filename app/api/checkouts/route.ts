@@ -1,4 +1,4 @@
-import { json } from "@/lib/http/problem";
+import { IDEMPOTENT_REPLAYED, json } from "@/lib/http/problem";
 import { otherMethods, route } from "@/lib/http/route";
 import { env } from "@/lib/env";
 import { createCheckout } from "@/lib/checkout/create-checkout";
@@ -11,7 +11,8 @@ export const dynamic = "force-dynamic";
 
 export const POST = route({ body: createCheckoutInput, apiKey: "checkouts:write" }, async ({ body, req, ctx }) => {
   const idempotencyKey = req.headers.get("idempotency-key") ?? undefined;
-  const checkout = await createCheckout(body, ctx, { idempotencyKey });
+  let replayed = false;
+  const checkout = await createCheckout(body, ctx, { idempotencyKey, onReplay: () => (replayed = true) });
   return json(
     {
       id: checkout.id,
@@ -20,6 +21,7 @@ export const POST = route({ body: createCheckoutInput, apiKey: "checkouts:write"
       expiresAt: checkout.expiresAt,
     },
     200,
+    replayed ? IDEMPOTENT_REPLAYED : {},
   );
 });
 

@@ -46,7 +46,7 @@ export default async function CheckoutPage(props: CheckoutRouteProps) {
             <p>{format(t["checkout.intro"], { payee: checkout.creditorName })}</p>
           </header>
           <div className="stack">
-            <OrderSummary checkout={checkout} locale={locale} />
+            <OrderSummary checkout={checkout} locale={locale} itemsOpen={false} />
             <PaymentSection data={data} query={query} kept={kept} notices={notices} />
           </div>
         </div>

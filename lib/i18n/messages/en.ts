@@ -42,6 +42,8 @@ export const en = {
   "summary.description": "Description",
   "summary.reference": "Reference",
   "summary.total": "Total",
+  // The order's lines, under a disclosure that shows how many there are.
+  "summary.items": "Items ({count})",
 
   // Payment form
   "pay.methodLegend": "How would you like to pay?",

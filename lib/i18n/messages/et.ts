@@ -33,6 +33,7 @@ export const et: Messages = {
   "summary.description": "Kirjeldus",
   "summary.reference": "Tellimuse nr.",
   "summary.total": "Kokku",
+  "summary.items": "Ostud ({count})",
 
   "pay.methodLegend": "Kuidas soovite maksta?",
   "pay.method.here": "Valin panga siin",

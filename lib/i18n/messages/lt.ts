@@ -37,6 +37,7 @@ export const lt: Messages = {
   "summary.description": "Aprašymas",
   "summary.reference": "Užsakymo nr.",
   "summary.total": "Iš viso",
+  "summary.items": "Pirkiniai ({count})",
 
   "pay.methodLegend": "Kaip norite mokėti?",
   "pay.method.here": "Banką pasirinksiu čia",

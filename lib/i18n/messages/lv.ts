@@ -36,6 +36,7 @@ export const lv: Messages = {
   "summary.description": "Apraksts",
   "summary.reference": "Pasūtījuma nr.",
   "summary.total": "Kopā",
+  "summary.items": "Pirkumi ({count})",
 
   "pay.methodLegend": "Kā vēlaties maksāt?",
   "pay.method.here": "Izvēlēšos banku šeit",

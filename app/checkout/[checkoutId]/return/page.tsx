@@ -120,7 +120,7 @@ export default async function ReturnPage(props: CheckoutRouteProps) {
               messages={pickMessages(locale, ["status.", "common.returnToShop", "common.tryAgain"])}
             />
           </Suspense>
-          <OrderSummary checkout={checkout} locale={locale} />
+          <OrderSummary checkout={checkout} locale={locale} itemsOpen={checkout.lineItems.length <= 3} />
         </div>
       </main>
     </PageFrame>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createRefund, createRefundInput, listRefunds } from "@/lib/checkout/refunds";
 import { apiKeyActor, recordAudit } from "@/lib/audit/audit";
-import { json } from "@/lib/http/problem";
+import { IDEMPOTENT_REPLAYED, json } from "@/lib/http/problem";
 import { otherMethods, route } from "@/lib/http/route";
 
 export const runtime = "nodejs";
@@ -14,17 +14,21 @@ const params = z.object({ checkoutId: z.string().max(64) });
 export const POST = route(
   { params, body: createRefundInput, apiKey: "refunds:write" },
   async ({ req, params, body, ctx, caller }) => {
+    let replayed = false;
     const refund = await createRefund(params.checkoutId, body, "merchant-api", ctx, {
       idempotencyKey: req.headers.get("idempotency-key") ?? undefined,
+      onReplay: () => (replayed = true),
     });
-    await recordAudit(ctx.db, {
-      actor: apiKeyActor(caller!),
-      action: "refund.created",
-      target: { kind: "checkout", id: params.checkoutId },
-      outcome: refund.status === "failed" ? "failed" : "succeeded",
-      detail: { amount: refund.amount, refundId: refund.id },
-    });
-    return json(refund, refund.status === "unknown" ? 202 : 200);
+    // A replay is the earlier request's refund, already written down.
+    if (!replayed)
+      await recordAudit(ctx.db, {
+        actor: apiKeyActor(caller!),
+        action: "refund.created",
+        target: { kind: "checkout", id: params.checkoutId },
+        outcome: refund.status === "failed" ? "failed" : "succeeded",
+        detail: { amount: refund.amount, refundId: refund.id },
+      });
+    return json(refund, refund.status === "unknown" ? 202 : 200, replayed ? IDEMPOTENT_REPLAYED : {});
   },
 );
 
