@@ -79,3 +79,38 @@ test("readiness says the database and the provider answer", async ({ request }) 
   expect(res.status()).toBe(200);
   expect(await res.json()).toEqual({ status: "ready", database: "ok", provider: "ok" });
 });
+
+test("a merchant's own test pays a checkout with the sandbox's test helper, without a browser, and refunds it", async ({
+  request,
+}) => {
+  const checkoutId = await createCheckout(request, { amount: "12.00", metadata: { orderId: "T-1" } });
+  const paid = await request.post(`/api/test-helpers/checkouts/${checkoutId}/complete`, {
+    headers: auth,
+    data: { outcome: "paid" },
+  });
+  expect(paid.status()).toBe(200);
+  expect(await paid.json()).toMatchObject({ id: checkoutId, status: "paid", final: true });
+  const refund = await request.post(`/api/checkouts/${checkoutId}/refunds`, {
+    headers: { ...auth, "Idempotency-Key": `th-${checkoutId}` },
+    data: { amount: "2.00" },
+  });
+  expect(refund.status()).toBe(200);
+  const again = await request.post(`/api/checkouts/${checkoutId}/refunds`, {
+    headers: { ...auth, "Idempotency-Key": `th-${checkoutId}` },
+    data: { amount: "2.00" },
+  });
+  expect(again.headers()["idempotent-replayed"]).toBe("true");
+  const view = await request.get(`/api/checkouts/${checkoutId}`, { headers: auth });
+  expect(await view.json()).toMatchObject({
+    status: "paid",
+    metadata: { orderId: "T-1" },
+    amountRefunded: "2.00",
+    amountRefundable: "10.00",
+  });
+  // Paid once is paid: the helper cannot pay it again.
+  const twice = await request.post(`/api/test-helpers/checkouts/${checkoutId}/complete`, {
+    headers: auth,
+    data: { outcome: "paid" },
+  });
+  expect(twice.status()).toBe(409);
+});
