@@ -155,6 +155,11 @@ export async function refundViewsOf(c: CheckoutContext, checkoutId: string): Pro
   return (await refundsOf(c.db).execute({ id: checkoutId })).map(toRefundView);
 }
 
+/** What refunds have taken of a payment, in minor units: every one not failed (pending ones are money on its way back). */
+export function committedMinor(rows: readonly Pick<RefundRow, "amount" | "statusGroup">[], currency: string): bigint {
+  return rows.filter((r) => r.statusGroup !== "failed").reduce((sum, r) => sum + toMinor(r.amount, currency), 0n);
+}
+
 /**
  * What of the payment that paid the checkout has been refunded (every refund not failed, pending
  * ones included: they are money on its way back) and what is left to refund, as decimal strings.
@@ -172,9 +177,12 @@ export function refundTotals(
   const paying = attempts
     .filter((a) => a.statusGroup === "completed" && !a.duplicateAt)
     .sort((a, b) => (a.completedAt?.getTime() ?? 0) - (b.completedAt?.getTime() ?? 0))[0];
-  const refunded = refundRows
-    .filter((r) => paying && r.attemptId === paying.id && r.statusGroup !== "failed")
-    .reduce((sum, r) => sum + toMinor(r.amount, currency), 0n);
+  const refunded = paying
+    ? committedMinor(
+        refundRows.filter((r) => r.attemptId === paying.id),
+        currency,
+      )
+    : 0n;
   const refundable =
     checkout.status === "paid" && paying && apiRefunds && REFUND_CURRENCIES.includes(currency)
       ? toMinor(checkout.amount, currency) - refunded

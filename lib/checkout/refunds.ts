@@ -4,7 +4,7 @@ import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
 import { checkouts, refunds, type CheckoutRow, type RefundRow } from "../db/schema";
 import { PisError } from "../pis";
-import { loadCheckout, refundViewsOf, toRefundView } from "./checkouts";
+import { committedMinor, loadCheckout, refundViewsOf, toRefundView } from "./checkouts";
 import { nowOf, webhookUrl, type CheckoutContext, type Tx } from "./context";
 import { amountInput, type RefundView } from "./contract";
 import { CheckoutError, checkoutNotFound } from "./errors";
@@ -33,10 +33,7 @@ async function refundableOf(
   paid: string,
 ): Promise<bigint> {
   const rows = await tx.select().from(refunds).where(eq(refunds.attemptId, attemptId));
-  const committed = rows
-    .filter((r) => r.statusGroup !== "failed")
-    .reduce((sum, r) => sum + toMinor(r.amount, currency), 0n);
-  return toMinor(paid, currency) - committed;
+  return toMinor(paid, currency) - committedMinor(rows, currency);
 }
 
 /** The amount asked for, checked and written with the currency's decimals ("10" is "10.00"). */

@@ -49,14 +49,17 @@ export interface Passkey {
   lastUsedAt: Date | null;
 }
 
+/** What a person sees of a passkey: never its key. */
+const PASSKEY_COLUMNS = {
+  id: staffPasskeys.id,
+  name: staffPasskeys.name,
+  createdAt: staffPasskeys.createdAt,
+  lastUsedAt: staffPasskeys.lastUsedAt,
+};
+
 export function listPasskeys(db: Db, staffId: string): Promise<Passkey[]> {
   return db
-    .select({
-      id: staffPasskeys.id,
-      name: staffPasskeys.name,
-      createdAt: staffPasskeys.createdAt,
-      lastUsedAt: staffPasskeys.lastUsedAt,
-    })
+    .select(PASSKEY_COLUMNS)
     .from(staffPasskeys)
     .where(eq(staffPasskeys.staffId, staffId))
     .orderBy(asc(staffPasskeys.createdAt));
@@ -163,12 +166,7 @@ export async function addPasskey(
         createdAt: now,
       })
       .onConflictDoNothing()
-      .returning({
-        id: staffPasskeys.id,
-        name: staffPasskeys.name,
-        createdAt: staffPasskeys.createdAt,
-        lastUsedAt: staffPasskeys.lastUsedAt,
-      });
+      .returning(PASSKEY_COLUMNS);
     if (!added) throw new StaffError("passkey_refused", "This passkey is already added.");
     await recordAudit(tx, {
       actor: call.actor,

@@ -45,12 +45,12 @@ import { checkSecondFactor, secondFactorRequired } from "@/lib/staff/two-step";
  * per account (ADR 10, 27): guessing stops whether from one address or many; a colleague who typed
  * well uses up nothing.
  */
-function signInHits(requestHeaders: Headers, email: string): Hit[] {
+function signInHits(requestHeaders: Headers, email?: string): Hit[] {
   const rules = limits();
-  return [
-    { key: `login:ip:${clientKey(requestHeaders)}`, rule: rules.loginFailuresPerIp },
-    { key: `login:account:${normalizeEmail(email).slice(0, 320)}`, rule: rules.loginFailuresPerAccount },
-  ];
+  const perIp = { key: `login:ip:${clientKey(requestHeaders)}`, rule: rules.loginFailuresPerIp };
+  // A passkey offered without a session names nobody until it is checked: per address only.
+  if (email === undefined) return [perIp];
+  return [perIp, { key: `login:account:${normalizeEmail(email).slice(0, 320)}`, rule: rules.loginFailuresPerAccount }];
 }
 
 const tooMany = (t: StaffMessages, seconds: number) =>
@@ -243,7 +243,7 @@ export async function answerPasskey(form: FormData): Promise<LoginState> {
   // Failures count with the password's: per address, and per account once one is known.
   const judged = await limitFailures(
     db,
-    signedIn ? signInHits(requestHeaders, signedIn.session.email) : signInHits(requestHeaders, "").slice(0, 1),
+    signInHits(requestHeaders, signedIn?.session.email),
     async () =>
       !!(outcome = await checkPasskey(db, relyingParty(env().appUrl), {
         purpose: parsedStep.data,
