@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "
 import { listAudit } from "../audit/audit";
 import { listRefundRequests } from "../refund-approvals/approvals";
 import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
-import { loadCheckout, toAttemptView, toCheckoutView } from "./checkouts";
+import { loadCheckout, refundTotalsOf, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
 import type { CheckoutList, StaffDetail, StaffListing } from "./contract";
 import { fromMinor, toMinor } from "./money";
@@ -16,7 +16,8 @@ const PAGE_SIZE = 25;
 /** One page of checkouts, newest first, as the merchant lists them (GET /api/checkouts). */
 export async function listCheckouts(filter: CheckoutFilter, c: CheckoutContext): Promise<CheckoutList> {
   const { page, hasMore } = await checkoutPage(filter, c);
-  return { items: page.map(toCheckoutView), page: filter.page, hasMore };
+  const totals = await refundTotalsOf(c.db, page, c.pis.profile.refunds);
+  return { items: page.map((row) => ({ ...toCheckoutView(row), ...totals.get(row.id)! })), page: filter.page, hasMore };
 }
 
 export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutContext): Promise<StaffListing> {

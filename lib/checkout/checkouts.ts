@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { prepared } from "../db/prepared";
 import {
   checkouts,
@@ -11,7 +11,8 @@ import {
 } from "../db/schema";
 import { failureReasonOf as paymentFailureReason } from "../pis";
 import { expireIfDue } from "./apply-status";
-import { nowOf, type CheckoutContext } from "./context";
+import { nowOf, type CheckoutContext, type Tx } from "./context";
+import type { Db } from "../db/client";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { isCheckoutId } from "./ids";
 import { REFUND_CURRENCIES, fromMinor, toMinor } from "./money";
@@ -188,6 +189,48 @@ export function refundTotals(
       ? toMinor(checkout.amount, currency) - refunded
       : 0n;
   return { amountRefunded: fromMinor(refunded, currency), amountRefundable: fromMinor(refundable, currency) };
+}
+
+export type RefundTotals = ReturnType<typeof refundTotals>;
+
+/**
+ * refundTotals of many checkouts in one query (a page of the list, a refund's notification): the
+ * payments that paid them with their refunds. Keyed by checkout id.
+ */
+export async function refundTotalsOf(
+  db: Db | Tx,
+  rows: readonly Pick<CheckoutRow, "id" | "status" | "amount" | "currency">[],
+  apiRefunds: boolean,
+): Promise<Map<string, RefundTotals>> {
+  const paid = rows.filter((r) => r.status === "paid").map((r) => r.id);
+  const found = paid.length
+    ? await db
+        .select({ attempt: paymentAttempts, refund: refunds })
+        .from(paymentAttempts)
+        .leftJoin(refunds, eq(refunds.attemptId, paymentAttempts.id))
+        .where(
+          and(
+            inArray(paymentAttempts.checkoutId, paid),
+            eq(paymentAttempts.statusGroup, "completed"),
+            isNull(paymentAttempts.duplicateAt),
+          ),
+        )
+    : [];
+  return new Map(
+    rows.map((row) => {
+      const own = found.filter((f) => f.attempt.checkoutId === row.id);
+      const refundRows = own.flatMap((f) => (f.refund ? [f.refund] : []));
+      return [
+        row.id,
+        refundTotals(
+          row,
+          own.map((f) => f.attempt),
+          refundRows,
+          apiRefunds,
+        ),
+      ];
+    }),
+  );
 }
 
 /** The merchant's view: the checkout with all its attempts, newest first, and its refunds. */

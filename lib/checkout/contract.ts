@@ -14,7 +14,7 @@ import { CHECKOUT_STATUSES, NOTIFICATION_EVENTS, PAYMENT_METHODS, STATUS_GROUPS,
  * Server code only: client components import these types with `import type`, never the schemas.
  */
 
-const amount = z
+export const amount = z
   .string()
   .regex(DECIMAL_AMOUNT)
   .meta({ description: 'Decimal string in the currency\'s units, e.g. "12.50"' });
@@ -128,7 +128,8 @@ export const refundView = z.object({
 });
 export type RefundView = z.infer<typeof refundView>;
 
-export const checkoutDetail = checkoutView.extend({
+/** What refunds have taken of the checkout's payment and what is left: wherever the checkout is returned. */
+const refundAmounts = {
   amountRefunded: amount.meta({
     description: "Refunded of the payment that paid it: every refund not failed, pending ones included",
   }),
@@ -136,6 +137,10 @@ export const checkoutDetail = checkoutView.extend({
     description:
       'What can still be refunded of it ("0.00" unless paid, in a refundable currency); the provider\'s rules (methods, a day limit) apply on top',
   }),
+};
+
+export const checkoutDetail = checkoutView.extend({
+  ...refundAmounts,
   customerId: z.string().nullable(),
   attempts: z.array(attemptView),
   refunds: z.array(refundView).meta({ description: "Oldest first, failed ones included" }),
@@ -178,7 +183,7 @@ export type SavedAccountView = z.infer<typeof savedAccount>;
 export const refundList = z.object({ refunds: z.array(refundView) });
 
 export const checkoutList = z.object({
-  items: z.array(checkoutView),
+  items: z.array(checkoutView.extend(refundAmounts)),
   page: z.int(),
   hasMore: z.boolean().meta({ description: "Another page follows (page=page+1)" }),
 });
@@ -306,7 +311,20 @@ export const merchantNotification = z.object({
     description:
       "Orders one checkout's checkout.* events: a later event has a higher number. Apply one only if its number is higher than the last you applied for that checkout; a lower one (a late retry, or sent again by staff) is history, not news",
   }),
-  checkout: z.object({ id: z.string(), reference: z.string(), amount, currency: z.string(), metadata: metadataView }),
+  checkout: z
+    .object({
+      id: z.string(),
+      reference: z.string(),
+      amount,
+      currency: z.string(),
+      metadata: metadataView,
+      amountRefunded: refundAmounts.amountRefunded.optional(),
+      amountRefundable: refundAmounts.amountRefundable.optional(),
+    })
+    .meta({
+      description:
+        "amountRefunded and amountRefundable come with the refund.* events, counted after the refund the event is about",
+    }),
   status: checkoutStatus.optional().meta({ description: "The checkout's status after the event (checkout.* events)" }),
   attemptId: z
     .string()

@@ -48,8 +48,10 @@ export async function enqueueNotification(
   if (row) await tx.insert(notifications).values(row);
 }
 
-/** What an event adds to the notification's body. */
-type NotificationData = Pick<MerchantNotification, "status" | "attemptId" | "refund">;
+/** What an event adds to the notification's body; refundTotals go into its `checkout`. */
+type NotificationData = Pick<MerchantNotification, "status" | "attemptId" | "refund"> & {
+  refundTotals?: Pick<MerchantNotification["checkout"], "amountRefunded" | "amountRefundable">;
+};
 
 type NotifiedCheckout = {
   id: string;
@@ -65,7 +67,7 @@ type NotifiedCheckout = {
 export function notificationRow(
   checkout: NotifiedCheckout,
   event: NotificationEvent,
-  data: NotificationData = {},
+  { refundTotals, ...data }: NotificationData = {},
 ): typeof notifications.$inferInsert | undefined {
   if (!checkout.notifyUrl) return undefined;
   const id = `ntf_${randomUUID()}`;
@@ -84,6 +86,7 @@ export function notificationRow(
       amount: checkout.amount,
       currency: checkout.currency,
       metadata: checkout.metadata,
+      ...refundTotals,
     },
     ...data,
   };

@@ -5,6 +5,7 @@ import { checkouts, paymentAttempts, refunds, type CheckoutRow, type RefundRow }
 import { PisError, type Refund } from "../pis";
 import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { normaliseAmount, toMinor } from "./money";
+import { refundTotalsOf } from "./checkouts";
 import { enqueueNotification } from "./notifications";
 import { canMoveAttempt } from "./status-machine";
 import type { StatusGroup } from "./types";
@@ -27,16 +28,30 @@ export async function applyRefundStatus(
     if (!found) return "unknown_refund";
     if (!canMoveAttempt({ group: found.refund.statusGroup, code: null }, { group, code: null })) return "unchanged";
     await tx.update(refunds).set({ statusGroup: group, updatedAt: new Date() }).where(eq(refunds.id, found.refund.id));
-    await tellOutcome(tx, found.checkout, found.refund, group);
+    await tellOutcome(ctx, tx, found.checkout, found.refund, group);
     return "applied";
   });
 }
 
 /** A refund that reached a final status is told to the merchant, in the transaction that recorded it. */
-async function tellOutcome(tx: Tx, checkout: CheckoutRow, refund: RefundRow, group: StatusGroup) {
+async function tellOutcome(ctx: CheckoutContext, tx: Tx, checkout: CheckoutRow, refund: RefundRow, group: StatusGroup) {
   if (group !== "completed" && group !== "failed") return;
-  await enqueueNotification(tx, checkout, group === "completed" ? "refund.completed" : "refund.failed", {
+  await tellRefund(ctx, tx, checkout, refund, group === "completed" ? "refund.completed" : "refund.failed");
+}
+
+/** A refund's notification, with what is refunded and refundable of its checkout now that it has its outcome. */
+async function tellRefund(
+  ctx: CheckoutContext,
+  tx: Tx,
+  checkout: CheckoutRow,
+  refund: RefundRow,
+  event: "refund.completed" | "refund.failed",
+) {
+  if (!checkout.notifyUrl) return;
+  const totals = await refundTotalsOf(tx, [checkout], ctx.pis.profile.refunds);
+  await enqueueNotification(tx, checkout, event, {
     refund: { id: refund.id, amount: refund.amount, currency: refund.currency },
+    refundTotals: totals.get(checkout.id),
   });
 }
 
@@ -94,7 +109,7 @@ export async function recordRefundMadeElsewhere(
           createdBy: "provider",
         })
         .returning();
-      await tellOutcome(tx, checkout!, row!, group);
+      await tellOutcome(ctx, tx, checkout!, row!, group);
       return "applied" as const;
     })
     // The same delivery taken twice at once (or on two instances): the first one recorded it.
@@ -210,10 +225,7 @@ async function settleRefund(
           .where(and(eq(refunds.id, refund.id), isNull(refunds.providerRefundId), isNull(refunds.statusGroup)))
           .returning({ id: refunds.id });
         const [checkout] = failed ? await tx.select().from(checkouts).where(eq(checkouts.id, refund.checkoutId)) : [];
-        if (checkout)
-          await enqueueNotification(tx, checkout, "refund.failed", {
-            refund: { id: refund.id, amount: refund.amount, currency: refund.currency },
-          });
+        if (checkout) await tellRefund(ctx, tx, checkout, refund, "refund.failed");
       });
       return true;
     }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notifications, refunds } from "../db/schema";
+import { checkouts, notifications, refunds } from "../db/schema";
+import { listCheckouts } from "./backoffice";
 import { testDbKinds } from "../db/testing";
 import type { CheckoutContext } from "./context";
 import { PisError } from "../pis";
@@ -45,6 +46,56 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
       amountRefunded: "25.50",
       amountRefundable: "4.50",
     });
+  });
+
+  it("lists each checkout with what was refunded and what is left, in one query for the whole page", async () => {
+    const reference = `list-${Math.random()}`;
+    const { checkout: refunded } = await paidCheckout("30.00");
+    await ctx.db
+      .update(checkouts)
+      .set({ reference: `${reference}-a` })
+      .where(eq(checkouts.id, refunded.id));
+    await createRefund(refunded.id, { amount: "10.00" }, "staff", ctx);
+    const { checkout: untouched } = await paidCheckout("12.00");
+    await ctx.db
+      .update(checkouts)
+      .set({ reference: `${reference}-b` })
+      .where(eq(checkouts.id, untouched.id));
+    const open = await createCheckout(
+      {
+        amount: "5.00",
+        currency: "EUR",
+        description: "x",
+        reference: `${reference}-c`,
+        returnUrl: "http://localhost/r",
+      },
+      ctx,
+    );
+    // Statements per list: the same for one checkout as for three (no query per checkout).
+    let selects = 0;
+    const counting = {
+      ...ctx,
+      db: new Proxy(ctx.db, {
+        get: (db, key) => (key === "select" && selects++, Reflect.get(db, key)),
+      }),
+    };
+    const list = await listCheckouts({ q: reference, page: 1 }, counting);
+    const byId = Object.fromEntries(list.items.map((i) => [i.id, i]));
+    expect(byId[refunded.id]).toMatchObject({ amountRefunded: "10.00", amountRefundable: "20.00" });
+    expect(byId[untouched.id]).toMatchObject({ amountRefunded: "0.00", amountRefundable: "12.00" });
+    expect(byId[open.id]).toMatchObject({ amountRefunded: "0.00", amountRefundable: "0.00" });
+    // The same figures as the checkout's own answer.
+    expect(byId[refunded.id]).toMatchObject(
+      await getCheckoutDetail(refunded.id, ctx).then(({ amountRefunded, amountRefundable }) => ({
+        amountRefunded,
+        amountRefundable,
+      })),
+    );
+    const forAll = selects;
+    selects = 0;
+    await listCheckouts({ q: `${reference}-a`, page: 1 }, counting);
+    expect(forAll).toBeGreaterThan(0);
+    expect(forAll).toBe(selects);
   });
 
   it("never lets refunds started at the same moment exceed the payment together", async () => {
@@ -256,6 +307,11 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect(told.filter((n) => n.event === "refund.completed").map((n) => JSON.parse(n.payload).refund.id)).toEqual([
       refund.id,
     ]);
+    // What is left after it, so the merchant need not ask.
+    expect(JSON.parse(told.find((n) => n.event === "refund.completed")!.payload).checkout).toMatchObject({
+      amountRefunded: "5.00",
+      amountRefundable: "15.00",
+    });
   });
 
   it("a refund the provider never made is marked failed after the answer window, the merchant is told, and its amount can be refunded again", async () => {
@@ -270,6 +326,11 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect(told.filter((n) => n.event === "refund.failed").map((n) => JSON.parse(n.payload).refund.id)).toEqual([
       failed!.id,
     ]);
+    // The failed refund's amount is free again.
+    expect(JSON.parse(told.find((n) => n.event === "refund.failed")!.payload).checkout).toMatchObject({
+      amountRefunded: "0.00",
+      amountRefundable: "20.00",
+    });
     await createRefund(checkout.id, { amount: "20.00" }, "staff", ctx);
     expect(await ctx.pis.refunds.list(paymentId)).toHaveLength(1);
   });
