@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { testDbKinds } from "@/lib/db/testing";
 import { webhookSignature } from "@/lib/pis/webhook";
+import { watchedRoutes } from "./documented-codes";
 import { freshAppFor } from "./test-env";
 
 /**
@@ -44,23 +45,45 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
   };
   // Each database kind gets a fresh process-wide app context, as a fresh server would.
   freshAppFor(kind);
+  const watched = watchedRoutes();
 
   beforeAll(async () => {
     routes = {
-      checkouts: await import("@/app/api/checkouts/route"),
-      checkout: await import("@/app/api/checkouts/[checkoutId]/route"),
-      payments: await import("@/app/api/checkouts/[checkoutId]/payments/route"),
-      status: await import("@/app/api/checkouts/[checkoutId]/status/route"),
-      banks: await import("@/app/api/banks/route"),
-      webhooks: await import("@/app/api/webhooks/pis/route"),
-      abandon: await import("@/app/api/checkouts/[checkoutId]/payments/abandon/route"),
-      ready: await import("@/app/api/health/ready/route"),
-      savedAccount: await import("@/app/api/checkouts/[checkoutId]/saved-account/route"),
-      linkReturn: await import("@/app/checkout/[checkoutId]/saved-account/route"),
-      payPost: await import("@/app/checkout/[checkoutId]/pay/route"),
-      forgetPost: await import("@/app/checkout/[checkoutId]/saved-account/forget/route"),
-      abandonPost: await import("@/app/checkout/[checkoutId]/abandon/route"),
-      cancel: await import("@/app/api/checkouts/[checkoutId]/cancel/route"),
+      checkouts: watched.watch("/api/checkouts", await import("@/app/api/checkouts/route")),
+      checkout: watched.watch("/api/checkouts/{id}", await import("@/app/api/checkouts/[checkoutId]/route")),
+      payments: watched.watch(
+        "/api/checkouts/{id}/payments",
+        await import("@/app/api/checkouts/[checkoutId]/payments/route"),
+      ),
+      status: watched.watch(
+        "/api/checkouts/{id}/status",
+        await import("@/app/api/checkouts/[checkoutId]/status/route"),
+      ),
+      banks: watched.watch("/api/banks", await import("@/app/api/banks/route")),
+      webhooks: watched.watch("/api/webhooks/pis", await import("@/app/api/webhooks/pis/route")),
+      abandon: watched.watch(
+        "/api/checkouts/{id}/payments/abandon",
+        await import("@/app/api/checkouts/[checkoutId]/payments/abandon/route"),
+      ),
+      ready: watched.watch("/api/health/ready", await import("@/app/api/health/ready/route")),
+      savedAccount: watched.watch(
+        "/api/checkouts/{id}/saved-account",
+        await import("@/app/api/checkouts/[checkoutId]/saved-account/route"),
+      ),
+      linkReturn: watched.watch(
+        "/checkout/{id}/saved-account",
+        await import("@/app/checkout/[checkoutId]/saved-account/route"),
+      ),
+      payPost: watched.watch("/checkout/{id}/pay", await import("@/app/checkout/[checkoutId]/pay/route")),
+      forgetPost: watched.watch(
+        "/checkout/{id}/saved-account/forget",
+        await import("@/app/checkout/[checkoutId]/saved-account/forget/route"),
+      ),
+      abandonPost: watched.watch("/checkout/{id}/abandon", await import("@/app/checkout/[checkoutId]/abandon/route")),
+      cancel: watched.watch(
+        "/api/checkouts/{id}/cancel",
+        await import("@/app/api/checkouts/[checkoutId]/cancel/route"),
+      ),
     };
     // Opening and migrating the database is start-up work, not part of any one request.
     await (await import("@/lib/checkout/app-context")).appContext();
@@ -630,5 +653,10 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     // Another address is not held up by the first one's flood.
     expect((await routes.webhooks.POST(forged("203.0.113.8"), none)).status).toBe(401);
     expect(await stored()).toBe(before);
+  });
+
+  it('answered no refusal the OpenAPI document does not list for its route (README "Error codes")', async () => {
+    expect(watched.count).toBeGreaterThan(100);
+    expect(await watched.undocumentedCodes()).toEqual([]);
   });
 });

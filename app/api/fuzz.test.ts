@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { undocumentedCode } from "./documented-codes";
 import { closeFreshApp, freshAppEnv, staffCookie } from "./test-env";
 import { webhookSignature } from "@/lib/pis/webhook";
 
@@ -159,6 +160,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
   let known = "";
   let staff = "";
   let requests = 0;
+  const undocumentedCodes = new Set<string>();
   let handlers: Record<string, Handler>;
   const errors = vi.spyOn(console, "error");
 
@@ -236,7 +238,11 @@ describe("route fuzzing: no input makes a 5xx", () => {
   async function send(name: string, req: Request, params: Record<string, string>): Promise<Response> {
     requests++;
     if (req.headers.get("cookie") === "STAFF") req.headers.set("cookie", staff);
-    return handlers[name]!(req, { params: Promise.resolve(params) });
+    const res = await handlers[name]!(req, { params: Promise.resolve(params) });
+    const [method, template] = name.split(" ") as [string, string];
+    const undocumented = await undocumentedCode(method, template, res);
+    if (undocumented) undocumentedCodes.add(undocumented);
+    return res;
   }
 
   async function expectNo5xx(name: string, res: Response) {
@@ -334,6 +340,10 @@ describe("route fuzzing: no input makes a 5xx", () => {
       );
     },
   );
+
+  it('answered no refusal the OpenAPI document does not list for its route (README "Error codes")', () => {
+    expect([...undocumentedCodes].sort()).toEqual([]);
+  });
 
   it(`sent at least ${MIN_REQUESTS} requests over every route`, () => {
     console.log(`route fuzzing: ${requests} requests over ${Object.keys(handlers).length} routes`);

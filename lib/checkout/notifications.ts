@@ -11,8 +11,9 @@ import type { NotificationEvent } from "./types";
 /**
  * Notifications to the merchant's notifyUrl (README "Notifications"). Signed like this:
  *   Checkout-Signature: t=<unix ms>,v1=<hex HMAC-SHA256(MERCHANT_NOTIFY_SECRET, "<t>.<raw body>")>
- * The merchant recomputes the HMAC over the raw body, compares in constant time, and refuses a
- * timestamp older than 5 minutes. While a signing secret is being rolled (lib/api-keys), the header
+ * `t` is in milliseconds, not Stripe's seconds, and taken when each delivery is sent (a retry is
+ * signed anew). The merchant recomputes the HMAC over the raw body, compares in constant time, and
+ * refuses a `t` more than 5 minutes from its clock either way (README "Notifications"). While a signing secret is being rolled (lib/api-keys), the header
  * carries one `v1=` per secret, and the merchant accepts the notification if any matches. A delivery succeeds on any 2xx; otherwise it is retried.
  */
 export type { NotificationEvent };

@@ -4,7 +4,7 @@ import { checkoutFilter } from "../checkout/backoffice-filter";
 import * as contract from "../checkout/contract";
 import { createRefundInput } from "../checkout/refunds";
 import { completePaymentInput } from "../test-helpers/complete-payment";
-import { ERRORS, type ErrorCode } from "../errors";
+import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
 import { en } from "../i18n/messages/en";
 import { startLinkingInput } from "../checkout/saved-accounts/linking";
 import { createCheckoutInput } from "../checkout/create-checkout";
@@ -61,7 +61,12 @@ function errorResponses(codes: ErrorCode[]) {
         description: list.map((c) => `\`${c}\`: ${en[`apiError.${c}`]}`).join("\n\n"),
         content: {
           "application/problem+json": {
-            schema: { allOf: [{ $ref: "#/components/schemas/Problem" }, { properties: { code: { enum: list } } }] },
+            schema: {
+              allOf: [
+                { $ref: "#/components/schemas/Problem" },
+                { required: ["code"], properties: { code: { type: "string", enum: list } } },
+              ],
+            },
           },
         },
       },
@@ -111,13 +116,7 @@ const queryParams = (schema: z.ZodType) =>
 
 /** Where the payer's browser starts or stops a payment: refusals of a checkout that can no longer be paid. */
 const NOT_PAYABLE: ErrorCode[] = ["checkout_not_found", "already_paid", "checkout_cancelled", "checkout_expired"];
-const PAYER_CHOICE: ErrorCode[] = [
-  "terms_required",
-  "unknown_bank",
-  "banks_unavailable",
-  "rate_limited",
-  "provider_error",
-];
+const PAYER_CHOICE: ErrorCode[] = ["terms_required", "unknown_bank", "rate_limited", "provider_error"];
 
 /** The answers proxy.ts gives to page requests (form posts) before they reach a page. */
 export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large", "cross_site_action", "invalid_body"];
@@ -140,6 +139,11 @@ export function openApiDocument(serverUrl: string) {
         "Create checkouts for bank payments, follow them, refund them. Every refusal is application/problem+json with a stable `code` (lib/errors.ts); a method a path does not list is answered 405 `method_not_allowed` with `Allow`, and an address the document does not list 404 `not_found`.",
     },
     servers: [{ url: serverUrl }],
+    // Every code of the error table with its status, retry flag and English message: what a
+    // merchant on a hosted instance, who has no lib/errors.ts, reads them by (README "Error codes").
+    "x-error-table": Object.fromEntries(
+      ERROR_CODES.map((code) => [code, { ...ERRORS[code], title: en[`apiError.${code}`] }]),
+    ),
     "x-page-error-codes": PAGE_ERRORS,
     "x-other-method-error-codes": OTHER_METHOD_ERRORS,
     "x-unknown-path-error-codes": UNKNOWN_PATH_ERRORS,
@@ -155,7 +159,8 @@ export function openApiDocument(serverUrl: string) {
               in: "header",
               required: true,
               schema: { type: "string" },
-              description: 't=<unix ms>,v1=<hex HMAC-SHA256(MERCHANT_NOTIFY_SECRET, "<t>.<raw body>")>',
+              description:
+                't=<unix ms>,v1=<hex HMAC-SHA256(MERCHANT_NOTIFY_SECRET, "<t>.<raw body>")>, one v1= per signing secret. t is Unix time in milliseconds (not seconds), set when this delivery was sent: refuse one more than 5 minutes from your clock, either way',
             },
             { name: "Checkout-Delivery-Id", in: "header", required: true, schema: { type: "string" } },
           ],
@@ -300,7 +305,17 @@ export function openApiDocument(serverUrl: string) {
             description: "The checkout's status after the sandbox bank's decision",
             schema: contract.checkoutStatusView,
           },
-          errors: [...MERCHANT, ...JSON_BODY, "not_found", "checkout_not_found", ...NOT_PAYABLE, "provider_error"],
+          // What the payment's start can answer (startPayment), and the sandbox's own refusal.
+          errors: [
+            ...MERCHANT,
+            ...JSON_BODY,
+            "not_found",
+            ...NOT_PAYABLE,
+            "method_unavailable",
+            "payment_in_progress",
+            "payment_refused",
+            "provider_error",
+          ],
         }),
       },
       "/api/checkouts/{checkoutId}/refunds": {
