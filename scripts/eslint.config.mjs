@@ -33,6 +33,7 @@ const config = [
       "playwright-report/**",
       "next-env.d.ts",
       "lib/db/migrations/**",
+      "clients/typescript/dist/**",
     ],
   },
   {
@@ -95,6 +96,23 @@ const config = [
               ],
               message: "The sandbox is a separate system: no imports from the merchant side.",
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The typed client runs on Node, edge runtimes and browsers: fetch and WebCrypto only, and it
+    // is published alone, so nothing of the app either (ADR 31).
+    files: ["clients/typescript/src/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "The client runs outside Node too: fetch and WebCrypto only." },
+            { group: ["@/*", "../../../*", "../../../**"], message: "The client is its own package." },
           ],
         },
       ],

@@ -7,7 +7,13 @@ export default defineConfig({
   root,
   resolve: { alias: { "@": root, "server-only": fileURLToPath(new URL("./server-only-stub.ts", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "components/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "components/**/*.test.{ts,tsx}",
+      "app/**/*.test.{ts,tsx}",
+      "scripts/**/*.test.ts",
+      "clients/typescript/src/**/*.test.ts",
+    ],
     environment: "node",
     // Code that reaches the application context (the route wrapper) gets an in-memory database: the
     // developer's .data/pglite is locked to one process (ADR 15), and tests run in parallel workers.

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { BankCheckout } from "./client.js";
+
+/** A fetch that records each request and answers `{}`. */
+function recording() {
+  const calls: { method: string; url: string; body: unknown; key: string | null }[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    calls.push({
+      method: init?.method ?? "GET",
+      url: String(input),
+      body: typeof init?.body === "string" ? JSON.parse(init.body) : undefined,
+      key: headers.get("idempotency-key"),
+    });
+    return new Response("{}", { status: 200, headers: { "Content-Type": "application/json" } });
+  };
+  return { calls, client: new BankCheckout({ baseUrl: "https://pay.example.com/", apiKey: "k", fetch }) };
+}
+
+describe("BankCheckout", () => {
+  it("maps each method to its route of the API", async () => {
+    const { calls, client } = recording();
+    await client.checkouts.get("co_1");
+    await client.checkouts.list();
+    await client.checkouts.list({ status: "paid", from: "2026-11-28", to: "2026-11-28" });
+    await client.checkouts.cancel("co_1");
+    await client.refunds.create("co_1", { amount: "5.00", reason: "Returned" });
+    await client.refunds.list("co_1");
+    await client.testHelpers.completePayment("co_1", "failed");
+    expect(calls.map(({ method, url, body }) => [method, url, body])).toEqual([
+      ["GET", "https://pay.example.com/api/checkouts/co_1", undefined],
+      ["GET", "https://pay.example.com/api/checkouts", undefined],
+      ["GET", "https://pay.example.com/api/checkouts?status=paid&from=2026-11-28&to=2026-11-28", undefined],
+      ["POST", "https://pay.example.com/api/checkouts/co_1/cancel", undefined],
+      ["POST", "https://pay.example.com/api/checkouts/co_1/refunds", { amount: "5.00", reason: "Returned" }],
+      ["GET", "https://pay.example.com/api/checkouts/co_1/refunds", undefined],
+      ["POST", "https://pay.example.com/api/test-helpers/checkouts/co_1/complete", { outcome: "failed" }],
+    ]);
+    expect(calls.filter((c) => c.method === "POST").every((c) => c.key !== null)).toBe(true);
+  });
+
+  it("keeps an id inside its path segment", async () => {
+    const { calls, client } = recording();
+    await client.checkouts.get("../openapi.json?x=1");
+    expect(calls[0]!.url).toBe("https://pay.example.com/api/checkouts/..%2Fopenapi.json%3Fx%3D1");
+    await expect(client.checkouts.get("")).rejects.toThrow(TypeError);
+  });
+
+  it("keeps a base URL's path (an app behind a prefix)", async () => {
+    const calls: string[] = [];
+    const client = new BankCheckout({
+      baseUrl: "https://example.com/pay",
+      apiKey: "k",
+      fetch: async (input) => {
+        calls.push(String(input));
+        return new Response("{}");
+      },
+    });
+    await client.checkouts.get("co_1");
+    expect(calls).toEqual(["https://example.com/pay/api/checkouts/co_1"]);
+  });
+});
