@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { REAL_PROVIDER_ENV } from "@/lib/env-fixtures";
 
+// The action reads the demo customer's cookie; outside a request there is no cookie store.
+const jar = new Map<string, string>();
+vi.mock("next/headers", () => ({
+  cookies: async () => ({
+    get: (name: string) => (jar.has(name) ? { value: jar.get(name) } : undefined),
+    set: (name: string, value: string) => jar.set(name, value),
+  }),
+}));
+
 /** The demo shop's page and its server action, loaded as a server with these settings would. */
 async function shopWith(settings: Record<string, string>) {
   vi.resetModules();
@@ -18,6 +27,56 @@ describe("the demo shop's action", () => {
         error: expect.stringMatching(/could not be read/),
       });
     }
+  });
+});
+
+describe("the demo shop's checkout", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+    jar.clear();
+  });
+
+  const cart = () => {
+    const form = new FormData();
+    form.append("productId", "ceramic-mug");
+    form.append("quantity", "2");
+    return form;
+  };
+
+  it("is created over the app's own API with the typed client and the sandbox's merchant key", async () => {
+    const { actions } = await shopWith({ PIS_BASE_URL: "", APP_URL: "http://localhost:3999", MERCHANT_API_KEY: "" });
+    const requests: Request[] = [];
+    vi.stubGlobal("fetch", async (input: string, init: RequestInit) => {
+      requests.push(new Request(input, init));
+      return Response.json({ id: "co_demo", url: "http://localhost:3999/checkout/co_demo", status: "open" });
+    });
+    await expect(actions.startCheckout({ error: null }, cart())).rejects.toMatchObject({
+      digest: expect.stringContaining("/checkout/co_demo"),
+    });
+    const [sent] = requests;
+    expect(sent!.url).toBe("http://localhost:3999/api/checkouts");
+    expect(sent!.headers.get("authorization")).toBe("Bearer dev-merchant-key");
+    expect(sent!.headers.get("idempotency-key")).toBeTruthy();
+    const body = (await sent!.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ currency: "EUR", returnUrl: "http://localhost:3999/" });
+    expect(body.amount).toMatch(/^\d+\.\d{2}$/);
+    // The browser's customer id, kept in its cookie for the next order.
+    expect(body.customerId).toBe(jar.get("demo_shop_customer"));
+  });
+
+  it("shows the payer a message when the API refuses", async () => {
+    const { actions } = await shopWith({ PIS_BASE_URL: "" });
+    vi.stubGlobal("fetch", async () =>
+      Response.json(
+        { type: "about:blank#invalid_body", title: "", status: 400, code: "invalid_body", retry: false },
+        { status: 400, headers: { "Content-Type": "application/problem+json" } },
+      ),
+    );
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await expect(actions.startCheckout({ error: null }, cart())).resolves.toEqual({
+      error: expect.stringMatching(/could not start the checkout/),
+    });
   });
 });
 

@@ -1,23 +1,22 @@
 /**
  * The demo merchant site (sandbox mode, `npm start`): the shop's own checkout page on another
  * origin, with the bank picker embedded by embed.js (issue 20). It is what a merchant writes: its
- * backend creates the checkout over our API with its key, its page holds two lines of HTML, and
- * the thanks page asks our API how the payment ended. Plain node:http on purpose: it needs
- * nothing of the app but its settings.
+ * backend creates the checkout over our API with its key, through the typed client merchants get
+ * (clients/typescript), its page holds two lines of HTML, and the thanks page asks our API how the
+ * payment ended. Plain node:http on purpose: it needs nothing of the app but its settings.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
+import { BankCheckout, BankCheckoutError } from "../../clients/typescript/src/index";
 import { isCheckoutId } from "../../lib/checkout/ids";
 import { loadEnv } from "../../lib/env";
 
 const settings = loadEnv();
 const port = settings.embedDemoPort;
 const site = `http://localhost:${port}`;
-const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${settings.appUrl}${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${settings.merchantApiKey}`, "Content-Type": "application/json" },
-  });
+// Sandbox mode always has a key (dev-merchant-key unless MERCHANT_API_KEY says otherwise).
+if (!settings.merchantApiKey) throw new Error("demo site: MERCHANT_API_KEY is not set");
+const api = new BankCheckout({ baseUrl: settings.appUrl, apiKey: settings.merchantApiKey });
 
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -48,12 +47,13 @@ ${body}
 </html>`);
 }
 
-const LOCALES = ["en", "lt", "lv", "et"];
+const LOCALES = ["en", "lt", "lv", "et"] as const;
+const isLocale = (s: string | null): s is (typeof LOCALES)[number] => LOCALES.some((l) => l === s);
 
-async function checkoutPage(res: ServerResponse, lang: string | null) {
-  const created = await api("/api/checkouts", {
-    method: "POST",
-    body: JSON.stringify({
+async function checkoutPage(res: ServerResponse, lang: (typeof LOCALES)[number] | null) {
+  let id: string;
+  try {
+    ({ id } = await api.checkouts.create({
       amount: "24.90",
       currency: "EUR",
       description: "Northwind Goods order",
@@ -61,10 +61,11 @@ async function checkoutPage(res: ServerResponse, lang: string | null) {
       returnUrl: `${site}/thanks`,
       country: "LT",
       ...(lang ? { locale: lang } : {}),
-    }),
-  });
-  if (!created.ok) return page(res, 502, "Checkout", `<p>Could not create the checkout (${created.status}).</p>`);
-  const { id } = (await created.json()) as { id: string };
+    }));
+  } catch (error) {
+    if (!(error instanceof BankCheckoutError)) throw error;
+    return page(res, 502, "Checkout", `<p>Could not create the checkout (${escape(error.code)}).</p>`);
+  }
   page(
     res,
     200,
@@ -92,8 +93,13 @@ async function checkoutPage(res: ServerResponse, lang: string | null) {
 
 async function thanksPage(res: ServerResponse, id: string | null) {
   if (!id || !isCheckoutId(id)) return page(res, 400, "Thanks", "<p>No checkout named.</p>");
-  const answer = await api(`/api/checkouts/${encodeURIComponent(id)}`);
-  const status = answer.ok ? ((await answer.json()) as { status: string }).status : "unknown";
+  const status = await api.checkouts.get(id).then(
+    (checkout) => checkout.status,
+    (error: unknown) => {
+      if (error instanceof BankCheckoutError) return "unknown";
+      throw error;
+    },
+  );
   page(
     res,
     200,
@@ -109,7 +115,7 @@ createServer((req, res) => {
   const lang = url.searchParams.get("lang");
   const answer =
     url.pathname === "/"
-      ? checkoutPage(res, lang && LOCALES.includes(lang) ? lang : null)
+      ? checkoutPage(res, isLocale(lang) ? lang : null)
       : url.pathname === "/thanks"
         ? thanksPage(res, url.searchParams.get("checkout"))
         : Promise.resolve(page(res, 404, "Not found", "<p>Not found.</p>"));
