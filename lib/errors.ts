@@ -46,6 +46,11 @@ export const ERRORS = {
   saved_account_ended: { status: 409, retry: false },
   no_saved_account: { status: 409, retry: false },
 
+  // Payment links (lib/payment-links): the link, and why it takes no payment now.
+  payment_link_not_found: { status: 404, retry: false },
+  payment_link_ended: { status: 410, retry: false },
+  payment_link_busy: { status: 409, retry: true },
+
   // Refunds (merchant API and back office).
   not_paid: { status: 409, retry: false },
   refund_currency: { status: 422, retry: false },

@@ -1,12 +1,20 @@
 /** What an API key may do, and the overlaps a roll offers: plain data, for the server and the forms. */
 
-export const API_SCOPES = ["checkouts:read", "checkouts:write", "refunds:write"] as const;
+export const API_SCOPES = [
+  "checkouts:read",
+  "checkouts:write",
+  "refunds:write",
+  "payment_links:read",
+  "payment_links:write",
+] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const SCOPE_LABELS: Record<ApiScope, string> = {
   "checkouts:read": "read checkouts and refunds",
   "checkouts:write": "create and cancel checkouts",
   "refunds:write": "make refunds",
+  "payment_links:read": "read payment links",
+  "payment_links:write": "make and deactivate payment links",
 };
 
 const HOUR = 3600_000;

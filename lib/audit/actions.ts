@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = {
   "refund.rejected": "Rejected a refund",
   "checkout.cancelled": "Cancelled the checkout",
   "notification.resent": "Sent a notification again",
+  "payment_link.created": "Made a payment link",
+  "payment_link.deactivated": "Deactivated a payment link",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -17,7 +17,7 @@ import { validateIdempotencyKey, type IdempotencyOptions } from "./idempotency";
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 // https everywhere except on the merchant's own machine, where a developer runs plain http.
-const merchantUrl = z
+export const merchantUrl = z
   .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
   // Its own message: z.url()'s `error` would otherwise answer for this check too.
   .max(2000, "must be at most 2000 characters")
@@ -147,18 +147,27 @@ export async function createCheckout(
   return insertCheckout(c, c.db, v);
 }
 
+/**
+ * Our server calls notifyUrl, and sends the payer's browser to returnUrl: neither may reach this
+ * machine or the network behind it unless the operator says the merchant lives there.
+ */
+export function privateUrlErrors(
+  urls: { returnUrl?: string | null; notifyUrl?: string | null },
+  allowPrivateUrls: boolean,
+): { path: string; message: string }[] {
+  if (allowPrivateUrls) return [];
+  return (["returnUrl", "notifyUrl"] as const)
+    .filter((field) => {
+      const url = urls[field];
+      return url && isPrivateHost(new URL(url).hostname);
+    })
+    .map((path) => ({ path, message: "must not point at localhost or a private network (ALLOW_PRIVATE_URLS)" }));
+}
+
 function parseCreateInput(input: CreateCheckoutInput, allowPrivateUrls: boolean) {
   const parsed = createCheckoutInput.safeParse(input);
   const errors = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-  // Our server calls notifyUrl, and sends the payer's browser to returnUrl: neither may reach this
-  // machine or the network behind it unless the operator says the merchant lives there.
-  if (parsed.success && !allowPrivateUrls) {
-    for (const field of ["returnUrl", "notifyUrl"] as const) {
-      const url = parsed.data[field];
-      if (url && isPrivateHost(new URL(url).hostname))
-        errors.push({ path: field, message: "must not point at localhost or a private network (ALLOW_PRIVATE_URLS)" });
-    }
-  }
+  if (parsed.success) errors.push(...privateUrlErrors(parsed.data, allowPrivateUrls));
   if (!parsed.success || errors.length > 0)
     throw new CheckoutError("invalid_request", { detail: "The checkout is not valid.", errors: errors });
   // Amounts as stored ("12.5" is "12.50"): what is inserted, and what an idempotency key covers.
@@ -184,6 +193,7 @@ const COLUMNS = [
   "customerId",
   "metadata",
   "lineItems",
+  "paymentLinkId",
   "creditorName",
   "creditorIban",
   "createdAt",
@@ -200,10 +210,15 @@ const insertPrepared = prepared((db) =>
     .prepare("insert_checkout"),
 );
 
-async function insertCheckout(
+/**
+ * Writes a checkout already parsed (createCheckoutInput). Exported for a payment link, whose
+ * checkout is made in the transaction that counts the link's payments.
+ */
+export async function insertCheckout(
   c: CheckoutContext,
   db: Db | Tx,
   v: z.infer<typeof createCheckoutInput>,
+  paymentLinkId: string | null = null,
 ): Promise<CheckoutView> {
   const now = nowOf(c);
   const values: NewCheckout = {
@@ -220,6 +235,7 @@ async function insertCheckout(
     customerId: v.customerId ?? null,
     metadata: v.metadata ?? {},
     lineItems: v.lineItems ?? [],
+    paymentLinkId,
     creditorName: c.config.creditorName,
     creditorIban: c.config.creditorIban,
     createdAt: now,

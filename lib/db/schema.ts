@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -38,6 +39,8 @@ export const checkouts = pgTable(
     metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
     // What the order is made of (name, quantity, unit amount), adding up to `amount`.
     lineItems: jsonb("line_items").$type<LineItem[]>().notNull().default([]),
+    // The payment link a payer made this checkout from (lib/payment-links), if any.
+    paymentLinkId: text("payment_link_id").references((): AnyPgColumn => paymentLinks.id),
     creditorName: text("creditor_name").notNull(),
     creditorIban: text("creditor_iban").notNull(),
     status: text("status").$type<CheckoutStatus>().notNull().default("open"),
@@ -48,8 +51,43 @@ export const checkouts = pgTable(
     updatedAt: updatedAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("checkouts_reference_idx").on(t.reference), index("checkouts_created_idx").on(t.createdAt)],
+  (t) => [
+    index("checkouts_reference_idx").on(t.reference),
+    index("checkouts_created_idx").on(t.createdAt),
+    index("checkouts_payment_link_idx").on(t.paymentLinkId, t.createdAt),
+  ],
 );
+
+/**
+ * A page a payer opens to pay without the merchant's backend (lib/payment-links, ADR 32): each
+ * payment on it is an ordinary checkout, made when the payer submits.
+ */
+export const paymentLinks = pgTable("payment_links", {
+  id: text("id").primaryKey(),
+  // What the public address carries: /pay/{slug}.
+  slug: text("slug").notNull().unique(),
+  title: text("title").notNull(),
+  description: text("description"),
+  currency: text("currency").notNull(),
+  // A fixed amount, or null when the payer chooses one between min and max.
+  amount: numeric("amount"),
+  minAmount: numeric("min_amount"),
+  maxAmount: numeric("max_amount"),
+  suggestedAmount: numeric("suggested_amount"),
+  referencePrefix: text("reference_prefix").notNull(),
+  // The one field the payer fills in (an invoice number, say), stored in the checkout's metadata under its label.
+  payerFieldLabel: text("payer_field_label"),
+  payerFieldRequired: boolean("payer_field_required").notNull().default(false),
+  returnUrl: text("return_url"),
+  notifyUrl: text("notify_url"),
+  endsAt: timestamp("ends_at", { withTimezone: true }),
+  // At most this many paid checkouts, ever.
+  maxPayments: integer("max_payments"),
+  deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+  // "staff:<id>" or "api_key:<id>".
+  createdBy: text("created_by").notNull(),
+  createdAt: createdAt(),
+});
 
 export const paymentAttempts = pgTable(
   "payment_attempts",

@@ -4,6 +4,7 @@ import { checkoutFilter } from "../checkout/backoffice-filter";
 import * as contract from "../checkout/contract";
 import { createRefundInput } from "../checkout/refunds";
 import { completePaymentInput } from "../test-helpers/complete-payment";
+import { createPaymentLinkInput, paymentLinkList, paymentLinkView } from "../payment-links/links";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
 import { en } from "../i18n/messages/en";
 import { startLinkingInput } from "../checkout/saved-accounts/linking";
@@ -95,6 +96,7 @@ function operation(op: Operation) {
 }
 
 const idParam = { name: "checkoutId", in: "path", required: true, schema: { type: "string" } };
+const linkIdParam = { name: "linkId", in: "path", required: true, schema: { type: "string" } };
 const idempotencyKey = (description: string) => ({
   name: "Idempotency-Key",
   in: "header",
@@ -120,6 +122,11 @@ const PAYER_CHOICE: ErrorCode[] = ["terms_required", "unknown_bank", "rate_limit
 
 /** The answers proxy.ts gives to page requests (form posts) before they reach a page. */
 export const PAGE_ERRORS: ErrorCode[] = ["length_required", "body_too_large", "cross_site_action", "invalid_body"];
+/**
+ * What a payment link's page (/pay/{slug}) answers a payer with, as a page in their language with
+ * the code's status: a link gone (410) or its last payment being paid now (409).
+ */
+export const PAY_PAGE_ERRORS: ErrorCode[] = ["payment_link_not_found", "payment_link_ended", "payment_link_busy"];
 /** The answer to a method a path does not list (with `Allow`; lib/http/route.ts otherMethods). */
 export const OTHER_METHOD_ERRORS: ErrorCode[] = ["method_not_allowed"];
 /** The answer to an address under /api that the document does not list (app/api/[...unknown]). */
@@ -146,6 +153,7 @@ export function openApiDocument(serverUrl: string) {
     ),
     "x-page-error-codes": PAGE_ERRORS,
     "x-other-method-error-codes": OTHER_METHOD_ERRORS,
+    "x-pay-page-error-codes": PAY_PAGE_ERRORS,
     "x-unknown-path-error-codes": UNKNOWN_PATH_ERRORS,
     // What we POST to a checkout's notifyUrl (README "Notifications to the merchant").
     webhooks: {
@@ -358,6 +366,41 @@ export function openApiDocument(serverUrl: string) {
           parameters: [idParam],
           ok: { description: "The refunds", schema: contract.refundList },
           errors: [...MERCHANT, ...PARAMS, "checkout_not_found"],
+        }),
+      },
+      "/api/payment-links": {
+        post: operation({
+          summary:
+            "Make a payment link: a page at url that payers open to pay a fixed amount or one they choose, without a call from your backend per payment. Each payment is a checkout (notifications as usual)",
+          security: "merchant",
+          body: createPaymentLinkInput,
+          ok: { description: "The link", schema: paymentLinkView, status: 201 },
+          errors: [...MERCHANT, ...JSON_BODY],
+        }),
+        get: operation({
+          summary: "Your payment links, newest first (at most 200)",
+          security: "merchant",
+          ok: { description: "The links", schema: paymentLinkList },
+          errors: [...MERCHANT],
+        }),
+      },
+      "/api/payment-links/{linkId}": {
+        get: operation({
+          summary: "A payment link with its status, paid checkouts and what they add up to",
+          security: "merchant",
+          parameters: [linkIdParam],
+          ok: { description: "The link", schema: paymentLinkView },
+          errors: [...MERCHANT, ...PARAMS, "payment_link_not_found"],
+        }),
+      },
+      "/api/payment-links/{linkId}/deactivate": {
+        post: operation({
+          summary:
+            "Stop a link taking payments (its page answers 410); checkouts already made from it stay payable until they end. Deactivating it again answers it again",
+          security: "merchant",
+          parameters: [linkIdParam],
+          ok: { description: "The deactivated link", schema: paymentLinkView },
+          errors: [...MERCHANT, ...PARAMS, "payment_link_not_found"],
         }),
       },
       "/api/banks": {

@@ -155,6 +155,7 @@ export function limits() {
     forgedWebhooksPerIp: { limit: l.forgedWebhooksPerIpPerMinute, windowMs: MINUTE },
     abandonsPerIp: { limit: l.abandonsPerIpPerMinute, windowMs: MINUTE },
     returnReadsPerIp: { limit: l.returnReadsPerIpPerMinute, windowMs: MINUTE },
+    linkCheckoutsPerIp: { limit: l.linkCheckoutsPerIpPerMinute, windowMs: MINUTE },
   };
 }
 

@@ -117,6 +117,9 @@ export const en = {
   "apiError.already_paid": "This order is already paid.",
   "apiError.checkout_cancelled": "This checkout was cancelled by the shop.",
   "apiError.checkout_expired": "This checkout has expired. Go back to the shop to start again.",
+  "apiError.payment_link_not_found": "There is no payment link at this address. Check the link you were given.",
+  "apiError.payment_link_ended": "This payment link takes no more payments.",
+  "apiError.payment_link_busy": "The last payment this link takes is being paid right now. Try again in a few minutes.",
   "apiError.payment_in_progress": "A payment for this order is already in progress.",
   "apiError.payment_authorised":
     "Your bank already has this payment, so it cannot be replaced. Check its status instead.",
@@ -283,6 +286,24 @@ export const en = {
   "a11y.back": "Back to the checkout",
 
   // Page not found
+  // Payment link page (/pay/{slug})
+  "pay.title": "Pay",
+  "pay.intro": "Pay {payee} directly from your bank account.",
+  "pay.amount": "Amount ({currency})",
+  "pay.amountRange": "From {min} to {max}",
+  "pay.fixedAmount": "Amount to pay",
+  "pay.optional": "{label} (optional)",
+  "pay.submit": "Continue to payment",
+  "pay.errorsHeading": "Please correct the following:",
+  "pay.error.amountFormat": "Enter the amount as a number, like 12.50.",
+  "pay.error.amountRange": "Enter an amount from {min} to {max}.",
+  "pay.error.fieldRequired": "Fill in {label}.",
+  "pay.error.fieldTooLong": "{label} can be at most {max} characters.",
+  "pay.ended.heading": "This payment link has ended",
+  "pay.ended.body": "It takes no more payments. If you still need to pay, ask {payee} for a new link.",
+  "pay.busy.heading": "Someone is paying right now",
+  "pay.busy.body":
+    "The last payment this link takes is being paid at this moment. If that payment does not go through, you can pay here: try again in a few minutes.",
   "notFound.title": "Page not found",
   "notFound.body":
     "We could not find this page. If you followed a payment link, it may be mistyped or no longer valid. Ask the shop for a new link.",

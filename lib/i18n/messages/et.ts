@@ -102,6 +102,9 @@ export const et: Messages = {
   "apiError.already_paid": "See tellimus on juba makstud.",
   "apiError.checkout_cancelled": "Pood tühistas selle makse.",
   "apiError.checkout_expired": "Selle makse aeg on läbi. Minge tagasi poodi ja alustage uuesti.",
+  "apiError.payment_link_not_found": "Sellel aadressil makselinki ei ole. Kontrollige saadud linki.",
+  "apiError.payment_link_ended": "See makselink rohkem makseid vastu ei võta.",
+  "apiError.payment_link_busy": "Selle lingi viimast makset tehakse praegu. Proovige mõne minuti pärast uuesti.",
   "apiError.payment_in_progress": "Selle tellimuse makse on juba pooleli.",
   "apiError.payment_authorised":
     "Teie pank on selle makse juba kätte saanud, seega ei saa seda asendada. Kontrollige selle olekut.",
@@ -263,6 +266,24 @@ export const et: Messages = {
   "a11y.prepared": "See teatis koostati 21. novembril 2026 meie enda testide põhjal.",
   "a11y.back": "Tagasi makselehele",
 
+  // Payment link page (/pay/{slug})
+  "pay.title": "Makse",
+  "pay.intro": "Makske {payee} otse oma pangakontolt.",
+  "pay.amount": "Summa ({currency})",
+  "pay.amountRange": "{min} kuni {max}",
+  "pay.fixedAmount": "Makstav summa",
+  "pay.optional": "{label} (valikuline)",
+  "pay.submit": "Jätka maksmist",
+  "pay.errorsHeading": "Palun parandage:",
+  "pay.error.amountFormat": "Sisestage summa numbrina, näiteks 12.50.",
+  "pay.error.amountRange": "Sisestage summa vahemikus {min} kuni {max}.",
+  "pay.error.fieldRequired": "Täitke väli „{label}“.",
+  "pay.error.fieldTooLong": "Väljal „{label}“ võib olla kuni {max} märki.",
+  "pay.ended.heading": "See makselink ei kehti enam",
+  "pay.ended.body": "See ei võta rohkem makseid vastu. Kui peate siiski maksma, küsige {payee} käest uut linki.",
+  "pay.busy.heading": "Keegi maksab just praegu",
+  "pay.busy.body":
+    "Selle lingi viimast makset tehakse just praegu. Kui see ei õnnestu, saate siin maksta: proovige mõne minuti pärast uuesti.",
   "notFound.title": "Lehte ei leitud",
   "notFound.body":
     "Seda lehte ei leitud. Kui tulite makselingi kaudu, võib see olla vigane või enam mitte kehtida. Küsige poelt uus link.",

@@ -109,6 +109,10 @@ export const lt: Messages = {
   "apiError.already_paid": "Šis užsakymas jau apmokėtas.",
   "apiError.checkout_cancelled": "Parduotuvė atšaukė šį apmokėjimą.",
   "apiError.checkout_expired": "Šio apmokėjimo laikas baigėsi. Grįžkite į parduotuvę ir pradėkite iš naujo.",
+  "apiError.payment_link_not_found": "Šiuo adresu mokėjimo nuorodos nėra. Patikrinkite gautą nuorodą.",
+  "apiError.payment_link_ended": "Ši mokėjimo nuoroda daugiau mokėjimų nepriima.",
+  "apiError.payment_link_busy":
+    "Paskutinis šios nuorodos mokėjimas šiuo metu atliekamas. Bandykite dar kartą po kelių minučių.",
   "apiError.payment_in_progress": "Šio užsakymo mokėjimas jau vykdomas.",
   "apiError.payment_authorised":
     "Jūsų bankas jau gavo šį mokėjimą, todėl jo pakeisti negalima. Geriau patikrinkite jo būseną.",
@@ -270,6 +274,24 @@ export const lt: Messages = {
   "a11y.prepared": "Šis pareiškimas parengtas 2026 m. lapkričio 21 d., remiantis mūsų pačių atliktais bandymais.",
   "a11y.back": "Grįžti į apmokėjimą",
 
+  // Payment link page (/pay/{slug})
+  "pay.title": "Mokėjimas",
+  "pay.intro": "Mokėkite {payee} tiesiai iš savo banko sąskaitos.",
+  "pay.amount": "Suma ({currency})",
+  "pay.amountRange": "Nuo {min} iki {max}",
+  "pay.fixedAmount": "Mokėtina suma",
+  "pay.optional": "{label} (neprivaloma)",
+  "pay.submit": "Tęsti mokėjimą",
+  "pay.errorsHeading": "Pataisykite:",
+  "pay.error.amountFormat": "Įveskite sumą skaičiumi, pavyzdžiui, 12.50.",
+  "pay.error.amountRange": "Įveskite sumą nuo {min} iki {max}.",
+  "pay.error.fieldRequired": "Užpildykite lauką „{label}“.",
+  "pay.error.fieldTooLong": "Laukas „{label}“ gali būti ne ilgesnis nei {max} simbolių.",
+  "pay.ended.heading": "Ši mokėjimo nuoroda nebegalioja",
+  "pay.ended.body": "Ji daugiau mokėjimų nepriima. Jei vis dar turite sumokėti, paprašykite {payee} naujos nuorodos.",
+  "pay.busy.heading": "Kažkas moka šiuo metu",
+  "pay.busy.body":
+    "Paskutinis šios nuorodos mokėjimas atliekamas būtent dabar. Jei jis nepavyks, galėsite sumokėti čia: bandykite dar kartą po kelių minučių.",
   "notFound.title": "Puslapis nerastas",
   "notFound.body":
     "Šio puslapio rasti nepavyko. Jei atėjote per mokėjimo nuorodą, ji gali būti neteisinga arba nebegalioti. Paprašykite parduotuvės naujos nuorodos.",

@@ -109,6 +109,10 @@ export const lv: Messages = {
   "apiError.already_paid": "Šis pasūtījums jau ir apmaksāts.",
   "apiError.checkout_cancelled": "Veikals šo apmaksu atcēla.",
   "apiError.checkout_expired": "Šīs apmaksas laiks ir beidzies. Atgriezieties veikalā un sāciet no jauna.",
+  "apiError.payment_link_not_found": "Šajā adresē nav maksājuma saites. Pārbaudiet saņemto saiti.",
+  "apiError.payment_link_ended": "Šī maksājuma saite vairs nepieņem maksājumus.",
+  "apiError.payment_link_busy":
+    "Pēdējais šīs saites maksājums tiek veikts tieši tagad. Mēģiniet vēlreiz pēc dažām minūtēm.",
   "apiError.payment_in_progress": "Šī pasūtījuma maksājums jau tiek apstrādāts.",
   "apiError.payment_authorised":
     "Jūsu banka šo maksājumu jau ir saņēmusi, tāpēc to nevar aizstāt. Pārbaudiet tā statusu.",
@@ -271,6 +275,24 @@ export const lv: Messages = {
   "a11y.prepared": "Šis paziņojums sagatavots 2026. gada 21. novembrī, pamatojoties uz mūsu pašu veiktajām pārbaudēm.",
   "a11y.back": "Atpakaļ uz apmaksu",
 
+  // Payment link page (/pay/{slug})
+  "pay.title": "Maksājums",
+  "pay.intro": "Maksājiet {payee} tieši no sava bankas konta.",
+  "pay.amount": "Summa ({currency})",
+  "pay.amountRange": "No {min} līdz {max}",
+  "pay.fixedAmount": "Maksājamā summa",
+  "pay.optional": "{label} (nav obligāti)",
+  "pay.submit": "Turpināt maksājumu",
+  "pay.errorsHeading": "Lūdzu, izlabojiet:",
+  "pay.error.amountFormat": "Ievadiet summu kā skaitli, piemēram, 12.50.",
+  "pay.error.amountRange": "Ievadiet summu no {min} līdz {max}.",
+  "pay.error.fieldRequired": "Aizpildiet lauku “{label}”.",
+  "pay.error.fieldTooLong": "Laukā “{label}” var būt ne vairāk kā {max} rakstzīmes.",
+  "pay.ended.heading": "Šī maksājuma saite vairs nedarbojas",
+  "pay.ended.body": "Tā vairs nepieņem maksājumus. Ja jums joprojām jāmaksā, palūdziet {payee} jaunu saiti.",
+  "pay.busy.heading": "Kāds maksā tieši tagad",
+  "pay.busy.body":
+    "Pēdējais šīs saites maksājums tiek veikts šobrīd. Ja tas neizdosies, varēsiet samaksāt šeit: mēģiniet vēlreiz pēc dažām minūtēm.",
   "notFound.title": "Lapa nav atrasta",
   "notFound.body":
     "Šo lapu neizdevās atrast. Ja atvērāt maksājuma saiti, tā var būt kļūdaina vai vairs nav derīga. Lūdziet veikalam jaunu saiti.",
