@@ -14,6 +14,8 @@ export const STAFF_ACTIONS = {
   "checkouts.view": "viewer",
   "checkouts.cancel": "support",
   "notifications.resend": "support",
+  "payment_links.view": "viewer",
+  "payment_links.manage": "support",
   "refunds.create": "finance",
   "staff.manage": "admin",
   "api_keys.manage": "admin",
@@ -33,8 +35,8 @@ export function allows(role: StaffRole, action: string): boolean {
 }
 
 export const ROLE_LABELS: Record<StaffRole, { name: string; may: string }> = {
-  viewer: { name: "Viewer", may: "sees checkouts, their payments and the chart" },
-  support: { name: "Support", may: "also cancels checkouts and sends notifications again" },
+  viewer: { name: "Viewer", may: "sees checkouts, their payments, payment links and the chart" },
+  support: { name: "Support", may: "also cancels checkouts, sends notifications again and makes payment links" },
   finance: { name: "Finance", may: "also makes refunds" },
   admin: { name: "Admin", may: "also manages staff and API keys and reads the activity log" },
 };
