@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BankCheckout } from "./client.js";
+import { BankCheckout } from "./client.ts";
 
 /** A fetch that records each request and answers `{}`. */
 function recording() {

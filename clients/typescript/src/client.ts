@@ -1,4 +1,4 @@
-import { segment, Transport, type CallOptions, type ClientOptions } from "./http.js";
+import { segment, Transport, type CallOptions, type ClientOptions } from "./http.ts";
 import type {
   Checkout,
   CheckoutList,
@@ -10,7 +10,7 @@ import type {
   PaymentOutcome,
   Refund,
   RefundList,
-} from "./types.js";
+} from "./types.ts";
 
 /**
  * The merchant API, typed from the app's own OpenAPI document (schema.ts). Every call has a

@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from "./types.js";
+import type { ApiErrorCode } from "./types.ts";
 
 /**
  * What the client says when the API gave no answer it could read: none at all (`network_error`),

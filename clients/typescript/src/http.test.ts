@@ -2,10 +2,10 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BankCheckout } from "./client.js";
-import { BankCheckoutError } from "./errors.js";
-import { backoffMs } from "./http.js";
-import type { CreateCheckoutParams } from "./types.js";
+import { BankCheckout } from "./client.ts";
+import { BankCheckoutError } from "./errors.ts";
+import { backoffMs } from "./http.ts";
+import type { CreateCheckoutParams } from "./types.ts";
 
 /** A stand-in for the app: each request is answered by the next handler queued. */
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;

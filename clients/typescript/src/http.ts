@@ -1,4 +1,4 @@
-import { BankCheckoutError, errorFromAnswer } from "./errors.js";
+import { BankCheckoutError, errorFromAnswer } from "./errors.ts";
 
 export interface ClientOptions {
   /** Where the checkout app is, e.g. `https://pay.example.com`. */

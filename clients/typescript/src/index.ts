@@ -1,6 +1,6 @@
-export { BankCheckout } from "./client.js";
-export { BankCheckoutError, type ClientErrorCode, type ErrorCode, type FieldError } from "./errors.js";
-export type { CallOptions, ClientOptions } from "./http.js";
+export { BankCheckout } from "./client.ts";
+export { BankCheckoutError, type ClientErrorCode, type ErrorCode, type FieldError } from "./errors.ts";
+export type { CallOptions, ClientOptions } from "./http.ts";
 export {
   NOTIFICATION_MAX_AGE_MS,
   NOTIFICATION_MAX_FUTURE_MS,
@@ -9,6 +9,6 @@ export {
   type HeadersLike,
   type NotificationRefusal,
   type VerifyOptions,
-} from "./notifications.js";
-export type * from "./types.js";
-export type { components, paths, webhooks } from "./schema.js";
+} from "./notifications.ts";
+export type * from "./types.ts";
+export type { components, paths, webhooks } from "./schema.ts";

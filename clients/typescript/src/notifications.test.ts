@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 // The app's own signer: what it sends is what the client must accept.
 import { signNotification } from "../../../lib/checkout/notifications";
-import { NotificationVerificationError, verifyNotification } from "./notifications.js";
+import { NotificationVerificationError, verifyNotification } from "./notifications.ts";
 
 const NOW = 1_800_000_000_000;
 const body = JSON.stringify({

@@ -1,5 +1,5 @@
-import { isRecord } from "./errors.js";
-import type { CheckoutStatus, MerchantNotification, NotificationEvent } from "./types.js";
+import { isRecord } from "./errors.ts";
+import type { CheckoutStatus, MerchantNotification, NotificationEvent } from "./types.ts";
 
 /**
  * The app signs each notification it POSTs to a checkout's notifyUrl:

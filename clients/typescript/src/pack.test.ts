@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,9 @@ describe("the published package", () => {
       ]);
       expect(files).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/schema.d.ts"]));
       expect(files.some((f) => f.includes(".test."))).toBe(false);
+      // The sources import "./x.ts"; what is published must name the built files.
+      for (const f of files.filter((f) => f.startsWith("dist/")))
+        expect(readFileSync(path.join(dir, f), "utf8"), f).not.toMatch(/from\s+"\.[^"]*\.ts"/);
 
       const exported = execFileSync(
         process.execPath,

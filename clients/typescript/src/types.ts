@@ -2,7 +2,7 @@
  * Names for the parts of the generated schema the client uses. Everything here is derived from
  * schema.ts, so a change of the API's document shows up as a type error, not as a stale copy.
  */
-import type { components, paths, webhooks } from "./schema.js";
+import type { components, paths, webhooks } from "./schema.ts";
 
 type Method = "get" | "post";
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
