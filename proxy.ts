@@ -4,6 +4,7 @@ import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE_S, chosenLocale } from "@/lib/i18n/cookie";
 import { crossSiteRequest } from "@/lib/http/cross-site";
 import { problem } from "@/lib/http/problem";
+import { payPageStatus } from "@/lib/payment-links/page-state";
 import { apiSecurityHeaders, commonSecurityHeaders, newNonce, pageCsp } from "@/lib/http/security-headers";
 
 /**
@@ -47,7 +48,9 @@ export async function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  // A payment link's page that says the link ended answers 410 (lib/payment-links/page-state.ts).
+  const status = payPageStatus(request.nextUrl.pathname, request.nextUrl.searchParams);
+  const response = NextResponse.next({ request: { headers: requestHeaders }, ...(status && { status }) });
   for (const [k, v] of Object.entries(common)) response.headers.set(k, v);
   response.headers.set("Content-Security-Policy", csp);
   // The landing page may be kept for Back and Forward (revalidated on every load, never in a shared

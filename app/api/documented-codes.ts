@@ -9,8 +9,14 @@ import { OTHER_METHOD_ERRORS, UNKNOWN_PATH_ERRORS, openApiDocument } from "@/lib
 type Operations = Record<string, Record<string, { "x-error-codes"?: string[] }>>;
 let paths: Operations | undefined;
 
-/** `/api/checkouts/{id}/status` (any name in braces) as the document's path. */
-const inDocument = (template: string) => template.replace(/\{[^}]+\}/g, "{checkoutId}");
+/** A path with its parameters' names left out: `/api/checkouts/{id}` and the document's `{checkoutId}` alike. */
+const shape = (template: string) => template.replace(/\{[^}]+\}/g, "{}");
+let byShape: Map<string, Operations[string]> | undefined;
+const inDocument = (template: string) => {
+  paths ??= openApiDocument("").paths as Operations;
+  byShape ??= new Map(Object.entries(paths).map(([path, ops]) => [shape(path), ops]));
+  return byShape.get(shape(template));
+};
 
 /**
  * "METHOD template: code (status)" when `res` is a problem answer whose code the document does
@@ -20,14 +26,10 @@ const inDocument = (template: string) => template.replace(/\{[^}]+\}/g, "{checko
 export async function undocumentedCode(method: string, template: string, res: Response): Promise<string | undefined> {
   if (!template.startsWith("/api/") || !res.headers.get("content-type")?.startsWith("application/problem+json"))
     return undefined;
-  paths ??= openApiDocument("").paths as Operations;
   const code = ((await res.clone().json()) as { code?: string }).code ?? "(none)";
-  const operation = paths[inDocument(template)]?.[method.toLowerCase()];
-  const listed = operation
-    ? (operation["x-error-codes"] ?? [])
-    : paths[inDocument(template)]
-      ? OTHER_METHOD_ERRORS
-      : UNKNOWN_PATH_ERRORS;
+  const path = inDocument(template);
+  const operation = path?.[method.toLowerCase()];
+  const listed = operation ? (operation["x-error-codes"] ?? []) : path ? OTHER_METHOD_ERRORS : UNKNOWN_PATH_ERRORS;
   return listed.includes(code as never) ? undefined : `${method} ${template}: ${code} (${res.status})`;
 }
 

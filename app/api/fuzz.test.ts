@@ -136,6 +136,34 @@ const refundBody = fc.record(
   { amount: fc.oneof(anyScalar, fc.constantFrom("1.00", "0.00", "1000000")), reason: anyScalar },
   { requiredKeys: [] },
 );
+const linkBody = fc.record(
+  {
+    title: anyScalar,
+    description: anyScalar,
+    currency: fc.oneof(anyScalar, fc.constantFrom("EUR", "PLN")),
+    amount: fc.oneof(anyScalar, fc.constantFrom("12.50", "0", "1.001")),
+    payerAmount: fc.oneof(
+      fc.jsonValue(),
+      fc.record({ min: anyScalar, max: anyScalar, suggested: anyScalar }, { requiredKeys: [] }),
+      fc.constant({ min: "5.00", max: "1.00" }),
+    ),
+    referencePrefix: fc.oneof(anyScalar, fc.constantFrom("INV", "has space", "")),
+    payerField: fc.oneof(fc.jsonValue(), fc.record({ label: anyScalar, required: anyScalar }, { requiredKeys: [] })),
+    endsAt: fc.oneof(anyScalar, fc.constantFrom("2001-01-01T00:00:00Z", "2099-01-01T00:00:00Z")),
+    maxPayments: fc.oneof(anyScalar, fc.integer({ min: -2, max: 3 })),
+    returnUrl: fc.oneof(anyScalar, fc.webUrl()),
+  },
+  { requiredKeys: [] },
+);
+// A payment link's form as a browser posts it (app/pay/[slug]/start), form-encoded.
+const linkForm = fc.record(
+  {
+    amount: fc.oneof(fc.string({ maxLength: 50 }), fc.constantFrom("12,50", "5", "0", "1e3", "499.999")),
+    field: fc.oneof(fc.string({ maxLength: 500 }), fc.constant("INV-1")),
+    lang: fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom("en", "lt")),
+  },
+  { requiredKeys: [] },
+);
 const rawBody = (shaped: fc.Arbitrary<unknown>, encode: (v: unknown) => string = (v) => JSON.stringify(v)) =>
   fc.oneof(
     { weight: 3, arbitrary: shaped.map(encode) },
@@ -158,6 +186,7 @@ const query = fc.dictionary(fc.string({ maxLength: 12 }), fc.string({ maxLength:
 
 describe("route fuzzing: no input makes a 5xx", () => {
   let known = "";
+  let knownLink = { id: "", slug: "" };
   let staff = "";
   let requests = 0;
   const undocumentedCodes = new Set<string>();
@@ -185,6 +214,11 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const staffDetail = await import("@/app/api/backoffice/checkouts/[checkoutId]/route");
     const activity = await import("@/app/api/backoffice/activity/route");
     const testComplete = await import("@/app/api/test-helpers/checkouts/[checkoutId]/complete/route");
+    const links = await import("@/app/api/payment-links/route");
+    const link = await import("@/app/api/payment-links/[linkId]/route");
+    const deactivate = await import("@/app/api/payment-links/[linkId]/deactivate/route");
+    const payLink = await import("@/app/pay/[slug]/start/route");
+    const linkQr = await import("@/app/pay/[slug]/qr/route");
     handlers = {
       "POST /api/checkouts": checkouts.POST,
       "GET /api/checkouts/{id}": checkout.GET,
@@ -207,6 +241,12 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "GET /api/backoffice/checkouts/{id}": staffDetail.GET,
       "GET /api/backoffice/activity": activity.GET,
       "POST /api/test-helpers/checkouts/{id}/complete": testComplete.POST,
+      "POST /api/payment-links": links.POST,
+      "GET /api/payment-links": links.GET,
+      "GET /api/payment-links/{id}": link.GET,
+      "POST /api/payment-links/{id}/deactivate": deactivate.POST,
+      "POST /pay/{id}/start": payLink.POST,
+      "GET /pay/{id}/qr": linkQr.GET,
     } as Record<string, Handler>;
     staff = await staffCookie();
     const created = await checkouts.POST(
@@ -224,12 +264,29 @@ describe("route fuzzing: no input makes a 5xx", () => {
       { params: Promise.resolve({}) },
     );
     known = ((await created.json()) as { id: string }).id;
+    const madeLink = await links.POST(
+      new Request(`${APP}/api/payment-links`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          title: "Fuzz",
+          currency: "EUR",
+          payerAmount: { min: "1.00", max: "500.00" },
+          referencePrefix: "FUZZ",
+          payerField: { label: "Invoice" },
+          maxPayments: 3,
+        }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    knownLink = (await madeLink.json()) as typeof knownLink;
   });
   afterAll(closeFreshApp);
 
   const checkoutId = () =>
     fc.oneof(
       fc.constant(known),
+      fc.constantFrom(knownLink.id, knownLink.slug),
       fc.string({ maxLength: 80 }),
       fc.constantFrom("", "co_", "co_AAAAAAAAAAAAAAAAAAAAAAAA", "../", "%2e%2e"),
     );
@@ -272,6 +329,13 @@ describe("route fuzzing: no input makes a 5xx", () => {
     ["GET /api/backoffice/checkouts", "GET", undefined, false],
     ["GET /api/backoffice/checkouts/{id}", "GET", undefined, true],
     ["GET /api/backoffice/activity", "GET", undefined, false],
+    ["POST /api/payment-links", "POST", linkBody, false],
+    ["GET /api/payment-links", "GET", undefined, false],
+    ["GET /api/payment-links/{id}", "GET", undefined, true],
+    // Before deactivation fuzzing ends the known link.
+    ["POST /pay/{id}/start", "POST", linkForm, true, formEncoded],
+    ["GET /pay/{id}/qr", "GET", undefined, true],
+    ["POST /api/payment-links/{id}/deactivate", "POST", undefined, true],
   ];
 
   for (const [name, method, body, withId, encode] of cases) {
@@ -288,7 +352,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
             const res = await send(
               name,
               new Request(url, { method, headers: h, body: method === "GET" || method === "DELETE" ? undefined : b }),
-              withId ? { checkoutId: id } : {},
+              withId ? { checkoutId: id, linkId: id, slug: id } : {},
             );
             await expectNo5xx(name, res);
           },

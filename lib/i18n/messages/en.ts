@@ -286,23 +286,23 @@ export const en = {
   "a11y.back": "Back to the checkout",
 
   // Page not found
-  // Payment link page (/pay/{slug})
-  "pay.title": "Pay",
-  "pay.intro": "Pay {payee} directly from your bank account.",
-  "pay.amount": "Amount ({currency})",
-  "pay.amountRange": "From {min} to {max}",
-  "pay.fixedAmount": "Amount to pay",
-  "pay.optional": "{label} (optional)",
-  "pay.submit": "Continue to payment",
-  "pay.errorsHeading": "Please correct the following:",
-  "pay.error.amountFormat": "Enter the amount as a number, like 12.50.",
-  "pay.error.amountRange": "Enter an amount from {min} to {max}.",
-  "pay.error.fieldRequired": "Fill in {label}.",
-  "pay.error.fieldTooLong": "{label} can be at most {max} characters.",
-  "pay.ended.heading": "This payment link has ended",
-  "pay.ended.body": "It takes no more payments. If you still need to pay, ask {payee} for a new link.",
-  "pay.busy.heading": "Someone is paying right now",
-  "pay.busy.body":
+  // Payment link page (/pay/{slug}): "link." keeps it out of the checkout form's "pay." messages
+  "link.title": "Pay",
+  "link.intro": "Pay {payee} directly from your bank account.",
+  "link.amount": "Amount ({currency})",
+  "link.amountRange": "From {min} to {max}",
+  "link.fixedAmount": "Amount to pay",
+  "link.optional": "{label} (optional)",
+  "link.submit": "Continue to payment",
+  "link.errorsHeading": "Please correct the following:",
+  "link.error.amountFormat": "Enter the amount as a number, like 12.50.",
+  "link.error.amountRange": "Enter an amount from {min} to {max}.",
+  "link.error.fieldRequired": "Fill in {label}.",
+  "link.error.fieldTooLong": "{label} can be at most {max} characters.",
+  "link.ended.heading": "This payment link has ended",
+  "link.ended.body": "It takes no more payments. If you still need to pay, ask {payee} for a new link.",
+  "link.busy.heading": "Someone is paying right now",
+  "link.busy.body":
     "The last payment this link takes is being paid at this moment. If that payment does not go through, you can pay here: try again in a few minutes.",
   "notFound.title": "Page not found",
   "notFound.body":
