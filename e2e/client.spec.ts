@@ -140,3 +140,21 @@ test("the client's errors are typed: validation, key, unknown checkout, reused k
     errors: [{ path: "amount" }],
   });
 });
+
+test("the client makes, reads, lists and deactivates a payment link", async () => {
+  const api = client();
+  const link = await api.paymentLinks.create({
+    title: "Client e2e donation",
+    currency: "EUR",
+    amount: "5.00",
+    referencePrefix: "client-e2e",
+  });
+  expect(link).toMatchObject({ status: "active", amount: "5.00", url: expect.stringContaining(link.slug) });
+  expect(await api.paymentLinks.get(link.id)).toMatchObject({ id: link.id, payments: 0, totalPaid: "0.00" });
+  expect((await api.paymentLinks.list()).items.map((l) => l.id)).toContain(link.id);
+  expect(await api.paymentLinks.deactivate(link.id)).toMatchObject({ status: "deactivated" });
+  await expect(api.paymentLinks.get("pl_unknown")).rejects.toMatchObject({
+    status: 404,
+    code: "payment_link_not_found",
+  });
+});

@@ -27,6 +27,10 @@ describe("BankCheckout", () => {
     await client.refunds.create("co_1", { amount: "5.00", reason: "Returned" });
     await client.refunds.list("co_1");
     await client.testHelpers.completePayment("co_1", "failed");
+    await client.paymentLinks.create({ title: "Donation", currency: "EUR", amount: "5.00", referencePrefix: "don" });
+    await client.paymentLinks.list();
+    await client.paymentLinks.get("pl_1");
+    await client.paymentLinks.deactivate("pl_1");
     expect(calls.map(({ method, url, body }) => [method, url, body])).toEqual([
       ["GET", "https://pay.example.com/api/checkouts/co_1", undefined],
       ["GET", "https://pay.example.com/api/checkouts", undefined],
@@ -35,6 +39,14 @@ describe("BankCheckout", () => {
       ["POST", "https://pay.example.com/api/checkouts/co_1/refunds", { amount: "5.00", reason: "Returned" }],
       ["GET", "https://pay.example.com/api/checkouts/co_1/refunds", undefined],
       ["POST", "https://pay.example.com/api/test-helpers/checkouts/co_1/complete", { outcome: "failed" }],
+      [
+        "POST",
+        "https://pay.example.com/api/payment-links",
+        { title: "Donation", currency: "EUR", amount: "5.00", referencePrefix: "don" },
+      ],
+      ["GET", "https://pay.example.com/api/payment-links", undefined],
+      ["GET", "https://pay.example.com/api/payment-links/pl_1", undefined],
+      ["POST", "https://pay.example.com/api/payment-links/pl_1/deactivate", undefined],
     ]);
     expect(calls.filter((c) => c.method === "POST").every((c) => c.key !== null)).toBe(true);
   });

@@ -109,6 +109,15 @@ describe("retries", () => {
     await expect(client().checkouts.get("co_1")).resolves.toEqual(created);
   });
 
+  it("never repeat a POST the app does not answer the same twice (a payment link's create)", async () => {
+    handlers.push(hangUp, json(201, { id: "pl_1" }));
+    await expect(
+      client().paymentLinks.create({ title: "Donation", currency: "EUR", amount: "5.00", referencePrefix: "don" }),
+    ).rejects.toMatchObject({ code: "network_error", retry: true });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers["idempotency-key"]).toBeTruthy();
+  });
+
   it("never repeat an answer that says retry: false", async () => {
     handlers.push(problem(422, "idempotency_key_reused", false), json(200, created));
     const error = await client()

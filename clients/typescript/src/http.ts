@@ -24,6 +24,11 @@ export interface CallOptions {
 
 export interface Call {
   method: "GET" | "POST";
+  /**
+   * A POST the app answers the same when it comes twice, so it may be retried: its Idempotency-Key
+   * is honoured, or doing it again changes nothing. A GET always may.
+   */
+  repeatable?: true;
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -72,9 +77,9 @@ export class Transport {
 
   async request<T>(call: Call): Promise<T> {
     const options = call.options ?? {};
-    // A POST carries a key, so a repeat is answered with what the first made: that makes it safe to retry.
+    // The same key on every retry: a repeat is answered with what the first attempt made.
     const idempotencyKey = call.method === "POST" ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
-    const safeToRepeat = call.method === "GET" || idempotencyKey !== undefined;
+    const safeToRepeat = call.method === "GET" || call.repeatable === true;
     for (let retry = 0; ; retry++) {
       const outcome = await this.attempt<T>(call, idempotencyKey);
       if (!(outcome instanceof BankCheckoutError)) return outcome.data;

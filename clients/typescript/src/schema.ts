@@ -81,8 +81,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -93,8 +93,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -105,8 +105,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "insufficient_scope";
+              /** @enum {string} */
+              code: "insufficient_scope";
             };
           };
         };
@@ -117,8 +117,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -208,8 +208,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_json" | "invalid_body" | "invalid_request";
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_body" | "invalid_request";
             };
           };
         };
@@ -220,8 +220,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -232,8 +232,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "insufficient_scope";
+              /** @enum {string} */
+              code: "insufficient_scope";
             };
           };
         };
@@ -244,8 +244,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "body_too_large";
+              /** @enum {string} */
+              code: "body_too_large";
             };
           };
         };
@@ -256,8 +256,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+              /** @enum {string} */
+              code: "unsupported_media_type";
             };
           };
         };
@@ -268,8 +268,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "idempotency_key_reused";
+              /** @enum {string} */
+              code: "idempotency_key_reused";
             };
           };
         };
@@ -280,8 +280,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -406,8 +406,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -418,8 +418,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -430,8 +430,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "insufficient_scope";
+              /** @enum {string} */
+              code: "insufficient_scope";
             };
           };
         };
@@ -442,8 +442,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -454,8 +454,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -584,8 +584,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -596,8 +596,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -608,8 +608,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "insufficient_scope";
+              /** @enum {string} */
+              code: "insufficient_scope";
             };
           };
         };
@@ -620,8 +620,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -638,8 +638,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "already_paid" | "payment_in_progress" | "payment_authorised";
+              /** @enum {string} */
+              code: "already_paid" | "payment_in_progress" | "payment_authorised";
             };
           };
         };
@@ -650,8 +650,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_expired";
+              /** @enum {string} */
+              code: "checkout_expired";
             };
           };
         };
@@ -662,8 +662,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -674,8 +674,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "provider_error";
+              /** @enum {string} */
+              code: "provider_error";
             };
           };
         };
@@ -749,8 +749,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_json" | "invalid_body" | "invalid_request";
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_body" | "invalid_request";
             };
           };
         };
@@ -761,8 +761,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "cross_site_action";
+              /** @enum {string} */
+              code: "cross_site_action";
             };
           };
         };
@@ -773,8 +773,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -797,8 +797,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?:
+              /** @enum {string} */
+              code:
                 | "already_paid"
                 | "checkout_cancelled"
                 | "payment_in_progress"
@@ -815,8 +815,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_expired";
+              /** @enum {string} */
+              code: "checkout_expired";
             };
           };
         };
@@ -827,8 +827,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "body_too_large";
+              /** @enum {string} */
+              code: "body_too_large";
             };
           };
         };
@@ -839,8 +839,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+              /** @enum {string} */
+              code: "unsupported_media_type";
             };
           };
         };
@@ -859,8 +859,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "terms_required" | "unknown_bank" | "method_unavailable" | "payment_refused";
+              /** @enum {string} */
+              code: "terms_required" | "unknown_bank" | "method_unavailable" | "payment_refused";
             };
           };
         };
@@ -871,8 +871,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "rate_limited";
+              /** @enum {string} */
+              code: "rate_limited";
             };
           };
         };
@@ -883,24 +883,20 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
-        /**
-         * @description `banks_unavailable`: The list of banks could not be loaded. Please try again.
-         *
-         *     `provider_error`: We could not reach the payment service just now. No money was taken. Please try again.
-         */
+        /** @description `provider_error`: We could not reach the payment service just now. No money was taken. Please try again. */
         502: {
           headers: {
             [name: string]: unknown;
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "banks_unavailable" | "provider_error";
+              /** @enum {string} */
+              code: "provider_error";
             };
           };
         };
@@ -952,8 +948,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -964,8 +960,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "cross_site_action";
+              /** @enum {string} */
+              code: "cross_site_action";
             };
           };
         };
@@ -976,8 +972,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -992,8 +988,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "payment_in_progress" | "payment_authorised";
+              /** @enum {string} */
+              code: "payment_in_progress" | "payment_authorised";
             };
           };
         };
@@ -1004,8 +1000,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "rate_limited";
+              /** @enum {string} */
+              code: "rate_limited";
             };
           };
         };
@@ -1016,8 +1012,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -1028,8 +1024,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "provider_error";
+              /** @enum {string} */
+              code: "provider_error";
             };
           };
         };
@@ -1096,8 +1092,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_json" | "invalid_body" | "invalid_request";
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_body" | "invalid_request";
             };
           };
         };
@@ -1108,8 +1104,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "cross_site_action";
+              /** @enum {string} */
+              code: "cross_site_action";
             };
           };
         };
@@ -1120,8 +1116,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -1136,8 +1132,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "already_paid" | "checkout_cancelled";
+              /** @enum {string} */
+              code: "already_paid" | "checkout_cancelled";
             };
           };
         };
@@ -1148,8 +1144,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_expired";
+              /** @enum {string} */
+              code: "checkout_expired";
             };
           };
         };
@@ -1160,8 +1156,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "body_too_large";
+              /** @enum {string} */
+              code: "body_too_large";
             };
           };
         };
@@ -1172,8 +1168,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+              /** @enum {string} */
+              code: "unsupported_media_type";
             };
           };
         };
@@ -1190,8 +1186,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "terms_required" | "unknown_bank" | "saving_unavailable";
+              /** @enum {string} */
+              code: "terms_required" | "unknown_bank" | "saving_unavailable";
             };
           };
         };
@@ -1202,8 +1198,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "rate_limited";
+              /** @enum {string} */
+              code: "rate_limited";
             };
           };
         };
@@ -1214,24 +1210,20 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
-        /**
-         * @description `banks_unavailable`: The list of banks could not be loaded. Please try again.
-         *
-         *     `provider_error`: We could not reach the payment service just now. No money was taken. Please try again.
-         */
+        /** @description `provider_error`: We could not reach the payment service just now. No money was taken. Please try again. */
         502: {
           headers: {
             [name: string]: unknown;
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "banks_unavailable" | "provider_error";
+              /** @enum {string} */
+              code: "provider_error";
             };
           };
         };
@@ -1267,8 +1259,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -1279,8 +1271,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "cross_site_action";
+              /** @enum {string} */
+              code: "cross_site_action";
             };
           };
         };
@@ -1291,8 +1283,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -1303,8 +1295,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -1387,8 +1379,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -1399,8 +1391,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -1411,8 +1403,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -1516,8 +1508,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_json" | "invalid_body" | "invalid_request";
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_body" | "invalid_request";
             };
           };
         };
@@ -1528,8 +1520,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -1540,8 +1532,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "insufficient_scope";
+              /** @enum {string} */
+              code: "insufficient_scope";
             };
           };
         };
@@ -1556,8 +1548,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "not_found" | "checkout_not_found";
+              /** @enum {string} */
+              code: "not_found" | "checkout_not_found";
             };
           };
         };
@@ -1565,6 +1557,8 @@ export interface paths {
          * @description `already_paid`: This order is already paid.
          *
          *     `checkout_cancelled`: This checkout was cancelled by the shop.
+         *
+         *     `payment_in_progress`: A payment for this order is already in progress.
          */
         409: {
           headers: {
@@ -1572,8 +1566,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "already_paid" | "checkout_cancelled";
+              /** @enum {string} */
+              code: "already_paid" | "checkout_cancelled" | "payment_in_progress";
             };
           };
         };
@@ -1584,8 +1578,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_expired";
+              /** @enum {string} */
+              code: "checkout_expired";
             };
           };
         };
@@ -1596,8 +1590,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "body_too_large";
+              /** @enum {string} */
+              code: "body_too_large";
             };
           };
         };
@@ -1608,8 +1602,24 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+              /** @enum {string} */
+              code: "unsupported_media_type";
+            };
+          };
+        };
+        /**
+         * @description `method_unavailable`: This way of paying is not available right now. Please choose another one.
+         *
+         *     `payment_refused`: The payment service refused to start this payment. No money was taken. Please pay another way, or contact the shop.
+         */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "method_unavailable" | "payment_refused";
             };
           };
         };
@@ -1620,8 +1630,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -1632,8 +1642,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "provider_error";
+              /** @enum {string} */
+              code: "provider_error";
             };
           };
         };
@@ -1696,8 +1706,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -1708,8 +1718,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -1720,8 +1730,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "insufficient_scope";
+              /** @enum {string} */
+              code: "insufficient_scope";
             };
           };
         };
@@ -1732,8 +1742,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -1744,8 +1754,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -1837,8 +1847,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_json" | "invalid_body" | "invalid_request";
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_body" | "invalid_request";
             };
           };
         };
@@ -1849,8 +1859,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -1861,8 +1871,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "insufficient_scope";
+              /** @enum {string} */
+              code: "insufficient_scope";
             };
           };
         };
@@ -1873,8 +1883,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -1885,8 +1895,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "not_paid";
+              /** @enum {string} */
+              code: "not_paid";
             };
           };
         };
@@ -1897,8 +1907,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "body_too_large";
+              /** @enum {string} */
+              code: "body_too_large";
             };
           };
         };
@@ -1909,8 +1919,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unsupported_media_type";
+              /** @enum {string} */
+              code: "unsupported_media_type";
             };
           };
         };
@@ -1933,8 +1943,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?:
+              /** @enum {string} */
+              code:
                 | "refund_currency"
                 | "refund_not_allowed"
                 | "refund_too_late"
@@ -1951,8 +1961,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -1963,8 +1973,550 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "provider_error";
+              /** @enum {string} */
+              code: "provider_error";
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/payment-links": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your payment links, newest first (at most 200) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The links */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              items: {
+                id: string;
+                /** @description The page to send payers to (also as a QR code at url + /qr) */
+                url: string;
+                slug: string;
+                title: string;
+                description: string | null;
+                currency: string;
+                /** @description The fixed amount; null when the payer chooses */
+                amount: string | null;
+                payerAmount: {
+                  /** @description Decimal string in the currency's units, e.g. "12.50" */
+                  min: string;
+                  /** @description Decimal string in the currency's units, e.g. "12.50" */
+                  max: string;
+                  suggested: string | null;
+                } | null;
+                referencePrefix: string;
+                payerField: {
+                  label: string;
+                  required: boolean;
+                } | null;
+                endsAt: string | null;
+                maxPayments: number | null;
+                /** @enum {string} */
+                status: "active" | "ended" | "used_up" | "deactivated";
+                /** @description Paid checkouts */
+                payments: number;
+                /** @description What the paid checkouts add up to */
+                totalPaid: string;
+                createdAt: string;
+                deactivatedAt: string | null;
+              }[];
+            };
+          };
+        };
+        /** @description `unauthorized`: You are not signed in, or the API key is not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "unauthorized";
+            };
+          };
+        };
+        /** @description `insufficient_scope`: This API key may not do this: it lacks the scope. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "insufficient_scope";
+            };
+          };
+        };
+        /** @description `internal_error`: Something went wrong on our side. Please try again. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "internal_error";
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Make a payment link: a page at url that payers open to pay a fixed amount or one they choose, without a call from your backend per payment. Each payment is a checkout (notifications as usual) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            /** @description What is paid for: the page's heading and each checkout's description */
+            title: string;
+            description?: string;
+            /** @enum {string} */
+            currency: "EUR" | "PLN" | "GBP" | "USD" | "SEK" | "NOK" | "DKK" | "CZK" | "HUF" | "RON" | "BGN" | "CHF";
+            /** @description A fixed amount. Leave it out to let the payer choose one (payerAmount) */
+            amount?: string;
+            /** @description The payer chooses an amount between min and max (suggested is filled in) */
+            payerAmount?: {
+              /** @description Decimal string in the currency's units, greater than zero, with at most its minor units, e.g. "12.50" */
+              min: string;
+              /** @description Decimal string in the currency's units, greater than zero, with at most its minor units, e.g. "12.50" */
+              max: string;
+              /** @description Decimal string in the currency's units, greater than zero, with at most its minor units, e.g. "12.50" */
+              suggested?: string;
+            };
+            /** @description Each checkout's reference is this prefix, a dash and 10 random characters */
+            referencePrefix: string;
+            /** @description One field the payer fills in (an invoice number, say), at most 140 characters; its value is in the checkout's metadata under the label */
+            payerField?: {
+              label: string;
+              /** @default true */
+              required?: boolean;
+            };
+            /**
+             * Format: date-time
+             * @description After this the link takes no payments
+             */
+            endsAt?: string;
+            /** @description The link takes at most this many paid checkouts, ever, even with payers at once */
+            maxPayments?: number;
+            /**
+             * Format: uri
+             * @description Where the landing page's button takes the payer; the link itself when left out
+             */
+            returnUrl?: string;
+            /**
+             * Format: uri
+             * @description Where each checkout's notifications go (README Notifications)
+             */
+            notifyUrl?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The link */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              id: string;
+              /** @description The page to send payers to (also as a QR code at url + /qr) */
+              url: string;
+              slug: string;
+              title: string;
+              description: string | null;
+              currency: string;
+              /** @description The fixed amount; null when the payer chooses */
+              amount: string | null;
+              payerAmount: {
+                /** @description Decimal string in the currency's units, e.g. "12.50" */
+                min: string;
+                /** @description Decimal string in the currency's units, e.g. "12.50" */
+                max: string;
+                suggested: string | null;
+              } | null;
+              referencePrefix: string;
+              payerField: {
+                label: string;
+                required: boolean;
+              } | null;
+              endsAt: string | null;
+              maxPayments: number | null;
+              /** @enum {string} */
+              status: "active" | "ended" | "used_up" | "deactivated";
+              /** @description Paid checkouts */
+              payments: number;
+              /** @description What the paid checkouts add up to */
+              totalPaid: string;
+              createdAt: string;
+              deactivatedAt: string | null;
+            };
+          };
+        };
+        /**
+         * @description `invalid_json`: The request is not valid JSON.
+         *
+         *     `invalid_body`: The request could not be read.
+         *
+         *     `invalid_request`: Some details of the request are not valid.
+         */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "invalid_json" | "invalid_body" | "invalid_request";
+            };
+          };
+        };
+        /** @description `unauthorized`: You are not signed in, or the API key is not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "unauthorized";
+            };
+          };
+        };
+        /** @description `insufficient_scope`: This API key may not do this: it lacks the scope. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "insufficient_scope";
+            };
+          };
+        };
+        /** @description `body_too_large`: The request is too large. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "body_too_large";
+            };
+          };
+        };
+        /** @description `unsupported_media_type`: The request body must be JSON (Content-Type: application/json). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "unsupported_media_type";
+            };
+          };
+        };
+        /** @description `internal_error`: Something went wrong on our side. Please try again. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "internal_error";
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/payment-links/{linkId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A payment link with its status, paid checkouts and what they add up to */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          linkId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The link */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              id: string;
+              /** @description The page to send payers to (also as a QR code at url + /qr) */
+              url: string;
+              slug: string;
+              title: string;
+              description: string | null;
+              currency: string;
+              /** @description The fixed amount; null when the payer chooses */
+              amount: string | null;
+              payerAmount: {
+                /** @description Decimal string in the currency's units, e.g. "12.50" */
+                min: string;
+                /** @description Decimal string in the currency's units, e.g. "12.50" */
+                max: string;
+                suggested: string | null;
+              } | null;
+              referencePrefix: string;
+              payerField: {
+                label: string;
+                required: boolean;
+              } | null;
+              endsAt: string | null;
+              maxPayments: number | null;
+              /** @enum {string} */
+              status: "active" | "ended" | "used_up" | "deactivated";
+              /** @description Paid checkouts */
+              payments: number;
+              /** @description What the paid checkouts add up to */
+              totalPaid: string;
+              createdAt: string;
+              deactivatedAt: string | null;
+            };
+          };
+        };
+        /** @description `invalid_request`: Some details of the request are not valid. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "invalid_request";
+            };
+          };
+        };
+        /** @description `unauthorized`: You are not signed in, or the API key is not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "unauthorized";
+            };
+          };
+        };
+        /** @description `insufficient_scope`: This API key may not do this: it lacks the scope. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "insufficient_scope";
+            };
+          };
+        };
+        /** @description `payment_link_not_found`: There is no payment link at this address. Check the link you were given. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "payment_link_not_found";
+            };
+          };
+        };
+        /** @description `internal_error`: Something went wrong on our side. Please try again. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "internal_error";
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/payment-links/{linkId}/deactivate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop a link taking payments (its page answers 410); checkouts already made from it stay payable until they end. Deactivating it again answers it again */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          linkId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The deactivated link */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              id: string;
+              /** @description The page to send payers to (also as a QR code at url + /qr) */
+              url: string;
+              slug: string;
+              title: string;
+              description: string | null;
+              currency: string;
+              /** @description The fixed amount; null when the payer chooses */
+              amount: string | null;
+              payerAmount: {
+                /** @description Decimal string in the currency's units, e.g. "12.50" */
+                min: string;
+                /** @description Decimal string in the currency's units, e.g. "12.50" */
+                max: string;
+                suggested: string | null;
+              } | null;
+              referencePrefix: string;
+              payerField: {
+                label: string;
+                required: boolean;
+              } | null;
+              endsAt: string | null;
+              maxPayments: number | null;
+              /** @enum {string} */
+              status: "active" | "ended" | "used_up" | "deactivated";
+              /** @description Paid checkouts */
+              payments: number;
+              /** @description What the paid checkouts add up to */
+              totalPaid: string;
+              createdAt: string;
+              deactivatedAt: string | null;
+            };
+          };
+        };
+        /** @description `invalid_request`: Some details of the request are not valid. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "invalid_request";
+            };
+          };
+        };
+        /** @description `unauthorized`: You are not signed in, or the API key is not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "unauthorized";
+            };
+          };
+        };
+        /** @description `insufficient_scope`: This API key may not do this: it lacks the scope. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "insufficient_scope";
+            };
+          };
+        };
+        /** @description `payment_link_not_found`: There is no payment link at this address. Check the link you were given. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "payment_link_not_found";
+            };
+          };
+        };
+        /** @description `internal_error`: Something went wrong on our side. Please try again. */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -2039,8 +2591,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -2051,8 +2603,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -2063,8 +2615,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "banks_unavailable";
+              /** @enum {string} */
+              code: "banks_unavailable";
             };
           };
         };
@@ -2156,8 +2708,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -2168,8 +2720,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -2180,8 +2732,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "role_forbidden";
+              /** @enum {string} */
+              code: "role_forbidden";
             };
           };
         };
@@ -2192,8 +2744,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -2380,8 +2932,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -2392,8 +2944,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -2404,8 +2956,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "role_forbidden";
+              /** @enum {string} */
+              code: "role_forbidden";
             };
           };
         };
@@ -2416,8 +2968,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "checkout_not_found";
+              /** @enum {string} */
+              code: "checkout_not_found";
             };
           };
         };
@@ -2428,8 +2980,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -2480,7 +3032,9 @@ export interface paths {
             | "refund.approved"
             | "refund.rejected"
             | "checkout.cancelled"
-            | "notification.resent";
+            | "notification.resent"
+            | "payment_link.created"
+            | "payment_link.deactivated";
           from?: string;
           to?: string;
         };
@@ -2506,8 +3060,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_request";
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -2518,8 +3072,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "unauthorized";
+              /** @enum {string} */
+              code: "unauthorized";
             };
           };
         };
@@ -2530,8 +3084,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "role_forbidden";
+              /** @enum {string} */
+              code: "role_forbidden";
             };
           };
         };
@@ -2542,8 +3096,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -2596,8 +3150,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "invalid_body" | "webhook_malformed";
+              /** @enum {string} */
+              code: "invalid_body" | "webhook_malformed";
             };
           };
         };
@@ -2608,8 +3162,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "webhook_unsigned";
+              /** @enum {string} */
+              code: "webhook_unsigned";
             };
           };
         };
@@ -2620,8 +3174,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "webhook_unknown_payment";
+              /** @enum {string} */
+              code: "webhook_unknown_payment";
             };
           };
         };
@@ -2632,8 +3186,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "body_too_large";
+              /** @enum {string} */
+              code: "body_too_large";
             };
           };
         };
@@ -2644,8 +3198,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "rate_limited";
+              /** @enum {string} */
+              code: "rate_limited";
             };
           };
         };
@@ -2656,8 +3210,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -2668,8 +3222,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "provider_error";
+              /** @enum {string} */
+              code: "provider_error";
             };
           };
         };
@@ -2717,8 +3271,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -2778,8 +3332,8 @@ export interface paths {
           };
           content: {
             "application/problem+json": components["schemas"]["Problem"] & {
-              /** @enum {unknown} */
-              code?: "internal_error";
+              /** @enum {string} */
+              code: "internal_error";
             };
           };
         };
@@ -2831,7 +3385,7 @@ export interface webhooks {
       parameters: {
         query?: never;
         header: {
-          /** @description t=<unix ms>,v1=<hex HMAC-SHA256(MERCHANT_NOTIFY_SECRET, "<t>.<raw body>")> */
+          /** @description t=<unix ms>,v1=<hex HMAC-SHA256(MERCHANT_NOTIFY_SECRET, "<t>.<raw body>")>, one v1= per signing secret. t is Unix time in milliseconds (not seconds), set when this delivery was sent: refuse one more than 5 minutes from your clock, either way */
           "Checkout-Signature": string;
           "Checkout-Delivery-Id": string;
         };
@@ -2941,6 +3495,9 @@ export interface components {
         | "attempt_failed"
         | "saved_account_ended"
         | "no_saved_account"
+        | "payment_link_not_found"
+        | "payment_link_ended"
+        | "payment_link_busy"
         | "not_paid"
         | "refund_currency"
         | "refund_not_allowed"

@@ -11,9 +11,13 @@ type JsonOf<T> = T extends { content: { "application/json": infer Body } } ? Bod
 /** The JSON body an operation takes. */
 export type RequestBody<P extends keyof paths, M extends Method> =
   Operation<P, M> extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : never;
-/** The JSON of an operation's success answer (200). */
+/** The JSON of an operation's success answer (200, or 201 for one that makes something). */
 export type Answer<P extends keyof paths, M extends Method> =
-  Operation<P, M> extends { responses: { 200: infer R } } ? JsonOf<R> : never;
+  Operation<P, M> extends { responses: { 200: infer R } }
+    ? JsonOf<R>
+    : Operation<P, M> extends { responses: { 201: infer R } }
+      ? JsonOf<R>
+      : never;
 /** The query parameters an operation takes. */
 export type Query<P extends keyof paths, M extends Method> =
   Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -31,6 +35,10 @@ export type RefundList = Answer<"/api/checkouts/{checkoutId}/refunds", "get">;
 
 export type PaymentOutcome = RequestBody<"/api/test-helpers/checkouts/{checkoutId}/complete", "post">["outcome"];
 export type CheckoutStatusView = Answer<"/api/test-helpers/checkouts/{checkoutId}/complete", "post">;
+
+export type CreatePaymentLinkParams = RequestBody<"/api/payment-links", "post">;
+export type PaymentLink = Answer<"/api/payment-links/{linkId}", "get">;
+export type PaymentLinkList = Answer<"/api/payment-links", "get">;
 
 /** The body of a notification the app POSTs to a checkout's notifyUrl. */
 export type MerchantNotification = JsonOf<webhooks["merchantNotification"]["post"]["requestBody"]>;
