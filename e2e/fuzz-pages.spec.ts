@@ -1,7 +1,7 @@
 import http from "node:http";
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
-import { createCheckout, serverActionIds } from "./journey";
+import { createCheckout, MERCHANT_KEY, serverActionIds } from "./journey";
 
 /*
  * The pages and their server actions, fuzzed over HTTP against the running app (the route handlers
@@ -68,6 +68,11 @@ const query = fc.dictionary(
     "checkout",
     "statusGroup",
     "paymentId",
+    "problem",
+    "checked",
+    "amount",
+    "field",
+    "format",
     "x",
   ),
   anyText,
@@ -91,6 +96,19 @@ const headers = fc.record(
 test("pages and server actions: no input makes a 5xx", async ({ request, baseURL }) => {
   test.setTimeout(240_000);
   const known = await createCheckout(request, { reference: `fuzz-${Date.now()}` });
+  const link = (await (
+    await request.post("/api/payment-links", {
+      headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
+      data: {
+        title: "Fuzz",
+        currency: "EUR",
+        payerAmount: { min: "1", max: "9" },
+        referencePrefix: "F",
+        payerField: { label: "No" },
+      },
+    })
+  ).json()) as { slug: string };
+  const slug = fc.oneof(fc.constant(link.slug), anyText.map(encodeURIComponent), fc.constantFrom("AAAAAAAA", "%ZZ"));
   const id = fc.oneof(
     fc.constant(known),
     anyText.map(encodeURIComponent),
@@ -114,6 +132,8 @@ test("pages and server actions: no input makes a 5xx", async ({ request, baseURL
     id.map((i) => `/checkout/${i}`),
     id.map((i) => `/checkout/${i}/return`),
     id.map((i) => `/backoffice/checkouts/${i}`),
+    slug.map((s) => `/pay/${s}`),
+    slug.map((s) => `/pay/${s}/qr`),
     anyText.map((t) => `/${encodeURIComponent(t)}`),
   );
   let requests = 0;
