@@ -20,6 +20,7 @@ export function StaffFrame({ member, children }: { member: SignedInStaff; childr
             <Link href="/backoffice" className={styles.brand}>
               Back office
             </Link>
+            {allowed.includes("payment_links.view") && <Link href="/backoffice/payment-links">Payment links</Link>}
             {allowed.includes("staff.manage") && <Link href="/backoffice/staff">Staff</Link>}
             {allowed.includes("api_keys.manage") && <Link href="/backoffice/api-keys">API keys</Link>}
             {allowed.includes("audit.view") && <Link href="/backoffice/activity">Activity</Link>}
