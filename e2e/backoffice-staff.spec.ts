@@ -49,6 +49,8 @@ const NEEDS: Record<string, StaffAction | "anyone"> = {
   refundCheckout: "refunds.create",
   cancelCheckoutAsStaff: "checkouts.cancel",
   resendNotificationAsStaff: "notifications.resend",
+  createPaymentLinkAction: "payment_links.manage",
+  deactivatePaymentLinkAction: "payment_links.manage",
   inviteStaffAction: "staff.manage",
   resetLinkAction: "staff.manage",
   changeRoleAction: "staff.manage",
@@ -172,12 +174,23 @@ test("every back-office action is refused 403 to each role the table does not al
     await anonymous.dispose();
   }
 
+  // Payment links: every role sees a link, its page and its QR code file.
+  const made = await admin.post("/api/payment-links", {
+    headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
+    data: { title: "Walk", currency: "EUR", amount: "5.00", referencePrefix: "WALK" },
+  });
+  expect(made.status()).toBe(201);
+  const linkId = ((await made.json()) as { id: string }).id;
+
   // The pages of what a role may not do answer 403 (they render whole: no loading state starts them).
-  const PAGES = {
+  const PAGES: Record<string, StaffAction> = {
     "/backoffice/staff": "staff.manage",
     "/backoffice/api-keys": "api_keys.manage",
     "/backoffice/activity": "audit.view",
-  } as const;
+    "/backoffice/payment-links": "payment_links.view",
+    [`/backoffice/payment-links/${linkId}`]: "payment_links.view",
+    [`/backoffice/payment-links/${linkId}/qr?format=png`]: "payment_links.view",
+  };
   for (const [path, needs] of Object.entries(PAGES))
     for (const role of ROLES) {
       const res = await sessions[role].get(path, { maxRedirects: 0 });
@@ -195,6 +208,18 @@ test("every back-office action is refused 403 to each role the table does not al
   }
   const view = await admin.get(`/api/checkouts/${id}`, { headers: { Authorization: `Bearer ${MERCHANT_KEY}` } });
   expect(await view.json()).toMatchObject({ status: "open", refunds: [] });
+  // ...and of a payment link: refused, the link still taking payments.
+  const forged = await callAction(
+    sessions.viewer,
+    serverAction("app/backoffice/payment-links/actions.ts", "deactivatePaymentLinkAction"),
+    { linkId },
+    baseURL!,
+  );
+  expect(forged.status()).toBe(403);
+  const link = await admin.get(`/api/payment-links/${linkId}`, {
+    headers: { Authorization: `Bearer ${MERCHANT_KEY}` },
+  });
+  expect(await link.json()).toMatchObject({ status: "active" });
   await Promise.all([admin, ...Object.values(sessions)].map((c) => c.dispose()));
 });
 
@@ -298,6 +323,13 @@ test("each staff action writes exactly one row of the audit trail, which admins 
       { checkoutId: id, notificationId: "ntf_00000000-0000-4000-8000-000000000000" },
     ],
     ["app/backoffice/actions.ts", "cancelCheckoutAsStaff", { checkoutId: id }],
+    [
+      "app/backoffice/payment-links/actions.ts",
+      "createPaymentLinkAction",
+      { title: "Audit", currency: "EUR", amountKind: "fixed", amount: "5.00", referencePrefix: "AUDIT" },
+    ],
+    // An unknown link: refused, and the refusal is recorded.
+    ["app/backoffice/payment-links/actions.ts", "deactivatePaymentLinkAction", { linkId: "plink_AAAAAAAAAAAAAAAA" }],
     ["app/backoffice/login/actions.ts", "logoutEverywhere", {}],
   ];
   let before = (await csvRows()).length;
