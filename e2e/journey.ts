@@ -116,18 +116,28 @@ export async function payerAtTheBank(request: APIRequestContext, checkoutId: str
   return paymentId;
 }
 
+/**
+ * The sandbox provider of the app the running test's project uses: each app's sandbox sits as far
+ * from the main one as its app from the main app (e2e/playwright.config.ts).
+ */
+export function sandboxUrl(): string {
+  const main = new URL(process.env.E2E_APP_URL!);
+  const app = new URL(test.info().project.use.baseURL ?? main.origin);
+  const sandbox = new URL(process.env.SANDBOX_URL!);
+  sandbox.port = String(Number(sandbox.port) + Number(app.port) - Number(main.port));
+  return sandbox.origin;
+}
+
 /** The payments the sandbox provider holds for a checkout (by its reference), through its control API. */
 export async function sandboxPayments(request: APIRequestContext, reference: string) {
-  const res = await request.get(
-    `${process.env.SANDBOX_URL}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`,
-  );
+  const res = await request.get(`${sandboxUrl()}/_sandbox/payments?endToEndId=${encodeURIComponent(reference)}`);
   expect(res.status()).toBe(200);
   return ((await res.json()) as { data: { bankId: string | null; method: string }[] }).data;
 }
 
 /** Makes the sandbox provider move a payment, through its control API (lib/sandbox/README.md). */
 export async function forceProviderStatus(request: APIRequestContext, paymentId: string, body: Record<string, string>) {
-  const res = await request.post(`${process.env.SANDBOX_URL}/_sandbox/payments/${paymentId}/status`, { data: body });
+  const res = await request.post(`${sandboxUrl()}/_sandbox/payments/${paymentId}/status`, { data: body });
   expect(res.status()).toBe(200);
 }
 
