@@ -137,3 +137,22 @@ test("staff make a link with a payer-chosen amount and a payer field; its QR cod
   for (const action of ["payment_link.created", "payment_link.deactivated"])
     expect(csv).toContain(`,staff,${DEMO_ADMIN.email},${action},payment_link,${id},succeeded,`);
 });
+
+test.describe("on a small phone", () => {
+  test.use({ viewport: { width: 320, height: 700 } });
+
+  test("the links' list, the form and a link's page fit 320 px without sideways scrolling", async ({ page }) => {
+    await signInToBackoffice(page);
+    const { url } = await makeLinkInBackoffice(page, {
+      title: `Membership fee for the spring term of the choir ${Date.now()}`,
+      amount: "120.00",
+      referencePrefix: "MEMBERSHIP-2026-SPR",
+      payerField: { label: "Member number or full name", required: false },
+    });
+    await expect(page.getByLabel("Link address")).toHaveValue(url);
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    expect(await width()).toBeLessThanOrEqual(320);
+    await page.goto("/backoffice/payment-links");
+    expect(await width()).toBeLessThanOrEqual(320);
+  });
+});
