@@ -3,7 +3,9 @@ import { expect, test, type Page } from "@playwright/test";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { expectNoAxeViolations } from "./axe";
-import { DEMO_ADMIN, signInToBackoffice } from "./journey";
+import { decideAtBank, DEMO_ADMIN, payWithBank, signInToBackoffice } from "./journey";
+
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /*
  * Payment links in the back office (issue 54, item 2): staff make a link, share its address and
@@ -61,11 +63,13 @@ function decodeQr(png: Buffer): string | undefined {
   return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
 }
 
-test("staff make a link with a payer-chosen amount and a payer field; its QR code decodes to its address; deactivated, it says so", async ({
+test("staff make a link with a payer-chosen amount and a payer field; its QR code decodes to its address; a payer pays it on a phone and staff see the payment under it; deactivated, it says so", async ({
   page,
   request,
+  browser,
   baseURL,
 }) => {
+  test.setTimeout(90_000);
   const title = `Invoice ${Date.now()}`;
   const invoice: LinkFields = {
     title,
@@ -107,16 +111,53 @@ test("staff make a link with a payer-chosen amount and a payer field; its QR cod
   ]);
   expect(png.suggestedFilename()).toBe(`payment-link-${slug}.png`);
   expect(decodeQr(await readFile((await png.path())!))).toBe(url);
-  const svg = await page.request.get(`/backoffice/payment-links/${id}/qr?format=svg`);
+  const svg = await page.request.get(`/pay/${slug}/qr?format=svg&download=1`);
   expect([svg.status(), svg.headers()["content-type"], svg.headers()["content-disposition"]]).toEqual([
     200,
     "image/svg+xml",
     `attachment; filename="payment-link-${slug}.svg"`,
   ]);
   expect(await svg.text()).toMatch(/^<svg /);
-  // Staff only, and only for a link that exists.
-  expect((await request.get(`/backoffice/payment-links/${id}/qr?format=png`)).status()).toBe(401);
-  expect((await page.request.get("/backoffice/payment-links/plink_AAAAAAAAAAAAAAAA/qr")).status()).toBe(404);
+  // Public like the link (a counter's poster, an invoice), and only for a link that exists.
+  expect((await request.get(`/pay/${slug}/qr?format=png`)).status()).toBe(200);
+  expect((await request.get("/pay/AAAAAAAAAAAA/qr")).status()).toBe(404);
+
+  // A payer opens the link on a phone in Lithuanian: the limits and the missing invoice number are
+  // said in their language; then they choose an amount, give the number, pay and land.
+  const phone = await browser.newContext({ ...PHONE, baseURL, locale: "lt-LT" });
+  const payer = await phone.newPage();
+  try {
+    await payer.goto(url);
+    await expect(payer.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expectNoAxeViolations(payer);
+    const amount = payer.getByRole("textbox", { name: "Suma (EUR)" });
+    await amount.fill("2");
+    await payer.getByRole("button", { name: "Tęsti mokėjimą" }).click();
+    const problems = payer.getByRole("main").getByRole("alert");
+    await expect(problems).toContainText("Įveskite sumą nuo 5,00 € iki 500,00 €.");
+    await expect(problems).toContainText("Užpildykite lauką „Invoice number“.");
+    await expect(amount).toHaveAttribute("aria-invalid", "true");
+    await expectNoAxeViolations(payer);
+    await amount.fill("42,50");
+    await payer.getByRole("textbox", { name: "Invoice number" }).fill("INV-2026-117");
+    await payer.getByRole("button", { name: "Tęsti mokėjimą" }).click();
+    // The ordinary checkout page, for the amount the payer chose.
+    await payer.waitForURL(/\/checkout\/co_[^/?]+\?lang=lt$/);
+    await expect(payer.getByText("42,50 €").first()).toBeVisible();
+    await payer.goto(`${new URL(payer.url()).pathname}?lang=en`);
+    await payWithBank(payer);
+    await decideAtBank(payer, "Approve");
+    await expect(payer.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  } finally {
+    await phone.close();
+  }
+  // Staff see the payment under the link, with the payer's invoice number.
+  await page.reload();
+  const paid = page
+    .getByRole("region", { name: "Checkouts from this link" })
+    .getByRole("row", { name: /INV-2026-117/ });
+  await expect(paid).toContainText("Paid");
+  await expect(paid).toContainText("€42.50");
 
   // Deactivate asks first; the answer is announced and the page says what the link is now.
   await page.getByRole("button", { name: "Deactivate link" }).click();

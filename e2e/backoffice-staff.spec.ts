@@ -189,7 +189,6 @@ test("every back-office action is refused 403 to each role the table does not al
     "/backoffice/activity": "audit.view",
     "/backoffice/payment-links": "payment_links.view",
     [`/backoffice/payment-links/${linkId}`]: "payment_links.view",
-    [`/backoffice/payment-links/${linkId}/qr?format=png`]: "payment_links.view",
   };
   for (const [path, needs] of Object.entries(PAGES))
     for (const role of ROLES) {

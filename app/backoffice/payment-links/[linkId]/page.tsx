@@ -30,7 +30,8 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ li
   const link = await getPaymentLink(ctx, linkId);
   if (!link) notFound();
   const [checkouts, qr] = await Promise.all([linkCheckouts(ctx.db, link.id), qrSvg(link.url)]);
-  const qrFile = `/backoffice/payment-links/${link.id}/qr`;
+  // The link's own public QR address (app/pay/[slug]/qr): the code holds nothing the link does not.
+  const qrFile = `/pay/${link.slug}/qr`;
   const payerField = link.payerField?.label;
   return (
     <StaffFrame member={member}>
@@ -54,10 +55,10 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ li
           dangerouslySetInnerHTML={{ __html: qr }}
         />
         <p className={own.downloads}>
-          <a href={`${qrFile}?format=svg`} download>
+          <a href={`${qrFile}?format=svg&download=1`} download>
             Download SVG<span className="visually-hidden"> of the QR code</span>
           </a>
-          <a href={`${qrFile}?format=png`} download>
+          <a href={`${qrFile}?format=png&download=1`} download>
             Download PNG<span className="visually-hidden"> of the QR code</span>
           </a>
         </p>
