@@ -107,7 +107,7 @@ test("pages and server actions: no input makes a 5xx", async ({ request, baseURL
         payerField: { label: "No" },
       },
     })
-  ).json()) as { slug: string };
+  ).json()) as { id: string; slug: string };
   const slug = fc.oneof(fc.constant(link.slug), anyText.map(encodeURIComponent), fc.constantFrom("AAAAAAAA", "%ZZ"));
   const id = fc.oneof(
     fc.constant(known),

@@ -87,6 +87,9 @@ export const paymentLinks = pgTable("payment_links", {
   // "staff:<id>" or "api_key:<id>".
   createdBy: text("created_by").notNull(),
   createdAt: createdAt(),
+  // A merchant's Idempotency-Key (per caller) and its request's hash: a retried create is this link again.
+  idempotencyKey: text("idempotency_key").unique(),
+  requestHash: text("request_hash"),
 });
 
 export const paymentAttempts = pgTable(

@@ -373,9 +373,17 @@ export function openApiDocument(serverUrl: string) {
           summary:
             "Make a payment link: a page at url that payers open to pay a fixed amount or one they choose, without a call from your backend per payment. Each payment is a checkout (notifications as usual)",
           security: "merchant",
+          parameters: [
+            idempotencyKey("A retry with the same key and request returns the same link (keys are per API key)."),
+          ],
           body: createPaymentLinkInput,
-          ok: { description: "The link", schema: paymentLinkView, status: 201 },
-          errors: [...MERCHANT, ...JSON_BODY],
+          ok: {
+            description: "The link (or the same link again for a repeated Idempotency-Key)",
+            schema: paymentLinkView,
+            status: 201,
+          },
+          headers: replayedHeader,
+          errors: [...MERCHANT, ...JSON_BODY, "idempotency_key_reused"],
         }),
         get: operation({
           summary: "Your payment links, newest first (at most 200)",

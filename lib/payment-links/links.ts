@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db";
@@ -8,6 +8,7 @@ import { amountInput, amount as amountView } from "../checkout/contract";
 import { merchantUrl, privateUrlErrors } from "../checkout/create-checkout";
 import { nowOf, type CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
+import { validateIdempotencyKey, type IdempotencyOptions } from "../checkout/idempotency";
 import { amountProblem, fromMinor, normaliseAmount, SUPPORTED_CURRENCIES, toMinor } from "../checkout/money";
 import { METADATA_LIMITS } from "../checkout/types";
 
@@ -160,11 +161,16 @@ const newLinkId = () => `plink_${randomBytes(12).toString("base64url")}`;
 const newSlug = () => randomBytes(8).toString("base64url").replace(/[-_]/g, "x");
 export const isSlug = (slug: string) => /^[A-Za-z0-9]{6,20}$/.test(slug);
 
-/** Makes a link; the field errors name what is wrong (400 invalid_request). */
+/**
+ * Makes a link; the field errors name what is wrong (400 invalid_request). With an Idempotency-Key
+ * (per caller), a retried request is answered with the link the first one made; the same key with
+ * another request is refused idempotency_key_reused.
+ */
 export async function createPaymentLink(
   input: CreatePaymentLinkInput,
   c: CheckoutContext,
   createdBy: string,
+  opts: IdempotencyOptions = {},
 ): Promise<PaymentLinkView> {
   const parsed = createPaymentLinkInput.safeParse(input);
   const errors = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
@@ -179,30 +185,58 @@ export async function createPaymentLink(
       errors: [{ path: "endsAt", message: "must be in the future" }],
     });
   const norm = (a: string | undefined) => (a === undefined ? null : normaliseAmount(a, v.currency));
-  const [row] = await c.db
-    .insert(paymentLinks)
-    .values({
-      id: newLinkId(),
-      slug: newSlug(),
-      title: v.title,
-      description: v.description || null,
-      currency: v.currency,
-      amount: norm(v.amount),
-      minAmount: norm(v.payerAmount?.min),
-      maxAmount: norm(v.payerAmount?.max),
-      suggestedAmount: norm(v.payerAmount?.suggested),
-      referencePrefix: v.referencePrefix,
-      payerFieldLabel: v.payerField?.label ?? null,
-      payerFieldRequired: v.payerField?.required ?? false,
-      returnUrl: v.returnUrl ?? null,
-      notifyUrl: v.notifyUrl ?? null,
-      endsAt: v.endsAt ? new Date(v.endsAt) : null,
-      maxPayments: v.maxPayments ?? null,
-      createdBy,
-      createdAt: now,
-    })
-    .returning();
-  return toView(row!, { count: 0, total: "0" }, c.config.appUrl, now);
+  const values = {
+    title: v.title,
+    description: v.description || null,
+    currency: v.currency,
+    amount: norm(v.amount),
+    minAmount: norm(v.payerAmount?.min),
+    maxAmount: norm(v.payerAmount?.max),
+    suggestedAmount: norm(v.payerAmount?.suggested),
+    referencePrefix: v.referencePrefix,
+    payerFieldLabel: v.payerField?.label ?? null,
+    payerFieldRequired: v.payerField?.required ?? false,
+    returnUrl: v.returnUrl ?? null,
+    notifyUrl: v.notifyUrl ?? null,
+    endsAt: v.endsAt ? new Date(v.endsAt) : null,
+    maxPayments: v.maxPayments ?? null,
+  };
+  const key = opts.idempotencyKey === undefined ? null : `${createdBy}:${validateIdempotencyKey(opts.idempotencyKey)}`;
+  // Over the values as stored: "25" and "25.00" are the same request.
+  const requestHash = key && createHash("sha256").update(JSON.stringify(values)).digest("hex");
+  const earlier = async () => {
+    if (!key) return undefined;
+    const [row] = await c.db
+      .select({ id: paymentLinks.id, requestHash: paymentLinks.requestHash })
+      .from(paymentLinks)
+      .where(eq(paymentLinks.idempotencyKey, key));
+    if (!row) return undefined;
+    if (row.requestHash !== requestHash) throw new CheckoutError("idempotency_key_reused");
+    opts.onReplay?.();
+    return requirePaymentLink(c, row.id);
+  };
+  const found = await earlier();
+  if (found) return found;
+  try {
+    const [row] = await c.db
+      .insert(paymentLinks)
+      .values({
+        ...values,
+        id: newLinkId(),
+        slug: newSlug(),
+        createdBy,
+        createdAt: now,
+        idempotencyKey: key,
+        requestHash,
+      })
+      .returning();
+    return toView(row!, { count: 0, total: "0" }, c.config.appUrl, now);
+  } catch (err) {
+    // Two requests with one key at once: the unique key lets one in, the other answers its link.
+    const winner = await earlier();
+    if (winner) return winner;
+    throw err;
+  }
 }
 
 /** Paid checkouts of each link: how many, and their sum. */
@@ -239,6 +273,8 @@ function rowOf(r: PaidRow): PaymentLinkRow {
     deactivatedAt: date(r.deactivated_at),
     createdBy: r.created_by as string,
     createdAt: date(r.created_at)!,
+    idempotencyKey: (r.idempotency_key as string | null) ?? null,
+    requestHash: (r.request_hash as string | null) ?? null,
   };
 }
 

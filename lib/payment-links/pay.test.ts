@@ -63,6 +63,25 @@ describe.each(testDbKinds())("payment links (%s)", (kind) => {
     expect(err.errors?.map((e) => e.path)).toEqual(["notifyUrl"]);
   });
 
+  it("a retried create with the same Idempotency-Key is the same link; another request under it is refused", async () => {
+    let replays = 0;
+    const opts = { idempotencyKey: "link-key-1", onReplay: () => replays++ };
+    const first = await createPaymentLink(fixed, ctx, "api_key:a", opts);
+    const again = await createPaymentLink({ ...fixed, amount: "25.00" }, ctx, "api_key:a", opts);
+    expect([again.id, replays]).toEqual([first.id, 1]);
+    expect((await refusal(createPaymentLink({ ...fixed, title: "Other" }, ctx, "api_key:a", opts))).code).toBe(
+      "idempotency_key_reused",
+    );
+    // Keys are per caller: another API key's same key is its own request.
+    expect((await createPaymentLink(fixed, ctx, "api_key:b", opts)).id).not.toBe(first.id);
+    // Two at once with one key: one link.
+    const [x, y] = await Promise.all([
+      createPaymentLink(chosen, ctx, "api_key:a", { idempotencyKey: "link-key-2" }),
+      createPaymentLink(chosen, ctx, "api_key:a", { idempotencyKey: "link-key-2" }),
+    ]);
+    expect(x.id).toBe(y.id);
+  });
+
   it("a payer's submission becomes an ordinary checkout of the link", async () => {
     const made = await make({ ...chosen, returnUrl: "https://shop.example/thanks" });
     expect(made).toMatchObject({

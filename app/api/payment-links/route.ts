@@ -1,5 +1,5 @@
 import { apiKeyActor, recordAudit } from "@/lib/audit/audit";
-import { json } from "@/lib/http/problem";
+import { IDEMPOTENT_REPLAYED, json } from "@/lib/http/problem";
 import { otherMethods, route } from "@/lib/http/route";
 import { createPaymentLink, createPaymentLinkInput, listPaymentLinks } from "@/lib/payment-links/links";
 
@@ -8,8 +8,14 @@ export const dynamic = "force-dynamic";
 
 export const POST = route(
   { body: createPaymentLinkInput, apiKey: "payment_links:write" },
-  async ({ body, ctx, caller }) => {
-    const link = await createPaymentLink(body, ctx, `api_key:${caller!.id}`);
+  async ({ body, req, ctx, caller }) => {
+    let replayed = false;
+    const link = await createPaymentLink(body, ctx, `api_key:${caller!.id}`, {
+      idempotencyKey: req.headers.get("idempotency-key") ?? undefined,
+      onReplay: () => (replayed = true),
+    });
+    // A replay made nothing: no second audit row, and it says so.
+    if (replayed) return json(link, 201, IDEMPOTENT_REPLAYED);
     await recordAudit(ctx.db, {
       actor: apiKeyActor(caller!),
       action: "payment_link.created",
