@@ -1,5 +1,16 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { BankCheckout } from "./client.ts";
+import type { paths } from "./schema.ts";
+
+/** The POSTs whose Idempotency-Key the app honours, by the document. */
+type HeaderOf<Op> = Op extends { parameters: { header?: infer H } } ? NonNullable<H> : never;
+type KeyedPosts = {
+  [P in keyof paths]: [HeaderOf<paths[P]["post"]>] extends [never]
+    ? never
+    : "Idempotency-Key" extends keyof HeaderOf<paths[P]["post"]>
+      ? P
+      : never;
+}[keyof paths];
 
 /** A fetch that records each request and answers `{}`. */
 function recording() {
@@ -49,6 +60,11 @@ describe("BankCheckout", () => {
       ["POST", "https://pay.example.com/api/payment-links/pl_1/deactivate", undefined],
     ]);
     expect(calls.filter((c) => c.method === "POST").every((c) => c.key !== null)).toBe(true);
+  });
+
+  it("retries the POSTs the app honours a key on: when this list changes, so does `repeatable` in client.ts", () => {
+    // Checked by tsc (npm run typecheck), not at run time.
+    expectTypeOf<KeyedPosts>().toEqualTypeOf<"/api/checkouts" | "/api/checkouts/{checkoutId}/refunds">();
   });
 
   it("keeps an id inside its path segment", async () => {
