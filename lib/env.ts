@@ -109,6 +109,7 @@ const rawSchema = z.object({
     .max(7 * 24 * 60 - 60)
     .default(24 * 60),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(15_000),
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_PAYMENTS_PER_IP: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(10),
@@ -249,6 +250,11 @@ export const SETTING_DOCS: Record<
   },
   CHECKOUT_TTL_MINUTES: { meaning: "default lifetime of a checkout (at most 7 days less an hour)", default: "1440" },
   WORKER_INTERVAL_MS: { meaning: "how often expiry, reconciliation and token re-sealing run", default: "15000" },
+  RETENTION_DAYS: {
+    meaning:
+      "days the bodies of delivered notifications and of provider webhooks, and used or expired staff invitation links, are kept before the worker prunes them (ended rate-limit windows, sessions and passkey challenges go as they end); checkouts, payments, refunds, their status history and the audit trail are kept for good",
+    default: "90",
+  },
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: { meaning: "payment starts per minute per checkout", default: "10" },
   RATE_LIMIT_PAYMENTS_PER_IP: { meaning: "payment starts per minute per client address", default: "120" },
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: {
@@ -550,6 +556,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     tokenKeys,
     checkoutTtlMs: raw.CHECKOUT_TTL_MINUTES * 60 * 1000,
     workerIntervalMs: raw.WORKER_INTERVAL_MS,
+    /** What is not the books is pruned this many days after it ended (lib/retention). */
+    retentionDays: raw.RETENTION_DAYS,
     trustedProxyHops: raw.TRUSTED_PROXY_HOPS,
     rateLimits: {
       paymentsPerCheckoutPerMinute: raw.RATE_LIMIT_PAYMENTS_PER_CHECKOUT,

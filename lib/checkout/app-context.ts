@@ -1,7 +1,12 @@
 import { closeDb, getDb } from "../db";
 import { databaseFailure, env } from "../env";
+import { watchDatabase } from "../metrics/collect";
+import { checkoutMetrics, recordProviderCall, recordRound } from "../metrics/record";
 import { createPisClient } from "../pis";
+import { startRetention } from "../retention/prune";
+import { observeRounds } from "../rounds";
 import type { CheckoutContext } from "./context";
+import { setCheckoutObserver } from "./observer";
 import { startOutbox } from "./notifications";
 import { startWorker } from "./reconcile";
 
@@ -18,11 +23,16 @@ export function appContext(): Promise<CheckoutContext> {
       clientId: e.pisClientId,
       clientSecret: e.pisClientSecret,
       timeoutMs: e.pisTimeoutMs,
+      observe: recordProviderCall,
     });
     // A deployment's likeliest first failure: say which setting, never its password.
     const db = await getDb().catch((err: unknown) => {
       throw new Error(databaseFailure(e, err), { cause: err });
     });
+    // The app's metrics (lib/metrics): the one place the checkout domain is told who listens.
+    watchDatabase(db);
+    setCheckoutObserver(checkoutMetrics);
+    observeRounds(recordRound);
     const ctx: CheckoutContext = {
       db,
       pis,
@@ -48,9 +58,10 @@ export function appContext(): Promise<CheckoutContext> {
 }
 
 /**
- * Starts this instance's background work (expiry, reconciliation, refund checks; the outbox),
- * once per server: called from instrumentation.ts `register()`. Every instance runs it; the work
- * is claimed row by row in the database (ADR 13), and embedded PGlite serves one instance.
+ * Starts this instance's background work (expiry, reconciliation, refund checks; the outbox;
+ * retention), once per server: called from instrumentation.ts `register()`. Every instance runs
+ * it; the work is claimed row by row in the database (ADR 13), and embedded PGlite serves one
+ * instance.
  */
 export async function startBackgroundWork(): Promise<void> {
   let ctx: CheckoutContext;
@@ -68,7 +79,11 @@ export async function startBackgroundWork(): Promise<void> {
   const interval = env().workerIntervalMs;
   // The outbox runs on its own, every second at most: notifications must not wait behind a
   // reconciliation pass that is asking a slow provider about a hundred payments.
-  const stops = [startWorker(ctx, interval), startOutbox(ctx, { pollMs: Math.min(1000, interval) })];
+  const stops = [
+    startWorker(ctx, interval),
+    startOutbox(ctx, { pollMs: Math.min(1000, interval) }),
+    startRetention(ctx.db, env().retentionDays),
+  ];
   stopBackground = async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

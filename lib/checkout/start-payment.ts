@@ -3,15 +3,7 @@ import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
-import {
-  countedKeys,
-  countingHits,
-  enforceAll,
-  sweepNowAndThen,
-  verdictsOf,
-  type Counted,
-  type Hit,
-} from "../http/rate-limit";
+import { countedKeys, countingHits, enforceAll, verdictsOf, type Counted, type Hit } from "../http/rate-limit";
 import { checkouts, paymentAttempts, type AttemptRow, type CheckoutRow, type LinkRow } from "../db/schema";
 import { PisError } from "../pis";
 import { applyProviderStatus, checkoutMove, type SeenAttempt } from "./apply-status";
@@ -265,7 +257,6 @@ async function checkoutWithAttempt(c: CheckoutContext, checkoutId: string, attem
     ]),
   );
   const [row] = await checkoutAndKeyCounting(limits.length)(c.db).execute({ checkoutId, attemptKey, now, ...keys });
-  await sweepNowAndThen(c.db, now);
   // An unknown checkout's hits are counted (the address's among them) and it is answered 404.
   if (row) enforceAll(verdictsOf(limits, row.counted, now));
   return { checkout: row?.checkout, existing: row?.attempt ?? undefined };

@@ -8,6 +8,7 @@ import { clientKey } from "./client-address";
  * Rate limits shared by every instance through the database (ADR 14): a fixed window per key,
  * counted with one atomic upsert, so instances never disagree and nothing lives in one process's
  * memory. Refused hits count too: a client hammering a limit stays refused until its window ends.
+ * Windows that ended are pruned by the worker (lib/retention), off the requests' path.
  */
 
 export interface Limit {
@@ -96,11 +97,6 @@ export function verdictsOf(hits: Hit[], rows: Counted[], now: Date): Verdict[] {
   return hits.map(({ key, rule }) => verdict(rule, counted.get(key), now));
 }
 
-/** Windows that ended are swept now and then, by whichever request comes by. */
-export async function sweepNowAndThen(db: Db, now: Date): Promise<void> {
-  if (Math.random() < 0.01) await db.execute(sql`delete from rate_limits where expires_at < ${now}`);
-}
-
 /** Throws RateLimitedError when any verdict refuses, with the longest wait. */
 export function enforceAll(verdicts: Verdict[]): void {
   if (verdicts.some((v) => !v.ok)) throw new RateLimitedError(Math.max(...verdicts.map((v) => v.retryAfterSeconds)));
@@ -109,7 +105,6 @@ export function enforceAll(verdicts: Verdict[]): void {
 /** Counts one hit on each key, all in one statement, and says for each whether it is within its limit. */
 export async function hitAll(db: Db, hits: Hit[], now = new Date()): Promise<Verdict[]> {
   const result = await db.execute(countingHits(countedKeys(hits, now), now));
-  await sweepNowAndThen(db, now);
   return verdictsOf(hits, rowsOf<Counted>(result), now);
 }
 
@@ -130,7 +125,6 @@ export async function limitFailures(
   now = new Date(),
 ): Promise<Judged> {
   const rows = rowsOf<Counted>(await db.execute(countingHits(countedKeys(hits, now), now)));
-  await sweepNowAndThen(db, now);
   const refused = verdictsOf(hits, rows, now).filter((v) => !v.ok);
   if (refused.length > 0) return { ok: false, retryAfterSeconds: Math.max(...refused.map((v) => v.retryAfterSeconds)) };
   const passed = await check();
