@@ -57,12 +57,19 @@ export function payerProblems(link: PaymentLinkView, input: PayerInput): PayerPr
   return problems;
 }
 
-const PROBLEM_TEXT: Record<PayerProblem["kind"], (p: PayerProblem) => string> = {
-  amountFormat: () => 'must be a decimal amount like "12.50"',
-  amountRange: (p) => `must be from ${"min" in p ? p.min : ""} to ${"max" in p ? p.max : ""}`,
-  fieldRequired: () => "is required",
-  fieldTooLong: (p) => `must be at most ${"max" in p ? p.max : ""} characters`,
-};
+/** A problem as the API's field error says it (the page says it in the payer's language). */
+function problemText(p: PayerProblem): string {
+  switch (p.kind) {
+    case "amountFormat":
+      return 'must be a decimal amount like "12.50"';
+    case "amountRange":
+      return `must be from ${p.min} to ${p.max}`;
+    case "fieldRequired":
+      return "is required";
+    case "fieldTooLong":
+      return `must be at most ${p.max} characters`;
+  }
+}
 
 /** A limited link's checkout ends sooner, so one a payer walked away from holds the last place briefly. */
 const LIMITED_CHECKOUT_TTL_MS = 15 * 60_000;
@@ -94,7 +101,7 @@ export async function checkoutFromLink(
   if (problems.length > 0)
     throw new CheckoutError("invalid_request", {
       detail: "The payment is not valid.",
-      errors: problems.map((p) => ({ path: p.path, message: PROBLEM_TEXT[p.kind](p) })),
+      errors: problems.map((p) => ({ path: p.path, message: problemText(p) })),
     });
   if (link.status !== "active") throw endedError(link.status);
   if (hits.length > 0) enforceAll(await hitAll(c.db, hits));

@@ -95,14 +95,18 @@ function PayForm(p: {
   const { link, locale, values, problems } = p;
   const t = messages(locale);
   const money = (a: string) => formatMoney(a, link.currency, locale);
-  const text = (q: PayerProblem) =>
-    q.kind === "amountFormat"
-      ? t["link.error.amountFormat"]
-      : q.kind === "amountRange"
-        ? format(t["link.error.amountRange"], { min: money(q.min), max: money(q.max) })
-        : q.kind === "fieldRequired"
-          ? format(t["link.error.fieldRequired"], { label: q.label })
-          : format(t["link.error.fieldTooLong"], { label: q.label, max: String(q.max) });
+  const text = (q: PayerProblem) => {
+    switch (q.kind) {
+      case "amountFormat":
+        return t["link.error.amountFormat"];
+      case "amountRange":
+        return format(t["link.error.amountRange"], { min: money(q.min), max: money(q.max) });
+      case "fieldRequired":
+        return format(t["link.error.fieldRequired"], { label: q.label });
+      case "fieldTooLong":
+        return format(t["link.error.fieldTooLong"], { label: q.label, max: String(q.max) });
+    }
+  };
   const errorOf = (path: PayerProblem["path"]) => problems.find((q) => q.path === path);
   const amountError = errorOf("amount");
   const fieldError = errorOf("field");
