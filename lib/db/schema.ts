@@ -160,15 +160,24 @@ export const statusEvents = pgTable(
 );
 
 /** Every webhook received signed with our secret, kept for audit (forged ones are refused unstored). */
-export const webhookEvents = pgTable("webhook_events", {
-  id: bigserial("id", { mode: "number" }).primaryKey(),
-  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
-  type: text("type"),
-  providerPaymentId: text("provider_payment_id"),
-  signatureValid: boolean("signature_valid").notNull(),
-  outcome: text("outcome").notNull(),
-  rawBody: text("raw_body").notNull(),
-});
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    type: text("type"),
+    providerPaymentId: text("provider_payment_id"),
+    signatureValid: boolean("signature_valid").notNull(),
+    outcome: text("outcome").notNull(),
+    rawBody: text("raw_body").notNull(),
+  },
+  // Bodies retention has yet to empty (lib/retention): each batch an index scan.
+  (t) => [
+    index("webhook_events_prunable_idx")
+      .on(t.receivedAt)
+      .where(sql`${t.rawBody} <> ''`),
+  ],
+);
 
 /** A merchant's Idempotency-Key on checkout creation, with a hash of the request it came with. */
 export const idempotencyKeys = pgTable("idempotency_keys", {
@@ -246,6 +255,10 @@ export const notifications = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.deliveredAt} is null`),
     index("notifications_checkout_idx").on(t.checkoutId),
+    // Delivered rows whose body retention has yet to empty (lib/retention): each batch an index scan.
+    index("notifications_prunable_idx")
+      .on(t.deliveredAt)
+      .where(sql`${t.deliveredAt} is not null and ${t.payload} <> ''`),
   ],
 );
 

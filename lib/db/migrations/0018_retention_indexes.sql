@@ -1,0 +1,2 @@
+CREATE INDEX IF NOT EXISTS "notifications_prunable_idx" ON "notifications" USING btree ("delivered_at") WHERE "notifications"."delivered_at" is not null and "notifications"."payload" <> '';--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "webhook_events_prunable_idx" ON "webhook_events" USING btree ("received_at") WHERE "webhook_events"."raw_body" <> '';
