@@ -143,12 +143,16 @@ test("the client's errors are typed: validation, key, unknown checkout, reused k
 
 test("the client makes, reads, lists and deactivates a payment link", async () => {
   const api = client();
-  const link = await api.paymentLinks.create({
+  const key = `client-link-${Date.now()}`;
+  const params = {
     title: "Client e2e donation",
-    currency: "EUR",
+    currency: "EUR" as const,
     amount: "5.00",
     referencePrefix: "client-e2e",
-  });
+  };
+  const link = await api.paymentLinks.create(params, { idempotencyKey: key });
+  // The same request under its key (a retry after a lost answer) is the same link.
+  expect((await api.paymentLinks.create(params, { idempotencyKey: key })).id).toBe(link.id);
   expect(link).toMatchObject({ status: "active", amount: "5.00", url: expect.stringContaining(link.slug) });
   expect(await api.paymentLinks.get(link.id)).toMatchObject({ id: link.id, payments: 0, totalPaid: "0.00" });
   expect((await api.paymentLinks.list()).items.map((l) => l.id)).toContain(link.id);

@@ -64,7 +64,9 @@ describe("BankCheckout", () => {
 
   it("retries the POSTs the app honours a key on: when this list changes, so does `repeatable` in client.ts", () => {
     // Checked by tsc (npm run typecheck), not at run time.
-    expectTypeOf<KeyedPosts>().toEqualTypeOf<"/api/checkouts" | "/api/checkouts/{checkoutId}/refunds">();
+    expectTypeOf<KeyedPosts>().toEqualTypeOf<
+      "/api/checkouts" | "/api/checkouts/{checkoutId}/refunds" | "/api/payment-links"
+    >();
   });
 
   it("keeps an id inside its path segment", async () => {

@@ -74,12 +74,15 @@ export class BankCheckout {
     };
 
     this.paymentLinks = {
-      /**
-       * A page payers open to pay without a call from your backend. Not retried: the app does not
-       * honour an Idempotency-Key here yet, and a retry after a lost answer could make two links.
-       */
+      /** A page payers open to pay without a call from your backend. The app honours the Idempotency-Key. */
       create: async (params: CreatePaymentLinkParams, options?: CallOptions) =>
-        api.request<PaymentLink>({ method: "POST", path: "/api/payment-links", body: params, options }),
+        api.request<PaymentLink>({
+          method: "POST",
+          repeatable: true,
+          path: "/api/payment-links",
+          body: params,
+          options,
+        }),
       get: async (linkId: string, options?: CallOptions) =>
         api.request<PaymentLink>({ method: "GET", path: link(linkId), options }),
       list: async (options?: CallOptions) =>

@@ -2089,7 +2089,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** @description A retry with the same key and request returns the same link (keys are per API key). */
+          "Idempotency-Key"?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -2141,9 +2144,11 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The link */
+        /** @description The link (or the same link again for a repeated Idempotency-Key) */
         201: {
           headers: {
+            /** @description Present when this answer is the earlier request's with the same Idempotency-Key (a replay) */
+            "Idempotent-Replayed"?: "true";
             [name: string]: unknown;
           };
           content: {
@@ -2245,6 +2250,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"] & {
               /** @enum {string} */
               code: "unsupported_media_type";
+            };
+          };
+        };
+        /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request. */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "idempotency_key_reused";
             };
           };
         };
