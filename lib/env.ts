@@ -102,6 +102,10 @@ const rawSchema = z.object({
   BACKOFFICE_PASSWORD: optionalString,
   MERCHANT_NOTIFY_SECRET: optionalString,
   TOKEN_ENCRYPTION_KEYS: optionalString,
+  METRICS_TOKEN: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
+  ),
   CHECKOUT_TTL_MINUTES: z.coerce
     .number()
     .int()
@@ -246,6 +250,12 @@ export const SETTING_DOCS: Record<
   TOKEN_ENCRYPTION_KEYS: {
     meaning: "AES-256 keys sealing saved accounts' tokens: id:base64 of 32 bytes, comma-separated, newest first",
     default: "a development key in sandbox mode; required otherwise",
+    secret: true,
+  },
+  METRICS_TOKEN: {
+    meaning:
+      "bearer token a Prometheus scraper sends to read GET /api/metrics (Authorization: Bearer ...); without it only this machine may read them",
+    default: "unset: only this machine",
     secret: true,
   },
   CHECKOUT_TTL_MINUTES: { meaning: "default lifetime of a checkout (at most 7 days less an hour)", default: "1440" },
@@ -569,6 +579,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       returnReadsPerIpPerMinute: raw.RATE_LIMIT_RETURN_READS_PER_IP,
       linkCheckoutsPerIpPerMinute: raw.RATE_LIMIT_LINK_CHECKOUTS_PER_IP,
     },
+    /** Lets a scraper read GET /api/metrics from elsewhere than this machine (lib/metrics). */
+    metricsToken: raw.METRICS_TOKEN,
     /** A test rig runs the real-provider mode with development settings (said at start-up). */
     insecureSettings: !sandbox && raw.ALLOW_INSECURE_SETTINGS === "true",
     /** Merchant URLs (returnUrl, notifyUrl) may point at localhost and private networks. */

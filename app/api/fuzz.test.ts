@@ -205,6 +205,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     const webhooks = await import("@/app/api/webhooks/pis/route");
     const health = await import("@/app/api/health/route");
     const ready = await import("@/app/api/health/ready/route");
+    const metrics = await import("@/app/api/metrics/route");
     const savedAccount = await import("@/app/api/checkouts/[checkoutId]/saved-account/route");
     const linkReturn = await import("@/app/checkout/[checkoutId]/saved-account/route");
     const payPost = await import("@/app/checkout/[checkoutId]/pay/route");
@@ -231,6 +232,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
       "POST /api/webhooks/pis": webhooks.POST,
       "GET /api/health": health.GET,
       "GET /api/health/ready": ready.GET,
+      "GET /api/metrics": metrics.GET,
       "POST /api/checkouts/{id}/saved-account": savedAccount.POST,
       "DELETE /api/checkouts/{id}/saved-account": savedAccount.DELETE,
       "GET /checkout/{id}/saved-account": linkReturn.GET,
@@ -320,6 +322,7 @@ describe("route fuzzing: no input makes a 5xx", () => {
     ["GET /api/banks", "GET", undefined, false],
     ["GET /api/health", "GET", undefined, false],
     ["GET /api/health/ready", "GET", undefined, false],
+    ["GET /api/metrics", "GET", undefined, false],
     ["POST /api/checkouts/{id}/saved-account", "POST", paymentBody, true],
     ["DELETE /api/checkouts/{id}/saved-account", "DELETE", undefined, true],
     ["GET /checkout/{id}/saved-account", "GET", undefined, true],

@@ -1,8 +1,12 @@
 import { closeDb, getDb } from "../db";
 import { databaseFailure, env } from "../env";
+import { watchDatabase } from "../metrics/collect";
+import { checkoutMetrics, recordProviderCall, recordRound } from "../metrics/record";
 import { createPisClient } from "../pis";
 import { startRetention } from "../retention/prune";
+import { observeRounds } from "../rounds";
 import type { CheckoutContext } from "./context";
+import { setCheckoutObserver } from "./observer";
 import { startOutbox } from "./notifications";
 import { startWorker } from "./reconcile";
 
@@ -19,11 +23,16 @@ export function appContext(): Promise<CheckoutContext> {
       clientId: e.pisClientId,
       clientSecret: e.pisClientSecret,
       timeoutMs: e.pisTimeoutMs,
+      observe: recordProviderCall,
     });
     // A deployment's likeliest first failure: say which setting, never its password.
     const db = await getDb().catch((err: unknown) => {
       throw new Error(databaseFailure(e, err), { cause: err });
     });
+    // The app's metrics (lib/metrics): the one place the checkout domain is told who listens.
+    watchDatabase(db);
+    setCheckoutObserver(checkoutMetrics);
+    observeRounds(recordRound);
     const ctx: CheckoutContext = {
       db,
       pis,

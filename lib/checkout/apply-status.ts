@@ -14,8 +14,15 @@ import {
 import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { writeIfUnchanged, type GuardedWrite } from "./guarded-write";
 import { notificationRow, type NotificationEvent } from "./notifications";
-import { canMoveAttempt, canMoveCheckout, checkoutStatusForAttempt, isFinalGroup } from "./status-machine";
-import type { CheckoutStatus } from "./types";
+import { tell } from "./observer";
+import {
+  canMoveAttempt,
+  canMoveCheckout,
+  checkoutStatusForAttempt,
+  isFinalCheckout,
+  isFinalGroup,
+} from "./status-machine";
+import type { CheckoutStatus, PaymentMethod } from "./types";
 
 export type ApplyOutcome = "applied" | "unchanged" | "unknown_attempt";
 
@@ -89,6 +96,7 @@ async function applyStatus(
     if (!plan.write) return { outcome: plan.outcome, audited: false };
     const webhookEvent = audit && { ...audit, outcome: plan.outcome };
     if (await writeIfUnchanged(ctx.db, { ...plan.write, webhookEvent })) {
+      if (plan.write.moveTo) reportMove(plan.write.moveTo, seen.attempt.method);
       return { outcome: plan.outcome, audited: webhookEvent !== undefined };
     }
     // Each retry follows a write that did land, so this only ends under a storm of writes to one checkout.
@@ -314,7 +322,17 @@ export async function moveCheckout(
   if (!move) return false;
   const written = await writeIfUnchanged(tx, { checkout, ...move });
   if (!written) throw new Error(`checkout ${checkout.id} changed under its lock`);
+  reportMove(to, null);
   return true;
+}
+
+/**
+ * Every move to a final status lands through applyStatus or moveCheckout (a payment start only
+ * ever moves to processing): the metrics' count of ended checkouts. Counted once the statement
+ * applied; a transaction rolled back after it (rare) is still counted.
+ */
+function reportMove(to: CheckoutStatus, method: PaymentMethod | null) {
+  if (isFinalCheckout(to)) tell((o) => o.ended(to, method));
 }
 
 /**

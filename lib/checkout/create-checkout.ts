@@ -5,6 +5,7 @@ import { checkouts, idempotencyKeys } from "../db/schema";
 import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
 import { nowOf, type CheckoutContext, type Tx } from "./context";
+import { tell } from "./observer";
 import { CheckoutError } from "./errors";
 import { newCheckoutId } from "./ids";
 import { isPrivateHost } from "./private-address";
@@ -248,6 +249,7 @@ export async function insertCheckout(
   const [row] =
     db === c.db ? await insertPrepared(c.db).execute(values) : await db.insert(checkouts).values(values).returning();
   if (!row) throw new Error("insert returned no row");
+  tell((o) => o.created(paymentLinkId ? "payment_link" : "api"));
   return toCheckoutView(row);
 }
 

@@ -5,6 +5,7 @@ import { rowsOf } from "../db/raw";
 import { notifications } from "../db/schema";
 import { nowOf, type CheckoutContext, type Tx } from "./context";
 import type { MerchantNotification } from "./contract";
+import { tell } from "./observer";
 import { postToMerchant } from "./merchant-post";
 import type { NotificationEvent } from "./types";
 
@@ -189,6 +190,7 @@ async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): 
       ...(ok ? {} : { nextAttemptAt: new Date(now.getTime() + (delay ?? 100 * 365 * 24 * 3600_000)) }),
     })
     .where(and(eq(notifications.id, n.id), eq(notifications.lockedUntil, n.lease)));
+  tell((o) => o.delivered(ok ? "delivered" : delay === undefined ? "given_up" : "failed"));
   return ok;
 }
 

@@ -146,5 +146,6 @@ export function startWorker(ctx: CheckoutContext, intervalMs: number): () => Pro
     () => reconcile(ctx),
     intervalMs,
     (err) => console.error("reconciliation failed", err),
+    "reconcile",
   );
 }

@@ -79,5 +79,6 @@ export function autovacuumEvery(pool: Pool, everyMs = 15_000): () => Promise<voi
     () => autovacuum(pool),
     everyMs,
     (err) => console.error(`vacuuming the embedded database failed: ${err instanceof Error ? err.message : err}`),
+    "autovacuum",
   );
 }

@@ -38,7 +38,7 @@ const STAFF: ErrorCode[] = ["unauthorized", "role_forbidden"];
 
 interface Operation {
   summary: string;
-  security?: "merchant" | "staff";
+  security?: keyof typeof SECURITY;
   parameters?: object[];
   body?: z.ZodType;
   /** The success answer: JSON of `schema`, or text of `textType` (a CSV export, say). */
@@ -75,10 +75,17 @@ function errorResponses(codes: ErrorCode[]) {
   );
 }
 
+/** Each kind of caller's credential; the metrics take no credential from this machine (`{}`). */
+const SECURITY = {
+  merchant: [{ merchantKey: [] }],
+  staff: [{ staffSession: [] }],
+  metrics: [{ metricsToken: [] }, {}],
+};
+
 function operation(op: Operation) {
   return {
     summary: op.summary,
-    ...(op.security && { security: [op.security === "merchant" ? { merchantKey: [] } : { staffSession: [] }] }),
+    ...(op.security && { security: SECURITY[op.security] }),
     ...(op.parameters && { parameters: op.parameters }),
     ...(op.body && { requestBody: { required: true, content: json(op.body, "input") } }),
     "x-error-codes": [...new Set([...op.errors, ...ALWAYS])],
@@ -180,6 +187,7 @@ export function openApiDocument(serverUrl: string) {
     components: {
       securitySchemes: {
         merchantKey: { type: "http", scheme: "bearer", description: "MERCHANT_API_KEY" },
+        metricsToken: { type: "http", scheme: "bearer", description: "METRICS_TOKEN (not needed from this machine)" },
         staffSession: {
           type: "apiKey",
           in: "cookie",
@@ -498,6 +506,15 @@ export function openApiDocument(serverUrl: string) {
           summary: "Liveness: the process answers (nothing about its dependencies)",
           ok: { description: "Alive", schema: contract.liveness },
           errors: [],
+        }),
+      },
+      "/api/metrics": {
+        get: operation({
+          summary:
+            'This instance\'s metrics in the Prometheus text format (README "Metrics"): with METRICS_TOKEN, or from this machine; never cached',
+          security: "metrics",
+          ok: { description: "The Prometheus exposition (text format 0.0.4)", textType: "text/plain" },
+          errors: ["unauthorized"],
         }),
       },
       "/api/health/ready": {

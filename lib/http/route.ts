@@ -7,6 +7,7 @@ import { CheckoutError } from "../checkout/errors";
 import { countingRoundTrips, withRoundTripCount } from "../db/round-trips";
 import { env } from "../env";
 import { logger } from "../log/logger";
+import { recordRequest } from "../metrics/record";
 import { redactError } from "../log/redact";
 import { recordAnswer, recordingAnswers } from "./contract-record";
 import { BodyNotText, BodyTooLarge, MAX_BODY_BYTES, readBodyLimited } from "./body";
@@ -79,9 +80,18 @@ export function route<
     ctx: { params: Promise<Record<string, string | string[] | undefined>> },
   ): Promise<Response> => {
     const started = performance.now();
+    // Next hands the params over already resolved: taken as they arrive rather than awaited, so the
+    // route's template is known by the time the answer is (routeOf).
+    let params: RouteParams | undefined;
+    ctx.params.then(
+      (p) => (params = p),
+      () => {},
+    );
     const requestId = requestIdOf(req);
     const res = countingRoundTrips ? await handleCounted(req, ctx, requestId) : await handle(req, ctx, requestId);
     const durationMs = performance.now() - started;
+    const template = routeOf(req, params);
+    recordRequest(req.method, template, res.status, durationMs);
     if (timingHandlers) res.headers.set("Server-Timing", `handler;dur=${durationMs.toFixed(1)}`);
     apiHeaders ??= apiSecurityHeaders(env().appUrl);
     for (const [k, v] of Object.entries(apiHeaders)) res.headers.set(k, v);
@@ -91,7 +101,7 @@ export function route<
       {
         reqId: requestId,
         method: req.method,
-        route: routeOf(req),
+        route: template,
         status: res.status,
         durationMs: Math.round(durationMs),
       },
@@ -207,9 +217,34 @@ function requestIdOf(req: Request): string {
   return given && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : randomUUID();
 }
 
-/** The route as a pattern: ids out, so lines group by route and carry no identifiers of payers. */
-function routeOf(req: Request): string {
-  return new URL(req.url).pathname.replace(/\/(co|pa|rf|ntf|al)_[A-Za-z0-9_-]+/g, "/{id}");
+type RouteParams = Record<string, string | string[] | undefined>;
+
+/**
+ * The route as its template, so log lines and metrics group by route and carry no identifiers of
+ * payers nor made-up addresses: the segment each path parameter matched is `{id}` (a link's
+ * slug too), what a catch-all matched `{...path}`. Ids are taken out by their look as well, for
+ * a caller that has no parameters.
+ */
+export function routeOf(req: Request, params: RouteParams = {}): string {
+  const segments = new URL(req.url).pathname.split("/");
+  for (const value of Object.values(params)) {
+    if (Array.isArray(value) && value.length > 0) segments.splice(-value.length, value.length, "{...path}");
+  }
+  for (const value of Object.values(params)) {
+    if (typeof value !== "string") continue;
+    // The first segment that reads as the value: the params come decoded, the path does not.
+    const at = segments.findIndex((s, i) => i > 0 && (s === value || decoded(s) === value));
+    if (at > 0) segments[at] = "{id}";
+  }
+  return segments.join("/").replace(/\/(co|pa|rf|ntf|al|plink)_[A-Za-z0-9_-]+/g, "/{id}");
+}
+
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 class InvalidInput extends Error {

@@ -36,7 +36,7 @@ export {
   type PaymentFailureReason,
   type StatusKind,
 } from "./status";
-export { DEFAULT_RETRY, type PisConfig, type RetryPolicy } from "./transport";
+export { DEFAULT_RETRY, type PisCall, type PisConfig, type RetryPolicy } from "./transport";
 export { CONFIRM_LINK_LIFETIME_MS } from "./payments";
 export { API_VERSIONS, type AccountPsu, type ApiVersion, type Psu, type PsuHttpMethod } from "./versions";
 export type {

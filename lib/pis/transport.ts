@@ -28,6 +28,20 @@ export interface PisConfig {
   retry?: Partial<RetryPolicy>;
   /** Sent as Plugin-* headers so the provider can tell integrations apart. */
   plugin?: { version: string; platform: string; platformVersion: string };
+  /**
+   * Told of every exchange with the provider, each try of a retried GET on its own (the app's
+   * metrics). Called synchronously on the call's own path: it must be cheap, and what it throws
+   * is ignored.
+   */
+  observe?: (call: PisCall) => void;
+}
+
+/** One exchange with the provider as an observer sees it: no ids, no bodies. */
+export interface PisCall {
+  operation: string;
+  durationMs: number;
+  /** Why it failed (a PisError, as the caller gets it); absent when the answer was read. */
+  error?: unknown;
 }
 
 export type QueryValue = string | boolean | readonly string[] | undefined;
@@ -158,14 +172,27 @@ export function createTransport(config: PisConfig): Transport {
     return parsed.data;
   }
 
+  function observe(operation: string, started: number, err?: unknown) {
+    if (!config.observe) return;
+    try {
+      config.observe({ operation, durationMs: performance.now() - started, error: err });
+    } catch {
+      // An observer's fault must never fail a payment.
+    }
+  }
+
   return async function request<T extends z.ZodType>(spec: RequestSpec<T>): Promise<z.infer<T>> {
     // Only reads are safe to repeat: a POST whose answer was lost may still have created a payment
     // or a refund, and sending it again could create a second one.
     const tries = spec.method === "GET" ? Math.max(1, Math.floor(policy.attempts)) : 1;
     for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
       try {
-        return await once(spec, attempt);
+        const answer = await once(spec, attempt);
+        observe(spec.operation, started);
+        return answer;
       } catch (err) {
+        observe(spec.operation, started, err);
         if (!(err instanceof PisError) || attempt >= tries || !retryable(err)) throw err;
         await sleep(backoffDelay(attempt, policy));
       }

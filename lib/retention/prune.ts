@@ -127,6 +127,7 @@ export function startRetention(db: Db, retentionDays: number, everyMs = PRUNE_EV
     },
     everyMs,
     (err) => console.error("retention: pruning failed", err),
+    "retention",
   );
   return () => {
     stopping = true;
