@@ -80,11 +80,11 @@ export function route<
     ctx: { params: Promise<Record<string, string | string[] | undefined>> },
   ): Promise<Response> => {
     const started = performance.now();
-    // Next hands the params over already resolved: taken as they arrive rather than awaited, so the
-    // route's template is known by the time the answer is (routeOf).
+    // Next hands the params over already resolved (none at all, for a route without any): taken as
+    // they arrive rather than awaited, so the route's template is known by the time the answer is.
     let params: RouteParams | undefined;
-    ctx.params.then(
-      (p) => (params = p),
+    Promise.resolve(ctx.params).then(
+      (p) => (params = p ?? {}),
       () => {},
     );
     const requestId = requestIdOf(req);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { routeOf } from "../http/route";
+import { route, routeOf } from "../http/route";
 import { PisError } from "../pis";
 import { everyInterval, observeRounds } from "../rounds";
 import { mayReadMetrics } from "./access";
@@ -56,6 +56,15 @@ describe("route templates", () => {
     expect(routeOf(at("/pay/caf%C3%A9/qr"), { slug: "café" })).toBe("/pay/{id}/qr");
     // A value that is also a word of the path: one segment replaced, the rest still the source's words.
     expect(routeOf(at("/api/checkouts/status/status"), { checkoutId: "status" })).toBe("/api/checkouts/{id}/status");
+  });
+
+  it("records a route Next calls without params (a route with no parameters gets none in production)", async () => {
+    const handler = route({}, async () => ({ ok: true }));
+    const res = await handler(at("/api/health"), { params: undefined as never });
+    expect(res.status).toBe(200);
+    expect(
+      await valueOf("checkout_http_request_duration_seconds", { method: "GET", route: "/api/health", status: "200" }),
+    ).toBeDefined();
   });
 
   it("takes ids out by their look when it has no parameters", () => {
