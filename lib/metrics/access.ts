@@ -23,11 +23,20 @@ function sameSecret(given: string, token: string): boolean {
 
 /**
  * The client's address (as lib/http/client-address.ts finds it behind TRUSTED_PROXY_HOPS) is a
- * loopback one. With no trusted proxy, a request that carries forwarding headers came through a
- * proxy on this machine for someone else, whose address the socket does not show: refused.
+ * loopback one. With no trusted proxy, X-Forwarded-For names only loopback addresses (`next start`
+ * sets it to the socket's address when a request has none): any other entry, or a Forwarded
+ * header, is a proxy on this machine passing on someone else's request, whose address the socket
+ * does not show. Refused.
  */
 function fromThisMachine(headers: Headers, trustedProxyHops: number): boolean {
-  if (trustedProxyHops === 0 && (headers.has("x-forwarded-for") || headers.has("forwarded"))) return false;
-  const address = clientIp(headers, trustedProxyHops);
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === "::1";
+  if (trustedProxyHops === 0) {
+    const chain = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim());
+    if (headers.has("forwarded") || !chain.every((a) => a === "" || loopback(a))) return false;
+  }
+  return loopback(clientIp(headers, trustedProxyHops));
+}
+
+function loopback(address: string): boolean {
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4) || v4 === "::1";
 }

@@ -31,8 +31,16 @@ describe("who may read the metrics", () => {
     expect(mayReadMetrics(headers({ "x-checkout-peer": "::1" }), undefined, 0)).toBe(true);
     expect(mayReadMetrics(headers({ "x-checkout-peer": "10.0.0.5" }), undefined, 0)).toBe(false);
     expect(mayReadMetrics(headers({}), undefined, 0)).toBe(false);
-    const forwarded = { "x-checkout-peer": "127.0.0.1", "x-forwarded-for": "127.0.0.1" };
+    // next start sets X-Forwarded-For to the socket's address when a request has none.
+    const stamped = { "x-checkout-peer": "::ffff:127.0.0.1", "x-forwarded-for": "::ffff:127.0.0.1" };
+    expect(mayReadMetrics(headers(stamped), undefined, 0)).toBe(true);
+    const forwarded = { "x-checkout-peer": "127.0.0.1", "x-forwarded-for": "203.0.113.9" };
     expect(mayReadMetrics(headers(forwarded), undefined, 0)).toBe(false);
+    const spoofed = { "x-checkout-peer": "127.0.0.1", "x-forwarded-for": "203.0.113.9, 127.0.0.1" };
+    expect(mayReadMetrics(headers(spoofed), undefined, 0)).toBe(false);
+    expect(
+      mayReadMetrics(headers({ "x-checkout-peer": "127.0.0.1", forwarded: "for=203.0.113.9" }), undefined, 0),
+    ).toBe(false);
   });
 
   it("behind TRUSTED_PROXY_HOPS, goes by the address the outermost proxy saw, as rate limits do", () => {
