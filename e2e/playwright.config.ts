@@ -56,6 +56,7 @@ const SECOND_APP_SPECS = [
   "backoffice-payment-links.spec.ts",
   "backoffice-staff.spec.ts",
   "client.spec.ts",
+  "metrics.spec.ts",
   "payment-links.spec.ts",
   "saved-account.spec.ts",
 ];
