@@ -115,7 +115,7 @@ export function PaymentLinkForm() {
         {field(
           "description",
           <>Description {optional}</>,
-          <textarea {...control("description")} rows={3} maxLength={1000} className={own.control} />,
+          <textarea {...control("description")} rows={3} maxLength={1000} />,
         )}
         {field(
           "currency",
@@ -159,7 +159,7 @@ export function PaymentLinkForm() {
         {field(
           "endsAt",
           <>End date {optional}</>,
-          <input {...control("endsAt", true)} type="datetime-local" className={own.control} />,
+          <input {...control("endsAt", true)} type="datetime-local" />,
           "In UTC. After it, the link takes no payments.",
         )}
         {field(
@@ -180,25 +180,13 @@ export function PaymentLinkForm() {
         {field(
           "returnUrl",
           <>Return URL {optional}</>,
-          <input
-            {...control("returnUrl", true)}
-            type="text"
-            inputMode="url"
-            autoComplete="off"
-            className={own.control}
-          />,
+          <input {...control("returnUrl", true)} type="text" inputMode="url" autoComplete="off" />,
           "Where the payer goes after paying. Left empty: back to the link.",
         )}
         {field(
           "notifyUrl",
           <>Notify URL {optional}</>,
-          <input
-            {...control("notifyUrl", true)}
-            type="text"
-            inputMode="url"
-            autoComplete="off"
-            className={own.control}
-          />,
+          <input {...control("notifyUrl", true)} type="text" inputMode="url" autoComplete="off" />,
           "Where your backend is told of each payment (see the README's Notifications).",
         )}
         <div role="alert" aria-label={`${FORM} error`} className={styles.slot}>
