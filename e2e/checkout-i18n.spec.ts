@@ -17,6 +17,10 @@ const LANGUAGES = [
 ] as const;
 
 for (const l of LANGUAGES) {
+  // axe in Lithuanian only, whose words are the longest: the page is the same in each language but
+  // for its words, and each check costs a second of CI.
+  const checkA11y = l.lang === "lt" ? expectNoAxeViolations : async () => {};
+
   test(`the checkout, the provider's page and the landing page speak ${l.lang} when the checkout's locale is ${l.lang}`, async ({
     page,
     request,
@@ -27,12 +31,12 @@ for (const l of LANGUAGES) {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(l.heading);
     await expect(page.getByRole("button", { name: l.pay })).toBeVisible();
     await expect(page.getByRole("radiogroup", { name: l.bankLabel })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
 
     // Errors in the page's language are accessible too.
     await page.getByRole("button", { name: l.pay }).click();
     await expect(page.locator(".alert-error")).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
 
     await page.getByRole("radio", { name: "Swedbank", exact: true }).check();
     await page.getByRole("checkbox").check();
@@ -44,7 +48,7 @@ for (const l of LANGUAGES) {
     await page.waitForURL(new RegExp(`/checkout/${checkoutId}/return`));
     await expect(page.locator("html")).toHaveAttribute("lang", l.lang);
     await expect(page.getByRole("heading", { name: l.received })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
   });
 }
 

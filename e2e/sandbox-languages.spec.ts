@@ -60,37 +60,42 @@ test.beforeEach(async ({ page }) => {
 });
 
 for (const [lang, t] of Object.entries(LANGUAGES)) {
+  // axe checks each page in English: the pages are the same in every language but for their words
+  // (a word missing in a language fails the typecheck: lib/sandbox/i18n.ts types every language as
+  // Messages), and each check costs a second of CI.
+  const checkA11y = lang === "en" ? expectNoAxeViolations : async () => {};
+
   test(`the bank payment pages speak ${lang}`, async ({ page }) => {
     const { confirmLink } = await createPayment({ query: `?lang=${lang}` });
     await page.goto(confirmLink);
     await expect(page.locator("html")).toHaveAttribute("lang", lang);
     await expect(page.getByRole("heading", { name: t.chooseBank })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
     await page.getByText("SEB", { exact: true }).click();
     await page.getByRole("button", { name: t.continue }).click();
 
     await page.getByLabel(t.username).fill("test");
     await page.getByLabel(t.password).fill("1234");
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
     await page.getByRole("button", { name: t.logIn, exact: true }).click();
 
     await expect(page.getByRole("heading", { name: t.confirm })).toBeVisible();
     await expect(page.locator("html")).toHaveAttribute("lang", lang);
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
     await page.getByRole("button", { name: t.approve, exact: true }).click();
     await expect(page.getByRole("heading", { name: "Back at the shop" })).toBeVisible();
     await page.goBack();
     await expect(page.getByRole("heading", { name: t.done })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
   });
 
   test(`the card and method pages speak ${lang}`, async ({ page }) => {
     const { confirmLink } = await createPayment({ query: `?lang=${lang}`, card: true });
     await page.goto(confirmLink);
     await expect(page.locator("html")).toHaveAttribute("lang", lang);
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
     await page.getByRole("button", { name: t.card }).click();
     await expect(page.getByLabel(t.cardNumber)).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkA11y(page);
   });
 }

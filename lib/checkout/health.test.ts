@@ -1,4 +1,4 @@
-import { describe, expect, inject, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createPisClient } from "../pis";
 import { testContext } from "./test-context";
 
@@ -9,37 +9,34 @@ async function freshReadiness() {
 }
 
 describe("readiness", () => {
+  // One database for the cases that keep theirs open; opening one costs seconds here.
+  let shared: Awaited<ReturnType<typeof testContext>>;
+  beforeAll(async () => {
+    shared = await testContext("pglite");
+  });
+  afterAll(() => shared.close());
+
   it("is ready with the database and the provider answering, and says nothing more", async () => {
     const readiness = await freshReadiness();
-    const { ctx, close } = await testContext("pglite");
-    try {
-      expect(await readiness(ctx)).toEqual({ status: "ready", database: "ok", provider: "ok" });
-    } finally {
-      await close();
-    }
+    expect(await readiness(shared.ctx)).toEqual({ status: "ready", database: "ok", provider: "ok" });
   });
 
   it("stays in rotation, degraded, while the provider cannot be reached (every instance is in the same place)", async () => {
     const readiness = await freshReadiness();
-    const { ctx, close } = await testContext("pglite");
-    try {
-      const unreachable = {
-        ...ctx,
-        pis: createPisClient({
-          baseUrl: "http://127.0.0.1:9/platform",
-          clientId: "x",
-          clientSecret: "y",
-          timeoutMs: 1000,
-        }),
-      };
-      expect(await readiness(unreachable)).toEqual({ status: "degraded", database: "ok", provider: "unreachable" });
-    } finally {
-      await close();
-    }
+    const unreachable = {
+      ...shared.ctx,
+      pis: createPisClient({
+        baseUrl: "http://127.0.0.1:9/platform",
+        clientId: "x",
+        clientSecret: "y",
+        timeoutMs: 1000,
+      }),
+    };
+    expect(await readiness(unreachable)).toEqual({ status: "degraded", database: "ok", provider: "unreachable" });
   });
 
   it("tells credentials the provider refuses from an address with no provider API, and logs what to fix", async () => {
-    const { ctx, close } = await testContext("pglite");
+    const { ctx } = shared;
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       const sandboxUrl = inject("sandboxUrl");
@@ -73,7 +70,6 @@ describe("readiness", () => {
       }
     } finally {
       warn.mockRestore();
-      await close();
     }
   });
 
