@@ -5,6 +5,13 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  // Before anything loads node-postgres, so its statements are traced (ADR 35). Without an OTLP
+  // endpoint only this small module is loaded, never the SDK.
+  const tracing = await import("./lib/tracing/start");
+  if (tracing.tracingWanted()) {
+    const started = await tracing.startTracing();
+    if (started) tracing.flushTracesOnExit(started);
+  }
   // First: every log line of this server, Next's own included, goes out without personal data.
   const { installLogRedaction } = await import("./lib/log/logger");
   installLogRedaction();

@@ -11,11 +11,21 @@ const nextConfig = {
       "./lib/db/migrations/**/*",
       "./lib/db/pglite-worker.mjs",
       "./lib/db/pglite-sessions.mjs",
+      "./lib/db/pglite-dump.mjs",
       "./app/globals.css",
     ],
   },
-  // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite"],
+  // PGlite ships WASM and data files that must be loaded from node_modules, not bundled. The
+  // OpenTelemetry SDK patches node-postgres as Node loads it, which only works unbundled, and one
+  // copy of its API is shared with Next's own spans (ADR 35).
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-node",
+    "@opentelemetry/instrumentation-pg",
+    "@opentelemetry/exporter-trace-otlp-proto",
+    "@opentelemetry/exporter-trace-otlp-http",
+  ],
   poweredByHeader: false,
   // CSS imports (the back office's CSS modules) go into the page's HTML instead of a render-blocking
   // request: on a phone that request alone delayed the first paint by most of a second (issue 16).

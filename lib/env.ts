@@ -148,6 +148,15 @@ const rawSchema = z.object({
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   // Read by lib/log/logger.ts itself (it logs before the settings are loaded); validated here.
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Read by the OpenTelemetry SDK itself when tracing starts (lib/tracing/start.ts); validated here.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .enum(["http/protobuf", "http/json"], { error: "must be http/protobuf or http/json (grpc is not taken)" })
+      .optional(),
+  ),
+  OTEL_SERVICE_NAME: optionalString,
   ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).optional(),
   ALLOW_INSECURE_SETTINGS: z.enum(["true", "false"]).default("false"),
   CREDITOR_NAME: optionalString,
@@ -305,6 +314,13 @@ export const SETTING_DOCS: Record<
       "least severe log level written (JSON lines on stdout; pretty in development): fatal, error, warn, info, debug, trace or silent",
     default: "info",
   },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    meaning:
+      "base URL of an OpenTelemetry collector taking OTLP over HTTP (e.g. http://otel-collector:4318); set, the app sends traces there (/v1/traces), and every log line carries its trace_id and span_id. The other standard OTEL_* variables are honoured (README, Deploy, Traces)",
+    default: "unset: no tracing, and none of the SDK loaded",
+  },
+  OTEL_EXPORTER_OTLP_PROTOCOL: { meaning: "http/protobuf or http/json", default: "http/protobuf" },
+  OTEL_SERVICE_NAME: { meaning: "service.name of the traces", default: "bank-checkout" },
   ALLOW_PRIVATE_URLS: {
     meaning:
       "true: returnUrl and notifyUrl may point at localhost or a private network (said at start-up with a real provider)",
@@ -338,6 +354,12 @@ export const COMPOSE_SETTING_DOCS: Record<string, { meaning: string; default: st
   POSTGRES_PASSWORD: {
     meaning: "compose.yaml only: password of its Postgres, also put into the app's DATABASE_URL",
     default: "none; required by compose.yaml",
+    secret: true,
+  },
+  GRAFANA_ADMIN_PASSWORD: {
+    meaning:
+      "compose.yaml's observability profile only: Grafana's admin password (its port is published on this machine only; viewers need none)",
+    default: "admin; set it before the port is reachable by anyone else",
     secret: true,
   },
 };
@@ -604,6 +626,16 @@ const CONNECT_FAILURES: Record<string, string> = {
  * One line for a database that did not open, naming the setting and what failed; never
  * DATABASE_URL's password.
  */
+/**
+ * Only where the database is (`npm run backup` and `restore`): a restore onto a new machine must
+ * not wait for the provider's secrets to be set.
+ */
+export function databaseSettings(source: Record<string, string | undefined> = process.env) {
+  const parsed = rawSchema.pick({ DATABASE_URL: true, PGLITE_DIR: true }).safeParse(source);
+  if (!parsed.success) throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  return { databaseUrl: parsed.data.DATABASE_URL, pgliteDir: parsed.data.PGLITE_DIR ?? ".data/pglite" };
+}
+
 export function databaseFailure(settings: Pick<Env, "databaseUrl" | "pgliteDir">, err: unknown): string {
   const e = (err ?? {}) as { message?: string; code?: string; errors?: { message?: string }[] };
   let cause = (e.message || e.errors?.[0]?.message || String(err)).split("\n")[0]!;

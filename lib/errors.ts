@@ -71,6 +71,8 @@ export const ERRORS = {
   webhook_unknown_payment: { status: 404, retry: true },
 
   internal_error: { status: 500, retry: true },
+  // The database does not answer (a restart, a failover): the same request works once it is back.
+  service_unavailable: { status: 503, retry: true },
 } as const satisfies Record<string, { status: number; retry: boolean }>;
 
 export type ErrorCode = keyof typeof ERRORS;

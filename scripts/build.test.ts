@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { COMPILE_HINT, addCompileHints } from "./build";
+import { COMPILE_HINT, addCompileHints, buildIsStale } from "./build";
 
 let dist: string;
 
@@ -36,5 +36,31 @@ describe("the compile hint on the framework's chunks", () => {
   it("fails the build, naming the manifest, when Next no longer lists those chunks", () => {
     fakeBuild({ pages: {} }, {});
     expect(() => addCompileHints(dist)).toThrow(/build-manifest\.json has no rootMainFiles/);
+  });
+});
+
+describe("whether the build is stale (npm start and npm run deploy:rehearse build again when it is)", () => {
+  it("is when there is no build, or a source or the build's settings changed after it; not for a dotfile", () => {
+    dist = mkdtempSync(path.join(tmpdir(), "build-test-"));
+    const write = (file: string, at: number) => {
+      mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
+      writeFileSync(path.join(dist, file), "");
+      utimesSync(path.join(dist, file), at, at);
+    };
+    const day = 86_400;
+    for (const dir of ["app", "components", "lib", "public"]) write(`${dir}/a/file.ts`, day);
+    for (const file of ["package.json", "next.config.mjs", "tsconfig.json", "scripts/build.ts"]) write(file, day);
+    expect(buildIsStale(dist)).toBe(true);
+
+    write(".next/BUILD_ID", 2 * day);
+    expect(buildIsStale(dist)).toBe(false);
+    write("lib/.cache/x", 3 * day);
+    expect(buildIsStale(dist)).toBe(false);
+    write("lib/checkout/deep/changed.ts", 3 * day);
+    expect(buildIsStale(dist)).toBe(true);
+
+    write(".next/BUILD_ID", 4 * day);
+    write("next.config.mjs", 5 * day);
+    expect(buildIsStale(dist)).toBe(true);
   });
 });

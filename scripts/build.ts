@@ -5,7 +5,7 @@
  * chunks without it.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildSync } from "esbuild";
@@ -42,6 +42,28 @@ export function addCompileHints(distDir = path.join(root, ".next")): string[] {
     if (!code.startsWith(COMPILE_HINT)) writeFileSync(chunk, COMPILE_HINT + code);
   }
   return files;
+}
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Whether the build in `dir`/.next is missing or older than a source it was built from (`npm start`, `npm run deploy:rehearse`). */
+export function buildIsStale(dir = root): boolean {
+  const buildId = path.join(dir, ".next/BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const sources = ["app", "components", "lib", "public"].map((d) => newestSourceMtime(path.join(dir, d)));
+  const files = ["package.json", "next.config.mjs", "tsconfig.json", "scripts/build.ts"].map(
+    (f) => statSync(path.join(dir, f)).mtimeMs,
+  );
+  return Math.max(...sources, ...files) > built;
 }
 
 /** Next's build, then the hints. Returns the exit status. */

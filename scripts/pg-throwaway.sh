@@ -6,6 +6,8 @@
 #   scripts/pg-throwaway.sh start [STATE_FILE]   # prints the URL (only that) on stdout
 #   scripts/pg-throwaway.sh stop  [STATE_FILE]   # stops the server and deletes its directory
 #   scripts/pg-throwaway.sh status [STATE_FILE]
+#   scripts/pg-throwaway.sh down [STATE_FILE]    # a fast shutdown (as a managed Postgres restarts), data kept
+#   scripts/pg-throwaway.sh up [STATE_FILE]      # starts it again on the same port (after `down`)
 # STATE_FILE (default .ci-out/pg-throwaway.env) is a small shell file that `start` writes:
 #   PG_THROWAWAY_DIR=... PG_THROWAWAY_PORT=... PG_THROWAWAY_URL=...
 # so the caller can `source` it, and `stop` knows what to stop. `stop` is safe to call twice or
@@ -77,6 +79,15 @@ _pg_free_port() {
 
 _pg_state_file() { echo "${1:-$_pg_throwaway_root/.ci-out/pg-throwaway.env}"; }
 
+# Starts the server of DIR on PORT, with its log in DIR/server.log.
+_pg_ctl_start() {
+  # -l: the server's output goes to a file, never to our stdout (a caller's $(...) would hang
+  # on the pipe the postmaster keeps open). fsync off: the data is thrown away anyway.
+  _pg_as_owner "$(_pg_bin)/pg_ctl" -D "$1" -l "$1/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $2 -k $1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    start >/dev/null 2>&1 </dev/null
+}
+
 pg_throwaway_start() {
   local state bin dir port attempt url
   state="$(_pg_state_file "${1:-}")"
@@ -112,11 +123,7 @@ pg_throwaway_start() {
 
   for attempt in 1 2 3 4 5; do
     port="$(_pg_free_port)"
-    # -l: the server's output goes to a file, never to our stdout (a caller's $(...) would hang
-    # on the pipe the postmaster keeps open). fsync off: the data is thrown away anyway.
-    if _pg_as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-        start >/dev/null 2>&1 </dev/null; then
+    if _pg_ctl_start "$dir" "$port"; then
       url="postgres://postgres@127.0.0.1:$port/postgres"
       {
         printf 'PG_THROWAWAY_DIR=%q\n' "$dir"
@@ -173,6 +180,35 @@ pg_throwaway_stop() {
   return 0
 }
 
+# The server of STATE_FILE stopped as a managed Postgres is for maintenance (`-m fast`: open
+# sessions are ended, their transactions rolled back), its data kept for `up`.
+pg_throwaway_down() {
+  local state
+  state="$(_pg_state_file "${1:-}")"
+  [ -f "$state" ] || { _pg_log "no $state"; return 1; }
+  (
+    # shellcheck disable=SC1090
+    . "$state"
+    _pg_as_owner "$(_pg_bin)/pg_ctl" -D "$PG_THROWAWAY_DIR" -m fast -w -t 30 stop >/dev/null 2>&1 </dev/null
+  )
+}
+
+# The server of STATE_FILE started again on its port, after `down`.
+pg_throwaway_up() {
+  local state
+  state="$(_pg_state_file "${1:-}")"
+  [ -f "$state" ] || { _pg_log "no $state"; return 1; }
+  (
+    # shellcheck disable=SC1090
+    . "$state"
+    _pg_ctl_start "$PG_THROWAWAY_DIR" "$PG_THROWAWAY_PORT" || {
+      tail -n 20 "$PG_THROWAWAY_DIR/server.log" >&2
+      _pg_log "pg_ctl start failed"
+      exit 1
+    }
+  )
+}
+
 pg_throwaway_status() {
   local state
   state="$(_pg_state_file "${1:-}")"
@@ -196,6 +232,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     start) pg_throwaway_start "${2:-}" ;;
     stop) pg_throwaway_stop "${2:-}" ;;
     status) pg_throwaway_status "${2:-}" ;;
-    *) echo "usage: $0 start|stop|status [STATE_FILE]" >&2; exit 2 ;;
+    down) pg_throwaway_down "${2:-}" ;;
+    up) pg_throwaway_up "${2:-}" ;;
+    *) echo "usage: $0 start|stop|status|down|up [STATE_FILE]" >&2; exit 2 ;;
   esac
 fi

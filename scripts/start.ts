@@ -4,12 +4,11 @@
  * provider is configured, then serves the app. `--dev` serves with `next dev` instead.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { openDb } from "../lib/db/client";
 import { lockPgliteDir } from "../lib/db/pglite-lock";
 import { databaseFailure, EnvError, loadEnv } from "../lib/env";
-import { buildApp } from "./build";
+import { buildApp, buildIsStale } from "./build";
 import { loadStartSettings, passLines, processesFor, type ProcessSpec } from "./start-plan";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -58,27 +57,6 @@ function run({ name, args, optional, dropFromStderr }: ProcessSpec) {
   });
   children.push(child);
   return child;
-}
-
-function newestSourceMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function buildIsStale(): boolean {
-  const buildId = path.join(root, ".next/BUILD_ID");
-  if (!existsSync(buildId)) return true;
-  const built = statSync(buildId).mtimeMs;
-  const sources = ["app", "components", "lib", "public"].map((d) => newestSourceMtime(path.join(root, d)));
-  const files = ["package.json", "next.config.mjs", "tsconfig.json", "scripts/build.ts"].map(
-    (f) => statSync(path.join(root, f)).mtimeMs,
-  );
-  return Math.max(...sources, ...files) > built;
 }
 
 async function main() {

@@ -12,8 +12,9 @@
 //   playwright.json  Playwright's JSON reporter: stats.expected, unexpected, flaky, skipped
 //                    (+ errors[] for failures outside tests: webServer, globalSetup)
 //   chaos.json       npm run chaos (scripts/chaos/run.ts): passed, failed (one per check)
+//   soak.json        npm run soak (scripts/chaos/soak.ts): the same shape
 // A runner whose report is missing or unreadable counts as 1 failed test: it was supposed to run.
-// SUMMARY_RUNNERS (default "vitest,playwright,chaos") says which runners were supposed to run.
+// SUMMARY_RUNNERS (default "vitest,playwright,chaos,soak") says which runners were supposed to run.
 //
 // Usage: node scripts/summarize-tests.mjs [--quiet]
 //   Without --quiet a short per-runner breakdown comes first (worded so that it never looks like
@@ -26,7 +27,7 @@ import { fileURLToPath } from "node:url";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const reportDir = path.resolve(repoRoot, process.env.TEST_REPORT_DIR || ".ci-out");
 const quiet = process.argv.includes("--quiet");
-const wanted = (process.env.SUMMARY_RUNNERS ?? "vitest,playwright,chaos")
+const wanted = (process.env.SUMMARY_RUNNERS ?? "vitest,playwright,chaos,soak")
   .split(",")
   .map((s) => s.trim())
   .filter(Boolean);
@@ -98,6 +99,7 @@ const runners = {
   vitest: { file: "vitest.json", parse: fromVitest },
   playwright: { file: "playwright.json", parse: fromPlaywright },
   chaos: { file: "chaos.json", parse: fromChaos },
+  soak: { file: "soak.json", parse: fromChaos },
 };
 
 const total = { passed: 0, failed: 0, skipped: 0 };

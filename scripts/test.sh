@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the whole check, as CI runs it. Brings what it needs (Debian's Chromium, a throwaway
-# Postgres 15 server), then lint, typecheck, unit tests, build, e2e tests, the chaos run (three
-# instances of the build on the throwaway Postgres, docs/chaos.md), and a closing line
+# Postgres 15 server, promtool, Caddy), then lint, typecheck, unit tests, build, e2e tests, the chaos
+# run (three instances of the build on the throwaway Postgres, docs/chaos.md), a two-minute soak with
+# Postgres restarted under it (a Postgres of its own, ADR 39), and a closing line
 # `N passed, N failed[, N skipped]` built from the runners' JSON reports in .ci-out/.
 #
 # Every step runs even when an earlier one failed, so one run shows everything and the test counts
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 export NEXT_TELEMETRY_DISABLED=1
 OUT=.ci-out
-TOTAL_STEPS=9
+TOTAL_STEPS=10
 
 # ---------------------------------------------------------------------------------------------
 # Bookkeeping
@@ -103,8 +104,12 @@ rm -f "$OUT"/*.json
 
 # 1. Browser for e2e.
 CHROMIUM_OK=1
-step "chromium" bash scripts/ensure-chromium.sh || CHROMIUM_OK=0
+step "chromium" bash scripts/ensure-package.sh /usr/bin/chromium chromium || CHROMIUM_OK=0
 if [ "$CHROMIUM_OK" = 1 ]; then /usr/bin/chromium --version 2>/dev/null || true; fi
+# promtool and Caddy, for the unit tests' checks of deploy/prometheus/ and the Caddyfile (without
+# them those tests fail, saying so).
+bash scripts/ensure-package.sh promtool prometheus prometheus || echo "test.sh: promtool could not be installed" >&2
+bash scripts/ensure-package.sh caddy caddy caddy || echo "test.sh: caddy could not be installed" >&2
 
 # 2. Throwaway Postgres for the tests that run against a real server.
 PG_OK=1
@@ -147,10 +152,20 @@ else
   step "chaos" npm run --silent chaos
 fi
 
+# 9. Soak: the same three instances for two minutes at a steady rate, Postgres restarted twice under
+# traffic (ADR 39); the hour-long run is `npm run soak -- --minutes 60`.
+if [ "$BUILD_OK" = 0 ]; then
+  skip_step "soak" "the build failed"
+elif [ "$PG_OK" = 0 ]; then
+  skip_step "soak" "no Postgres"
+else
+  step "soak" npm run --silent soak -- --minutes 2
+fi
+
 # The throwaway server is no longer needed; stop it before the summary.
 cleanup
 
-# 9. Summary: a table of the steps, then the closing line (last line of the output).
+# 10. Summary: a table of the steps, then the closing line (last line of the output).
 STEP_NO=$((STEP_NO + 1))
 echo
 echo "================================================================================"

@@ -13,6 +13,7 @@ export default defineConfig({
       "app/**/*.test.{ts,tsx}",
       "scripts/**/*.test.ts",
       "clients/typescript/src/**/*.test.ts",
+      "deploy/**/*.test.ts",
     ],
     environment: "node",
     // Code that reaches the application context (the route wrapper) gets an in-memory database: the

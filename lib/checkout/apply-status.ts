@@ -96,7 +96,7 @@ async function applyStatus(
     if (!plan.write) return { outcome: plan.outcome, audited: false };
     const webhookEvent = audit && { ...audit, outcome: plan.outcome };
     if (await writeIfUnchanged(ctx.db, { ...plan.write, webhookEvent })) {
-      if (plan.write.moveTo) reportMove(plan.write.moveTo, seen.attempt.method);
+      if (plan.write.moveTo) reportMove(plan.write.moveTo, seen.attempt.method, seen.attempt.bankId);
       return { outcome: plan.outcome, audited: webhookEvent !== undefined };
     }
     // Each retry follows a write that did land, so this only ends under a storm of writes to one checkout.
@@ -322,7 +322,7 @@ export async function moveCheckout(
   if (!move) return false;
   const written = await writeIfUnchanged(tx, { checkout, ...move });
   if (!written) throw new Error(`checkout ${checkout.id} changed under its lock`);
-  reportMove(to, null);
+  reportMove(to, null, null);
   return true;
 }
 
@@ -331,8 +331,8 @@ export async function moveCheckout(
  * ever moves to processing): the metrics' count of ended checkouts. Counted once the statement
  * applied; a transaction rolled back after it (rare) is still counted.
  */
-function reportMove(to: CheckoutStatus, method: PaymentMethod | null) {
-  if (isFinalCheckout(to)) tell((o) => o.ended(to, method));
+function reportMove(to: CheckoutStatus, method: PaymentMethod | null, bankId: string | null) {
+  if (isFinalCheckout(to)) tell((o) => o.ended(to, method, bankId));
 }
 
 /**

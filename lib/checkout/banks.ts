@@ -4,15 +4,22 @@ import { toBankViews } from "./bank-directory";
 import { cachedPerClient } from "./cache";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
+import { tell } from "./observer";
 import type { BanksResponse } from "./contract";
 
 // A code the provider knows no country for (400 InvalidCountryCode) has no banks, kept like any list
 // so that asking again does not ask the provider again.
 const loadBanks = cachedPerClient(10 * 60 * 1000, (ctx, country: string) =>
-  ctx.pis.banks.list({ countryCode: country }).catch((err: unknown) => {
-    if (err instanceof PisError && err.providerName === "InvalidCountryCode") return [];
-    throw err;
-  }),
+  ctx.pis.banks.list({ countryCode: country }).then(
+    (banks) => {
+      tell((o) => o.banksListed(banks.map((b) => b.id)));
+      return banks;
+    },
+    (err: unknown) => {
+      if (err instanceof PisError && err.providerName === "InvalidCountryCode") return [];
+      throw err;
+    },
+  ),
 );
 
 /**

@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { and, eq, sql } from "drizzle-orm";
 import { signingSecrets } from "../api-keys/notify-secrets";
 import { rowsOf } from "../db/raw";
@@ -101,6 +102,7 @@ export function notificationRow(
 /** A notification claimed by this instance until `lease` (its `locked_until`). */
 interface Claimed {
   id: string;
+  checkoutId: string;
   event: string;
   url: string;
   payload: string;
@@ -145,12 +147,53 @@ async function claimDue(ctx: CheckoutContext, limit: number, timeoutMs: number):
       limit ${limit}
       for update skip locked
     )
-    returning id, event, url, payload, attempts`);
+    returning id, checkout_id as "checkoutId", event, url, payload, attempts`);
   return rowsOf<Omit<Claimed, "lease">>(result).map((r) => ({ ...r, lease }));
 }
 
+const tracer = trace.getTracer("bank-checkout");
+
+/**
+ * Each delivery is a trace of its own (ADR 35), not a part of the request that queued it: it goes
+ * out after that request has answered, from whichever instance claims it, and its retries up to
+ * two days later. The checkout and notification ids tie it to the rest.
+ */
+function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): Promise<boolean> {
+  return tracer.startActiveSpan(
+    "notification delivery",
+    {
+      root: true,
+      kind: SpanKind.CLIENT,
+      attributes: {
+        "checkout.id": n.checkoutId,
+        "checkout.notification_id": n.id,
+        "checkout.event": n.event,
+        "checkout.delivery_attempt": n.attempts + 1,
+      },
+    },
+    async (span) => {
+      try {
+        const result = await deliverAndRecord(ctx, n, timeoutMs);
+        span.setAttribute("checkout.delivery_result", result.outcome);
+        if (result.status !== null) span.setAttribute("http.response.status_code", result.status);
+        if (result.outcome !== "delivered") span.setStatus({ code: SpanStatusCode.ERROR, message: result.outcome });
+        return result.outcome === "delivered";
+      } catch (err) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
 /** One delivery: POST, then record the result, unless the lease was lost to another instance. */
-async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): Promise<boolean> {
+async function deliverAndRecord(
+  ctx: CheckoutContext,
+  n: Claimed,
+  timeoutMs: number,
+): Promise<{ outcome: "delivered" | "failed" | "given_up"; status: number | null }> {
   const timestamp = String(Date.now());
   const secrets = await signingSecrets(ctx.db, ctx.config.tokenKeys, ctx.config.notifySecret);
   let status: number | null = null;
@@ -190,8 +233,9 @@ async function deliverOne(ctx: CheckoutContext, n: Claimed, timeoutMs: number): 
       ...(ok ? {} : { nextAttemptAt: new Date(now.getTime() + (delay ?? 100 * 365 * 24 * 3600_000)) }),
     })
     .where(and(eq(notifications.id, n.id), eq(notifications.lockedUntil, n.lease)));
-  tell((o) => o.delivered(ok ? "delivered" : delay === undefined ? "given_up" : "failed"));
-  return ok;
+  const outcome = ok ? "delivered" : delay === undefined ? "given_up" : "failed";
+  tell((o) => o.delivered(outcome));
+  return { outcome, status };
 }
 
 /**

@@ -8,8 +8,13 @@ import type { CheckoutStatus, PaymentMethod } from "./types";
 export interface CheckoutObserver {
   /** A checkout was written, by the merchant's API or a payer on a payment link. */
   created(origin: "api" | "payment_link"): void;
-  /** A checkout moved to a final status; `method` of the payment that moved it, if one did. */
-  ended(status: CheckoutStatus, method: PaymentMethod | null): void;
+  /**
+   * A checkout moved to a final status; `method` and `bankId` of the payment that moved it, if one
+   * did (no bank: a card, or a bank the payer chose on the provider's page).
+   */
+  ended(status: CheckoutStatus, method: PaymentMethod | null, bankId: string | null): void;
+  /** Banks the provider listed (a country's list, or one bank looked up): the bank ids `ended` may name. */
+  banksListed(bankIds: readonly string[]): void;
   /** One delivery of a notification to the merchant: taken (2xx), failed (retried later), or the last try failed. */
   delivered(result: "delivered" | "failed" | "given_up"): void;
 }

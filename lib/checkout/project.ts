@@ -2,6 +2,7 @@ import { PisError, type Bank } from "../pis";
 import { cachedPerClient } from "./cache";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
+import { tell } from "./observer";
 
 const TEN_MINUTES = 10 * 60 * 1000;
 
@@ -76,7 +77,9 @@ export async function projectInfoOrBankOnly(ctx: CheckoutContext): Promise<Proje
 /** One bank by id, or null when the provider does not know it. */
 export const findBank = cachedPerClient(TEN_MINUTES, async (ctx, bankId: string): Promise<Bank | null> => {
   try {
-    return await ctx.pis.banks.get(bankId);
+    const bank = await ctx.pis.banks.get(bankId);
+    tell((o) => o.banksListed([bank.id]));
+    return bank;
   } catch (err) {
     if (err instanceof PisError && (err.httpStatus === 404 || err.httpStatus === 400)) return null;
     throw err;

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool } from "pg";
+import { serveBackups } from "../backup/socket";
 import { autovacuumEvery } from "./pglite-autovacuum";
 import { startPgliteBackend, type PgliteBackend } from "./pglite-backend";
 import { lockPgliteDir } from "./pglite-lock";
@@ -32,11 +33,20 @@ export async function openDb(opts: {
   poolSize?: number;
   /** Called if the embedded database's thread stops without being closed. */
   onLost?: (err: Error) => void;
+  /** Postgres: how long a query waits for a connection, new or from the pool, before it fails. */
+  connectTimeoutMs?: number;
 }): Promise<DbHandle> {
   const poolSize = opts.poolSize ?? 10;
   if (opts.databaseUrl) {
     const { Pool } = await import("pg");
-    const pool = new Pool({ connectionString: opts.databaseUrl, max: poolSize });
+    // Without a bound, a server that takes connections and never answers (a host gone in a
+    // failover) holds every request until the kernel gives up, minutes later; with it they are
+    // answered 503 (lib/db/unavailable.ts), and a load balancer's readiness check has its answer.
+    const pool = new Pool({
+      connectionString: opts.databaseUrl,
+      max: poolSize,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    });
     return { db: await overPool(pool, { migrationLock: true }), kind: "postgres", close: () => pool.end() };
   }
   const dir = opts.pgliteDir ?? ".data/pglite";
@@ -49,7 +59,9 @@ export async function openDb(opts: {
   let backend: PgliteBackend | undefined;
   let pool: PgPool | undefined;
   let stopUpkeep: (() => Promise<void>) | undefined;
+  let stopServing: (() => Promise<void>) | undefined;
   const close = async () => {
+    await stopServing?.();
     await stopUpkeep?.();
     // Not waited for: a connection still checked out (a background job's, at shutdown) would hold
     // the close up; the database closes under it.
@@ -61,6 +73,8 @@ export async function openDb(opts: {
     pool = await pglitePool(backend, poolSize);
     const db = await overPool(pool, { migrationLock: false });
     stopUpkeep = autovacuumEvery(pool);
+    // `npm run backup` asks this process while it holds the directory (ADR 37).
+    if (dir !== "memory://") stopServing = await serveBackups(dir, () => backend!.dump());
     return { db, kind: "pglite", close };
   } catch (err) {
     await close().catch(() => {});

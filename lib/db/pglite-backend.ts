@@ -1,6 +1,7 @@
 import path from "node:path";
 import { Duplex } from "node:stream";
 import { Worker } from "node:worker_threads";
+import type { Dump } from "../backup/format";
 
 /**
  * Embedded PGlite on a thread of its own (lib/db/pglite-worker.mjs), spoken to over the Postgres
@@ -11,11 +12,13 @@ export interface PgliteBackend {
   /** A new connection's socket, for node-postgres's `stream` option. */
   socket(): Duplex;
   close(): Promise<void>;
+  /** A consistent copy of the database, for a backup (lib/backup, ADR 37). */
+  dump(): Promise<Dump>;
   /** The database's thread. */
   readonly thread: Worker;
 }
 
-type Answer = { id: number; bytes?: Uint8Array; failed?: string };
+type Answer = { id: number; bytes?: Uint8Array; dump?: Dump; failed?: string };
 
 const workerFile = () => path.join(process.cwd(), "lib/db/pglite-worker.mjs");
 
@@ -62,7 +65,7 @@ export async function startPgliteBackend(
     if (!closing) opts.onLost?.(err);
   });
 
-  const exchange = (message: { conn?: number; bytes?: Uint8Array; close?: true }) =>
+  const exchange = (message: { conn?: number; bytes?: Uint8Array; close?: true; dump?: true }) =>
     new Promise<Answer>((resolve) => {
       if (gone) return resolve({ id: 0, failed: gone.message });
       const id = nextId++;
@@ -81,6 +84,11 @@ export async function startPgliteBackend(
           if (!gone) worker.postMessage({ conn, ended: true });
         },
       );
+    },
+    async dump() {
+      const answer = await exchange({ dump: true });
+      if (answer.failed || !answer.dump) throw new Error(`the embedded database was not dumped: ${answer.failed}`);
+      return answer.dump;
     },
     async close() {
       if (gone) return;

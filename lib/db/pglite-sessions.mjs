@@ -29,6 +29,18 @@ export class Sessions {
     void this.#pump();
   }
 
+  /**
+   * Runs `task` alone on the backend, between transactions: after every transaction open when it
+   * was asked for has ended, before anything asked for after it. What it reads is what was
+   * committed, whole (a backup, lib/backup).
+   */
+  exclusive(task) {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ task, resolve, reject });
+      void this.#pump();
+    });
+  }
+
   /** The connection is gone: what it left open is rolled back, and its statements let go. */
   end(conn) {
     this.#queue.push({ conn, end: true });
@@ -53,6 +65,7 @@ export class Sessions {
         if (next < 0) break;
         const [entry] = this.#queue.splice(next, 1);
         if (entry.end) await this.#end(entry.conn);
+        else if (entry.task) await entry.task().then(entry.resolve, entry.reject);
         else await this.#exchange(entry);
       }
     } finally {

@@ -19,8 +19,8 @@ const json = (s: z.ZodType, io: "input" | "output" = "output") => ({
   "application/json": { schema: jsonSchema(s, io) },
 });
 
-/** Refusals every route can answer: a bug of ours. */
-const ALWAYS: ErrorCode[] = ["internal_error"];
+/** Refusals every route can answer: a bug of ours, or the database not answering (a restart). */
+const ALWAYS: ErrorCode[] = ["internal_error", "service_unavailable"];
 /** What lib/http/route.ts refuses before a handler runs, by what the route takes. */
 const JSON_BODY: ErrorCode[] = [
   "unsupported_media_type",
@@ -43,7 +43,7 @@ interface Operation {
   body?: z.ZodType;
   /** The success answer: JSON of `schema`, or text of `textType` (a CSV export, say). */
   ok: { description: string; schema?: z.ZodType; status?: number; textType?: string };
-  /** Every code of lib/errors.ts this operation can answer; internal_error is added. */
+  /** Every code of lib/errors.ts this operation can answer; ALWAYS's are added. */
   errors: ErrorCode[];
   headers?: Record<string, object>;
   /** Answers besides the success and the refusals (a 304, say). */

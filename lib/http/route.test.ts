@@ -82,6 +82,30 @@ describe("route wrapper", () => {
     expect(await res.text()).not.toContain("hunter2");
   });
 
+  it("answers 503 service_unavailable with retry and Retry-After while the database is down, and logs a warning", async () => {
+    // The error the app's own query throws against a Postgres that is down (nothing on its port).
+    const { createServer } = await import("node:net");
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, "127.0.0.1", r));
+    const { port } = free.address() as { port: number };
+    await new Promise((r) => free.close(r));
+    const { openDb } = await import("../db/client");
+    const down = await openDb({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` }).catch(
+      (e: unknown) => e,
+    );
+    const h = route({}, async () => {
+      throw down;
+    });
+    const lines = captureLog();
+    const res = await h(new Request("http://app.test/api/checkouts", { method: "POST" }), ctx());
+    expect(res.status).toBe(503);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(await res.json()).toMatchObject({ code: "service_unavailable", retry: true, status: 503 });
+    const logged = lines().find((l) => l.msg === "database unavailable")!;
+    expect(logged).toMatchObject({ level: "warn", reqId: res.headers.get("x-request-id"), route: "/api/checkouts" });
+  });
+
   it("logs a failed query without its parameters (an IBAN, an e-mail address), under the request's id", async () => {
     const { DrizzleQueryError } = await import("drizzle-orm/errors");
     const h = route({}, async () => {

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { SpanStatusCode, trace, type Span } from "@opentelemetry/api";
 import { z } from "zod";
 import { apiCallerOf, type ApiCaller, type ApiScope } from "../api-keys/keys";
 import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { countingRoundTrips, withRoundTripCount } from "../db/round-trips";
+import { databaseUnavailable } from "../db/unavailable";
 import { env } from "../env";
 import { logger } from "../log/logger";
 import { recordRequest } from "../metrics/record";
@@ -24,6 +26,8 @@ import { sessionOf, sessionTokenOf } from "../staff/sessions";
  * connection, Next). Two clock reads; `npm run load` measures with it on.
  */
 const timingHandlers = !!process.env.BENCH_SERVER_TIMING;
+
+const tracer = trace.getTracer("bank-checkout");
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -88,9 +92,40 @@ export function route<
       () => {},
     );
     const requestId = requestIdOf(req);
-    const res = countingRoundTrips ? await handleCounted(req, ctx, requestId) : await handle(req, ctx, requestId);
+    // Under Next's own span for the request (a child of the caller's traceparent, if it sent one):
+    // the provider calls, statements and log lines of this request hang from it.
+    return tracer.startActiveSpan(`${req.method} ${routeOf(req)}`, async (span) => {
+      try {
+        return await answer(req, ctx, started, () => params, requestId, span);
+      } finally {
+        span.end();
+      }
+    });
+  };
+
+  async function answer(
+    req: Request,
+    ctx: Parameters<typeof handle>[1],
+    started: number,
+    paramsOf: () => RouteParams | undefined,
+    requestId: string,
+    span: Span,
+  ): Promise<Response> {
+    const res = countingRoundTrips
+      ? await handleCounted(req, ctx, requestId, span)
+      : await handle(req, ctx, requestId, span);
     const durationMs = performance.now() - started;
-    const template = routeOf(req, params);
+    const template = routeOf(req, paramsOf());
+    if (span.isRecording()) {
+      span.updateName(`${req.method} ${template}`);
+      span.setAttributes({
+        "http.request.method": req.method,
+        "http.route": template,
+        "http.response.status_code": res.status,
+        "checkout.request_id": requestId,
+      });
+      if (res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    }
     recordRequest(req.method, template, res.status, durationMs);
     if (timingHandlers) res.headers.set("Server-Timing", `handler;dur=${durationMs.toFixed(1)}`);
     apiHeaders ??= apiSecurityHeaders(env().appUrl);
@@ -109,11 +144,11 @@ export function route<
     );
     if (recordingAnswers()) await recordAnswer(req, res);
     return res;
-  };
+  }
 
   /** Bench rig (lib/db/round-trips.ts): the database trips this request made. */
-  async function handleCounted(req: Request, ctx: Parameters<typeof handle>[1], requestId: string) {
-    const [res, trips] = await withRoundTripCount(() => handle(req, ctx, requestId));
+  async function handleCounted(req: Request, ctx: Parameters<typeof handle>[1], requestId: string, span: Span) {
+    const [res, trips] = await withRoundTripCount(() => handle(req, ctx, requestId, span));
     res.headers.set("X-DB-Round-Trips", String(trips));
     return res;
   }
@@ -122,6 +157,7 @@ export function route<
     req: Request,
     ctx: { params: Promise<Record<string, string | string[] | undefined>> },
     requestId: string,
+    span?: Span,
   ): Promise<Response> {
     try {
       let caller: ApiCaller | undefined;
@@ -199,7 +235,20 @@ export function route<
           );
         return problem(err.code, err.extras);
       }
+      if (databaseUnavailable(err)) {
+        // Not a bug: every request says so while the database restarts, so one line each, no stack.
+        logger.warn(
+          { reqId: requestId, method: req.method, route: routeOf(req), err: errorText(err) },
+          "database unavailable",
+        );
+        return problem(
+          "service_unavailable",
+          { detail: `The database does not answer; try again. Request id ${requestId}.` },
+          { "Retry-After": String(DATABASE_RETRY_AFTER_S) },
+        );
+      }
       // The id ties the payer's report to this log line (and is in the X-Request-Id header).
+      span?.recordException(redactError(err));
       logger.error(
         { reqId: requestId, method: req.method, route: routeOf(req), err: redactError(err) },
         "request failed",
@@ -210,6 +259,22 @@ export function route<
 }
 
 let apiHeaders: Record<string, string> | undefined;
+
+/** A database restart takes seconds; a client that waits this long is likely to find it back. */
+const DATABASE_RETRY_AFTER_S = 2;
+
+/** The driver's words, innermost last, without a query's text or its parameters. */
+function errorText(err: unknown): string {
+  const words: string[] = [];
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    // drizzle's own message quotes the statement and its parameters: only its class is said.
+    words.push(
+      e.name === "DrizzleQueryError" ? "query failed" : `${typeof code === "string" ? `${code} ` : ""}${e.message}`,
+    );
+  }
+  return words.join(": ");
+}
 
 /** A request id a proxy in front already gave (so its log and ours match), or a new one. */
 function requestIdOf(req: Request): string {

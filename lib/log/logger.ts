@@ -1,3 +1,4 @@
+import { isSpanContextValid, trace } from "@opentelemetry/api";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { redactArgs, redactError, redactText } from "./redact";
 
@@ -59,8 +60,22 @@ function censorFields<T>(value: T, depth = 0): T {
   return (copy ?? value) as T;
 }
 
+/** Set once tracing starts (lib/tracing/start.ts); on globalThis, as each server bundle has its own copy of this module. */
+const tracing = globalThis as { __logTraceIds?: boolean };
+
+/**
+ * The active span's ids, as OpenTelemetry's own pino instrumentation names them, so a log line
+ * leads to its trace and back. Asked only while tracing is on: otherwise no line pays for it.
+ */
+function traceFields(): Record<string, string> {
+  const span = trace.getActiveSpan()?.spanContext();
+  if (!span || !isSpanContextValid(span)) return {};
+  return { trace_id: span.traceId, span_id: span.spanId, trace_flags: `0${span.traceFlags.toString(16)}` };
+}
+
 export function createLogger(destination?: DestinationStream, opts: { pretty?: boolean; level?: string } = {}): Logger {
   const options: pino.LoggerOptions = {
+    ...(tracing.__logTraceIds ? { mixin: traceFields } : {}),
     level: opts.level ?? process.env.LOG_LEVEL ?? "info",
     base: { pid: process.pid },
     formatters: { level: (label) => ({ level: label }), log: (fields) => censorFields(fields) },
@@ -79,6 +94,13 @@ export function createLogger(destination?: DestinationStream, opts: { pretty?: b
 
 /** This process's logger. */
 export let logger = createLogger(undefined, { pretty: process.env.NODE_ENV === "development" });
+
+/** Every line from now on carries the active span's trace and span ids (tracing has started). */
+export function logTraceIds(): void {
+  if (tracing.__logTraceIds) return;
+  tracing.__logTraceIds = true;
+  logger = createLogger(undefined, { pretty: process.env.NODE_ENV === "development" });
+}
 
 /** For tests: every line, whatever LOG_LEVEL says, goes to `destination` instead of stdout. */
 export function logTo(destination: DestinationStream): void {

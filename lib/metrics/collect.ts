@@ -42,24 +42,74 @@ async function readOutbox(): Promise<OutboxReading | undefined> {
   // After the last retry a notification is given up (lib/checkout/notifications.ts), and stays
   // undelivered for the back office to resend. The pending rows are in a partial index.
   const last = RETRY_DELAYS_MS.length;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const result = await Promise.race([
-      db.execute(sql`
+  const rows = await readWithin(
+    "the outbox",
+    db.execute(sql`
         select
           count(*) filter (where attempts <= ${last} and next_attempt_at <= now())::int as due,
           count(*) filter (where attempts <= ${last} and next_attempt_at > now())::int as retrying,
           count(*) filter (where attempts > ${last})::int as given_up,
           coalesce(extract(epoch from now() - min(created_at) filter (where attempts <= ${last})), 0)::float8 as oldest_age
         from notifications where delivered_at is null`),
+  );
+  return rows === undefined ? undefined : rowsOf<OutboxReading>(rows)[0];
+}
+
+/**
+ * Past this no payer is still at the bank: a payment still in flight was left there (started), or
+ * waits on the bank or the provider (pending), or on an answer we never got (unknown).
+ */
+export const IN_FLIGHT_LONG_SECONDS = 30 * 60;
+
+export type InFlightGroup = "unknown" | "started" | "pending";
+export type InFlightReading = Record<InFlightGroup, { count: number; long: number }>;
+
+let inFlight: Promise<InFlightReading | undefined> | undefined;
+
+/** Payments started and not settled, as the database has them now: one query per scrape. */
+export function inFlightReading(): Promise<InFlightReading | undefined> {
+  inFlight ??= readInFlight().finally(() => (inFlight = undefined));
+  return inFlight;
+}
+
+async function readInFlight(): Promise<InFlightReading | undefined> {
+  const db = holder.__metricsDb;
+  if (!db) return undefined;
+  // The where clause is payment_attempts_one_in_flight_idx's own predicate, so the planner reads
+  // that partial index: its rows are the attempts in flight, a handful, never the whole table.
+  const rows = await readWithin(
+    "payments in flight",
+    db.execute(sql`
+        select coalesce(status_group, 'unknown') as "group", count(*)::int as count,
+          count(*) filter (where created_at < now() - make_interval(secs => ${IN_FLIGHT_LONG_SECONDS}::int))::int as long
+        from payment_attempts
+        where abandoned_at is null and (status_group is null or status_group in ('started', 'pending'))
+        group by 1`),
+  );
+  if (rows === undefined) return undefined;
+  const reading: InFlightReading = {
+    unknown: { count: 0, long: 0 },
+    started: { count: 0, long: 0 },
+    pending: { count: 0, long: 0 },
+  };
+  for (const row of rowsOf<{ group: InFlightGroup; count: number; long: number }>(rows))
+    reading[row.group] = { count: row.count, long: row.long };
+  return reading;
+}
+
+/** A statement's result, or undefined (logged) when it fails or takes longer than a scrape may wait. */
+async function readWithin<T>(what: string, query: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      query,
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${READ_TIMEOUT_MS} ms`)), READ_TIMEOUT_MS);
       }),
     ]);
-    return rowsOf<OutboxReading>(result)[0];
   } catch (err) {
     // The scrape still answers, without these series: their absence is what an alert sees.
-    logger.warn({ err: err instanceof Error ? err.message : String(err) }, "metrics: the outbox could not be read");
+    logger.warn({ err: err instanceof Error ? err.message : String(err) }, `metrics: ${what} could not be read`);
     return undefined;
   } finally {
     clearTimeout(timer);

@@ -1,10 +1,14 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import { Pool } from "pg";
 import { describe, expect, it, vi } from "vitest";
+import type { Db } from "../db/client";
 import { route, routeOf } from "../http/route";
 import { PisError } from "../pis";
 import { everyInterval, observeRounds } from "../rounds";
 import { mayReadMetrics } from "./access";
-import { recordProviderCall, recordRequest, recordRound } from "./record";
-import { metrics } from "./registry";
+import { watchDatabase } from "./collect";
+import { checkoutMetrics, recordProviderCall, recordRequest, recordRound } from "./record";
+import { MAX_BANK_LABELS, metrics } from "./registry";
 
 const TOKEN = "a-metrics-token-of-some-length";
 const headers = (h: Record<string, string>) => new Headers(h);
@@ -110,6 +114,46 @@ describe("recording", () => {
     expect(await count({ operation: "initiatePayment", outcome: "http_5xx", le: "+Inf" })).toBeGreaterThanOrEqual(1);
     expect(await count({ operation: "getPaymentStatus", outcome: "timeout", le: "+Inf" })).toBeGreaterThanOrEqual(1);
     expect(await count({ operation: "other", outcome: "ok", le: "+Inf" })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("names the bank of an ended checkout only when the provider listed it, and a bounded number of them", async () => {
+    checkoutMetrics.banksListed(["SWEDBANK_LT", "bad id with spaces", "other"]);
+    checkoutMetrics.ended("paid", "bank", "SWEDBANK_LT");
+    checkoutMetrics.ended("failed", "bank", "MADE_UP_BANK_1");
+    checkoutMetrics.ended("failed", "bank", "bad id with spaces");
+    checkoutMetrics.ended("expired", null, null);
+    const ended = (labels: Record<string, string>) => valueOf("checkout_ended_total", labels);
+    expect(await ended({ status: "paid", method: "bank", bank: "SWEDBANK_LT" })).toBe(1);
+    expect(await ended({ status: "failed", method: "bank", bank: "other" })).toBe(2);
+    expect(await ended({ status: "expired", method: "none", bank: "none" })).toBe(1);
+    // A provider listing thousands of banks (or a fault feeding it junk) cannot make thousands of series.
+    checkoutMetrics.banksListed(Array.from({ length: MAX_BANK_LABELS + 50 }, (_, i) => `BANK_${i}`));
+    checkoutMetrics.ended("paid", "bank", `BANK_${MAX_BANK_LABELS + 10}`);
+    expect(await ended({ status: "paid", method: "bank", bank: "other" })).toBe(1);
+    const text = await metrics().registry.metrics();
+    expect(text).not.toContain("MADE_UP_BANK_1");
+    expect(text).not.toContain("bad id");
+  });
+
+  it("leaves the database's series out of a scrape when the database does not answer", async () => {
+    // A real client at an address where no database listens: refused at once.
+    const unreachable = drizzle(new Pool({ connectionString: "postgres://nobody@127.0.0.1:1/none" }));
+    watchDatabase(unreachable as unknown as Db);
+    try {
+      const text = await metrics().registry.metrics();
+      for (const name of [
+        "checkout_outbox_notifications",
+        "checkout_outbox_oldest_pending_age_seconds",
+        "checkout_payments_in_flight",
+        "checkout_payments_in_flight_over_30m",
+      ]) {
+        expect(text, name).toContain(`# TYPE ${name} gauge`);
+        expect(text, name).not.toMatch(new RegExp(`^${name}(\\{| )`, "m"));
+      }
+    } finally {
+      watchDatabase(undefined);
+      await (unreachable.$client as Pool).end();
+    }
   });
 
   it("times each background round by its worker's name, failed ones too", async () => {

@@ -1,6 +1,6 @@
 import type { CheckoutObserver } from "../checkout/observer";
 import { PisError, type PisCall } from "../pis";
-import { LABEL_VALUES, metrics } from "./registry";
+import { LABEL_VALUES, MAX_BANK_LABELS, metrics } from "./registry";
 
 /*
  * What the hot paths call: a few map lookups and additions, never a wait. Each value is checked
@@ -43,13 +43,32 @@ function providerOutcome(error: unknown): (typeof LABEL_VALUES.providerOutcome)[
   return status >= 500 ? "http_5xx" : status >= 400 ? "http_4xx" : "http_other";
 }
 
+// Bank ids the provider listed to this process. A payer's bankId was checked against the
+// provider when the payment started, but not while the provider was down, and a webhook may end it
+// on an instance that has not listed banks since it started: that one bank is counted as other.
+const holder = globalThis as { __metricsBanks?: Set<string> };
+const listedBanks = (holder.__metricsBanks ??= new Set());
+// A provider's bank id: capitals, digits and "_" (SWEDBANK_LT, SEB_LV_SAND).
+const BANK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function bankLabel(bankId: string | null): string {
+  if (bankId === null) return "none";
+  return listedBanks.has(bankId) ? bankId : "other";
+}
+
 /** The checkout domain's observer (lib/checkout/observer.ts). */
 export const checkoutMetrics: CheckoutObserver = {
   created(origin) {
     metrics().created.inc({ origin });
   },
-  ended(status, method) {
-    metrics().ended.inc({ status, method: method ?? "none" });
+  ended(status, method, bankId) {
+    metrics().ended.inc({ status, method: method ?? "none", bank: bankLabel(bankId) });
+  },
+  banksListed(bankIds) {
+    for (const id of bankIds) {
+      if (listedBanks.size >= MAX_BANK_LABELS) return;
+      if (BANK_ID.test(id) && id !== "none" && id !== "other") listedBanks.add(id);
+    }
   },
   delivered(result) {
     metrics().deliveries.inc({ result });

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { CHECKOUT_STATUSES, PAYMENT_METHODS } from "../checkout/types";
-import { outboxReading, poolOf } from "./collect";
+import { inFlightReading, outboxReading, poolOf } from "./collect";
 
 /**
  * Every label's values, each a short fixed list (or a route template, a provider operation, a
@@ -17,7 +17,17 @@ export const LABEL_VALUES = {
   roundOutcome: ["ok", "failed"],
   outboxState: ["due", "retrying", "given_up"],
   poolState: ["in_use", "idle"],
+  // A payment in flight by the provider's status group: unknown (the initiation not answered yet),
+  // started (the payer is at the bank), pending (the bank took it, not settled).
+  inFlightGroup: ["unknown", "started", "pending"],
 } as const;
+
+/**
+ * checkout_ended_total's bank: a bank id the provider listed to this process (./record.ts), `none`
+ * when no bank was chosen on our page (a card, an expiry, the provider's own bank choice), and
+ * `other` for anything else. At most this many ids, however long the provider's list grows.
+ */
+export const MAX_BANK_LABELS = 500;
 
 function definitions(registry: Registry) {
   const registers = [registry];
@@ -45,8 +55,8 @@ function definitions(registry: Registry) {
     }),
     ended: new Counter({
       name: "checkout_ended_total",
-      help: "Checkouts moved to a final status, by status and the method of the payment that moved them (none: expiry, cancellation)",
-      labelNames: ["status", "method"] as const,
+      help: "Checkouts moved to a final status, by status, and the method and bank of the payment that moved them (none: expiry, cancellation, no bank chosen on our page)",
+      labelNames: ["status", "method", "bank"] as const,
       registers,
     }),
     deliveries: new Counter({
@@ -81,7 +91,32 @@ function definitions(registry: Registry) {
       async collect() {
         const now = await outboxReading();
         this.reset();
+        // A gauge without labels shows 0 after a reset, which would read as "nothing waits":
+        // unread, it is left out, as the labelled ones are (the alert CheckoutDatabaseUnread).
         if (now) this.set(now.oldest_age);
+        else this.remove();
+      },
+    }),
+    paymentsInFlight: new Gauge({
+      name: "checkout_payments_in_flight",
+      help: "Payments started and not settled, in the database, by the provider's status group (unknown: the initiation not answered)",
+      labelNames: ["group"] as const,
+      registers,
+      async collect() {
+        const now = await inFlightReading();
+        this.reset();
+        if (now) for (const group of LABEL_VALUES.inFlightGroup) this.set({ group }, now[group].count);
+      },
+    }),
+    paymentsInFlightLong: new Gauge({
+      name: "checkout_payments_in_flight_over_30m",
+      help: "Payments in flight started more than 30 minutes ago, in the database, by the provider's status group",
+      labelNames: ["group"] as const,
+      registers,
+      async collect() {
+        const now = await inFlightReading();
+        this.reset();
+        if (now) for (const group of LABEL_VALUES.inFlightGroup) this.set({ group }, now[group].long);
       },
     }),
     poolConnections: new Gauge({
@@ -136,7 +171,7 @@ export function metrics(): Metrics {
   // Counters that exist from the start, so a rate over them is 0 rather than absent.
   for (const origin of LABEL_VALUES.origin) m.created.inc({ origin }, 0);
   for (const status of LABEL_VALUES.endedStatus)
-    for (const method of LABEL_VALUES.paymentMethod) m.ended.inc({ status, method }, 0);
+    for (const method of LABEL_VALUES.paymentMethod) m.ended.inc({ status, method, bank: "none" }, 0);
   for (const result of LABEL_VALUES.deliveryResult) m.deliveries.inc({ result }, 0);
   holder.__checkoutMetrics = m;
   return m;

@@ -22,16 +22,19 @@ export class SendTimeout extends Error {
   }
 }
 
+/** The id a provider may give its answer in a header (asked for when you write to its support). */
+const REQUEST_ID_HEADERS = ["x-request-id", "request-id"];
+
 /**
- * One HTTP exchange over node:http(s): the status and the body as UTF-8 text; rejects on a timeout
- * or a network error. Not `fetch`: a server's outgoing fetch goes through Next's patched fetch and
+ * One HTTP exchange over node:http(s): the status, the body as UTF-8 text and the answer's request
+ * id header, if it has one; rejects on a timeout or a network error. Not `fetch`: a server's outgoing fetch goes through Next's patched fetch and
  * undici's web streams, which cost a payment start about 2.4 ms more of the app's CPU (ADR 19).
  * Redirects are not followed (the provider answers success with 200, anything else is a failure),
  * and nothing is decompressed: no Accept-Encoding is sent, and the provider never compresses
  * (provider-api.md 0.5).
  */
 export const httpSend = (url: URL, init: SendInit) =>
-  new Promise<{ status: number; text: string }>((resolve, reject) => {
+  new Promise<{ status: number; text: string; requestId?: string }>((resolve, reject) => {
     const body = init.body === undefined ? undefined : Buffer.from(init.body, "utf8");
     const headers = body ? { ...init.headers, "Content-Length": String(body.length) } : init.headers;
     const client = url.protocol === "https:" ? https : http;
@@ -58,7 +61,10 @@ export const httpSend = (url: URL, init: SendInit) =>
       res.on("close", () => {
         if (cutOff || !res.complete) return fail(new Error("the connection closed before the answer was complete"));
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+        const requestId = REQUEST_ID_HEADERS.map((h) => res.headers[h]).find(
+          (v): v is string => typeof v === "string" && /^[\x21-\x7e]{1,128}$/.test(v),
+        );
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), requestId });
       });
     });
     const timer = setTimeout(() => stop(new SendTimeout(init.timeoutMs)), init.timeoutMs);

@@ -1,3 +1,4 @@
+import { SpanKind, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
 import type { z } from "zod";
 import { PisError } from "./errors";
 import { errorEnvelope } from "./schemas";
@@ -102,8 +103,9 @@ export function createTransport(config: PisConfig): Transport {
   const base = `${config.baseUrl.replace(/\/+$/, "")}/${version}`;
   const timeoutMs = config.timeoutMs ?? 15_000;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...config.retry };
+  const host = new URL(base).host;
 
-  async function once<T extends z.ZodType>(spec: RequestSpec<T>, attempt: number): Promise<z.infer<T>> {
+  async function once<T extends z.ZodType>(spec: RequestSpec<T>, attempt: number, span: Span): Promise<z.infer<T>> {
     const url = new URL(base + spec.path);
     for (const [k, v] of Object.entries(spec.query ?? {})) {
       if (v === undefined) continue;
@@ -125,8 +127,9 @@ export function createTransport(config: PisConfig): Transport {
 
     let status: number;
     let text: string;
+    let requestId: string | undefined;
     try {
-      ({ status, text } = await httpSend(url, {
+      ({ status, text, requestId } = await httpSend(url, {
         method: spec.method,
         headers,
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
@@ -140,6 +143,9 @@ export function createTransport(config: PisConfig): Transport {
         cause,
       });
     }
+
+    span.setAttribute("http.response.status_code", status);
+    if (requestId) span.setAttribute("pis.request_id", requestId);
 
     // The provider answers every success with exactly 200 (provider-api.md 1); anything else,
     // redirects included, is not a success.
@@ -172,6 +178,42 @@ export function createTransport(config: PisConfig): Transport {
     return parsed.data;
   }
 
+  /**
+   * One try as a span of its own (a client span, under the request or job that made the call), named
+   * by the operation, with the ids to quote to the provider: its payment id, and its request id
+   * when it sends one. Errors are named by kind and status only: the provider's description may
+   * echo what was sent.
+   */
+  function tracedOnce<T extends z.ZodType>(spec: RequestSpec<T>, attempt: number): Promise<z.infer<T>> {
+    return tracer.startActiveSpan(
+      `provider ${spec.operation}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          "pis.operation": spec.operation,
+          "pis.attempt": attempt,
+          "http.request.method": spec.method,
+          "server.address": host,
+        },
+      },
+      async (span) => {
+        try {
+          const answer = await once(spec, attempt, span);
+          const paymentId = paymentIdOf(spec, answer);
+          if (paymentId) span.setAttribute("pis.payment_id", paymentId);
+          return answer;
+        } catch (err) {
+          const kind = err instanceof PisError ? err.kind : "error";
+          span.setAttribute("error.type", kind);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: kind });
+          throw err;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
   function observe(operation: string, started: number, err?: unknown) {
     if (!config.observe) return;
     try {
@@ -188,7 +230,7 @@ export function createTransport(config: PisConfig): Transport {
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       try {
-        const answer = await once(spec, attempt);
+        const answer = await tracedOnce(spec, attempt);
         observe(spec.operation, started);
         return answer;
       } catch (err) {
@@ -198,6 +240,22 @@ export function createTransport(config: PisConfig): Transport {
       }
     }
   };
+}
+
+const tracer = trace.getTracer("lib/pis");
+
+/** The provider's id of the payment a call is about: in its path, or the answer of the call that made it. */
+function paymentIdOf(spec: RequestSpec<z.ZodType>, answer: unknown): string | undefined {
+  const inPath = /^\/pis\/payment\/([^/?]+)/.exec(spec.path)?.[1];
+  if (inPath) {
+    try {
+      return decodeURIComponent(inPath);
+    } catch {
+      return inPath;
+    }
+  }
+  const id = spec.operation === "initiatePayment" ? (answer as { id?: unknown } | null)?.id : undefined;
+  return typeof id === "string" ? id : undefined;
 }
 
 function httpError(operation: string, status: number, text: string, attempts: number): PisError {

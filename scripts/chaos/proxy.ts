@@ -5,7 +5,8 @@
  * killed mid-request answers 502 and is counted apart from the app's own answers.
  *
  * Provider webhooks (the sandbox posts them to APP_URL) get the network's treatment: some are
- * dropped, sent twice to two instances, or held back so that later ones overtake them.
+ * dropped, sent twice to two instances, or held back so that later ones overtake them, unless
+ * `webhookFaults` is false (the soak, which measures the app on a network that behaves).
  */
 import { request, createServer, type IncomingMessage, type Server } from "node:http";
 import type { Rng } from "./rng";
@@ -25,7 +26,13 @@ export interface ProxyLog {
   webhooks: { dropped: number; duplicated: number; delayed: number; forwarded: number };
 }
 
-export function startProxy(port: number, upstreams: Upstream[], rng: Rng): Promise<{ server: Server; log: ProxyLog }> {
+export function startProxy(
+  port: number,
+  upstreams: Upstream[],
+  rng: Rng,
+  opts: { webhookFaults?: boolean } = {},
+): Promise<{ server: Server; log: ProxyLog }> {
+  const faults = opts.webhookFaults ?? true;
   const log: ProxyLog = { answers: [], cutOff: 0, webhooks: { dropped: 0, duplicated: 0, delayed: 0, forwarded: 0 } };
   let next = 0;
   const pick = (): Upstream[] => {
@@ -100,7 +107,7 @@ export function startProxy(port: number, upstreams: Upstream[], rng: Rng): Promi
     const path = (req.url ?? "/").split("?")[0]!;
 
     if (req.method === "POST" && path === "/api/webhooks/pis") {
-      const roll = rng.next();
+      const roll = faults ? rng.next() : 1;
       const fate = roll < 0.1 ? "drop" : roll < 0.25 ? "delay" : roll < 0.4 ? "twice" : "once";
       // The sandbox hears "delivered" at once in every case; what the app receives differs.
       res.writeHead(200).end();

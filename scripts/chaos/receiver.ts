@@ -3,7 +3,7 @@
  * signature as the README says, records when it arrived, and answers 200 — except that the first
  * delivery of some notifications is answered slowly (seconds) or with a 500, so the outbox's
  * retries and its per-delivery timeouts are exercised. Only the first delivery misbehaves, so a
- * run settles within one retry (10 s).
+ * run settles within one retry (10 s). With `faults` false it always answers 200 at once (the soak).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -22,7 +22,9 @@ export function startReceiver(
   port: number,
   secret: string,
   rng: Rng,
+  opts: { faults?: boolean } = {},
 ): Promise<{ server: Server; receipts: Receipt[]; badSignatures: () => number }> {
+  const faults = opts.faults ?? true;
   const receipts: Receipt[] = [];
   const seen = new Set<string>();
   let bad = 0;
@@ -41,7 +43,7 @@ export function startReceiver(
       const body = JSON.parse(raw) as { id: string; event: string; checkout: { id: string } };
       const first = !seen.has(body.id);
       seen.add(body.id);
-      const roll = first ? rng.next() : 1;
+      const roll = first && faults ? rng.next() : 1;
       const status = roll < 0.1 ? 500 : 200;
       const delay = roll >= 0.1 && roll < 0.2 ? 2000 + rng.next() * 4000 : 0;
       receipts.push({ id: body.id, event: body.event, checkoutId: body.checkout.id, at: Date.now(), status });

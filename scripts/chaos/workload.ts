@@ -29,6 +29,21 @@ export interface Endpoints {
   sandbox: string;
   notifyUrl: string;
   merchantKey: string;
+  /** Told of every request the workload makes, each try of a retried one apart (the soak's latencies). */
+  observe?: (call: ObservedCall) => void;
+}
+
+export interface ObservedCall {
+  method: string;
+  /** The path as sent, ids included. */
+  path: string;
+  /** 0: no answer (the connection broke, or the client's 60 s timeout). */
+  status: number;
+  /** The problem's `code` and `retry`, when the answer is one. */
+  code?: string;
+  retry?: boolean;
+  startedAt: number;
+  ms: number;
 }
 
 interface Answer {
@@ -36,7 +51,34 @@ interface Answer {
   json: Record<string, unknown>;
 }
 
-async function call(
+/** `send`, with each try told to `observe`. */
+function observed(observe: Endpoints["observe"]): typeof send {
+  if (!observe) return send;
+  return async (base, method, path, body, headers) => {
+    const startedAt = Date.now();
+    const t = performance.now();
+    const tell = (a: Answer) =>
+      observe({
+        method,
+        path,
+        status: a.status,
+        ...(typeof a.json.code === "string" && { code: a.json.code }),
+        ...(typeof a.json.retry === "boolean" && { retry: a.json.retry }),
+        startedAt,
+        ms: performance.now() - t,
+      });
+    try {
+      const a = await send(base, method, path, body, headers);
+      tell(a);
+      return a;
+    } catch (err) {
+      tell({ status: 0, json: {} });
+      throw err;
+    }
+  };
+}
+
+async function send(
   base: string,
   method: string,
   path: string,
@@ -86,6 +128,7 @@ export async function runCheckout(
   n: number,
   scenario: Scenario,
 ): Promise<CheckoutRun> {
+  const call = observed(e.observe);
   const merchant = { Authorization: `Bearer ${e.merchantKey}` };
   const amount = `${1 + Math.floor(rng.next() * 200)}.${String(Math.floor(rng.next() * 100)).padStart(2, "0")}`;
   const created = await retrying(() =>

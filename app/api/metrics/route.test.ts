@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { testDbKinds } from "@/lib/db/testing";
 import { LABEL_VALUES } from "@/lib/metrics/registry";
@@ -121,6 +122,32 @@ describe.each(testDbKinds())("GET /api/metrics (%s)", (kind) => {
     const { deliverDueNotifications } = await import("@/lib/checkout/notifications");
     const { appContext } = await import("@/lib/checkout/app-context");
     await deliverDueNotifications(await appContext(), { timeoutMs: 2000 });
+    // A second checkout whose payer went to the bank 31 minutes ago and never came back.
+    const left = await routes.checkouts.POST(
+      post("/api/checkouts", {
+        amount: "3.00",
+        currency: "EUR",
+        description: "Left at the bank",
+        reference: "metrics-2",
+        returnUrl: "https://shop.example/done",
+      }),
+      none,
+    );
+    const leftId = ((await left.json()) as { id: string }).id;
+    const leftStart = await routes.payments.POST(
+      post(`/api/checkouts/${leftId}/payments`, {
+        method: "bank",
+        bankId: "SEB_LT_SAND",
+        termsAccepted: true,
+        attemptKey: "metrics-attempt-2",
+      }),
+      withId(leftId),
+    );
+    expect(leftStart.status).toBe(200);
+    const { db } = await appContext();
+    await db.execute(
+      sql`update payment_attempts set created_at = now() - interval '31 minutes' where checkout_id = ${leftId}`,
+    );
     // Addresses nobody has: a made-up path, a payment link's slug.
     await routes.unknown.GET(new Request(`${APP}/api/no/such/co_${"x".repeat(24)}`), {
       params: Promise.resolve({ unknown: ["no", "such", `co_${"x".repeat(24)}`] }),
@@ -186,6 +213,8 @@ describe.each(testDbKinds())("GET /api/metrics (%s)", (kind) => {
       "checkout_db_pool_connections",
       "checkout_db_pool_waiting",
       "checkout_db_pool_max",
+      "checkout_payments_in_flight",
+      "checkout_payments_in_flight_over_30m",
       "nodejs_eventloop_lag_p99_seconds",
       "nodejs_heap_size_used_bytes",
       "nodejs_gc_duration_seconds",
@@ -196,7 +225,14 @@ describe.each(testDbKinds())("GET /api/metrics (%s)", (kind) => {
     const value = (name: string, labels: Record<string, string>) =>
       all.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
     expect(value("checkout_created_total", { origin: "api" })).toBeGreaterThanOrEqual(1);
-    expect(value("checkout_ended_total", { status: "paid", method: "bank" })).toBeGreaterThanOrEqual(1);
+    // By the bank the payer chose, the provider having listed it.
+    expect(
+      value("checkout_ended_total", { status: "paid", method: "bank", bank: "SEB_LT_SAND" }),
+    ).toBeGreaterThanOrEqual(1);
+    // The payment left at the bank 31 minutes ago, read from the database at the scrape.
+    expect(value("checkout_payments_in_flight", { group: "started" })).toBe(1);
+    expect(value("checkout_payments_in_flight_over_30m", { group: "started" })).toBe(1);
+    expect(value("checkout_payments_in_flight_over_30m", { group: "pending" })).toBe(0);
     expect(value("checkout_notification_deliveries_total", { result: "failed" })).toBeGreaterThanOrEqual(1);
     // The notification that failed waits for its retry: read from the database at the scrape.
     expect(value("checkout_outbox_notifications", { state: "retrying" })).toBeGreaterThanOrEqual(1);
@@ -219,6 +255,9 @@ describe.each(testDbKinds())("GET /api/metrics (%s)", (kind) => {
     expect(text).not.toContain(checkoutId);
     expect(text).not.toMatch(/co_x|made-up-slug|no\/such/);
     const templates = routeTemplates();
+    const { pis } = await (await import("@/lib/checkout/app-context")).appContext();
+    const listed = await Promise.all(["LT", "LV", "EE"].map((countryCode) => pis.banks.list({ countryCode })));
+    const sandboxBanks = new Set(listed.flat().map((b) => b.id));
     const operations = providerOperations();
     const allowed: Record<string, (v: string) => boolean> = {
       method: (v) => (LABEL_VALUES.method as readonly string[]).includes(v),
@@ -231,6 +270,9 @@ describe.each(testDbKinds())("GET /api/metrics (%s)", (kind) => {
       result: (v) => (LABEL_VALUES.deliveryResult as readonly string[]).includes(v),
       worker: (v) => ["reconcile", "autovacuum", "retention", "other"].includes(v),
       state: (v) => [...LABEL_VALUES.outboxState, ...LABEL_VALUES.poolState].includes(v as never),
+      group: (v) => (LABEL_VALUES.inFlightGroup as readonly string[]).includes(v),
+      // A bank the provider lists (lib/metrics/record.ts counts any other as other).
+      bank: (v) => ["none", "other"].includes(v) || sandboxBanks.has(v),
       le: (v) => v === "+Inf" || Number.isFinite(Number(v)),
       // prom-client's process metrics: GC kinds, V8 heap spaces, libuv resource types, Node's version.
       kind: (v) => ["major", "minor", "incremental", "weakcb"].includes(v),

@@ -122,6 +122,18 @@ export interface paths {
             };
           };
         };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
+            };
+          };
+        };
       };
     };
     put?: never;
@@ -282,6 +294,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"] & {
               /** @enum {string} */
               code: "internal_error";
+            };
+          };
+        };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
             };
           };
         };
@@ -456,6 +480,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"] & {
               /** @enum {string} */
               code: "internal_error";
+            };
+          };
+        };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
             };
           };
         };
@@ -676,6 +712,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"] & {
               /** @enum {string} */
               code: "provider_error";
+            };
+          };
+        };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
             };
           };
         };
@@ -916,6 +964,18 @@ export interface paths {
             };
           };
         };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
+            };
+          };
+        };
       };
     };
     delete?: never;
@@ -1025,6 +1085,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"] & {
               /** @enum {string} */
               code: "internal_error";
+            };
+          };
+        };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
             };
           };
         };
@@ -1247,6 +1319,18 @@ export interface paths {
             };
           };
         };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
+            };
+          };
+        };
       };
     };
     delete?: never;
@@ -1348,6 +1432,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"] & {
               /** @enum {string} */
               code: "internal_error";
+            };
+          };
+        };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
             };
           };
         };
@@ -1546,6 +1642,18 @@ export interface paths {
             };
           };
         };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
+            };
+          };
+        };
       };
     };
     delete?: never;
@@ -1671,6 +1779,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"] & {
               /** @enum {string} */
               code: "internal_error";
+            };
+          };
+        };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
             };
           };
         };
@@ -1803,6 +1923,18 @@ export interface paths {
             "application/problem+json": components["schemas"]["Problem"] & {
               /** @enum {string} */
               code: "internal_error";
+            };
+          };
+        };
+        /** @description `service_unavailable`: The service is briefly unavailable. Please try again in a few seconds. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "service_unavailable";
             };
           };
         };
@@ -1955,7 +2087,8 @@ export interface components {
         | "webhook_malformed"
         | "webhook_unsigned"
         | "webhook_unknown_payment"
-        | "internal_error";
+        | "internal_error"
+        | "service_unavailable";
       /** @description Whether the same request may work later */
       retry: boolean;
       detail?: string;

@@ -140,6 +140,7 @@ export const en = {
   "apiError.webhook_unsigned": "The webhook is not signed with this shop's secret.",
   "apiError.webhook_unknown_payment": "The webhook is about a payment this shop does not know.",
   "apiError.internal_error": "Something went wrong on our side. Please try again.",
+  "apiError.service_unavailable": "The service is briefly unavailable. Please try again in a few seconds.",
   "payError.badLink": "We could not open the payment page. Please try again.",
 
   // Bank picker

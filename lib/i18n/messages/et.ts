@@ -126,6 +126,7 @@ export const et: Messages = {
   "apiError.webhook_unsigned": "Veebikonksu teade ei ole selle poe salajase võtmega allkirjastatud.",
   "apiError.webhook_unknown_payment": "Veebikonksu teade käib makse kohta, mida see pood ei tea.",
   "apiError.internal_error": "Meie poolel tekkis viga. Palun proovige uuesti.",
+  "apiError.service_unavailable": "Teenus on hetkeks kättesaamatu. Palun proovige mõne sekundi pärast uuesti.",
   "payError.badLink": "Makselehte ei õnnestunud avada. Palun proovige uuesti.",
 
   "picker.label": "Teie pank",

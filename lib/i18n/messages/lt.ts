@@ -134,6 +134,7 @@ export const lt: Messages = {
   "apiError.webhook_unsigned": "Webhook pranešimas nepasirašytas šios parduotuvės slaptu raktu.",
   "apiError.webhook_unknown_payment": "Webhook pranešimas apie mokėjimą, kurio ši parduotuvė nežino.",
   "apiError.internal_error": "Mūsų pusėje įvyko klaida. Bandykite dar kartą.",
+  "apiError.service_unavailable": "Paslauga trumpam nepasiekiama. Bandykite dar kartą po kelių sekundžių.",
   "payError.badLink": "Nepavyko atidaryti mokėjimo puslapio. Bandykite dar kartą.",
 
   "picker.label": "Jūsų bankas",

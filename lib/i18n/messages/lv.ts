@@ -134,6 +134,7 @@ export const lv: Messages = {
   "apiError.webhook_unsigned": "Webhook paziņojums nav parakstīts ar šī veikala slepeno atslēgu.",
   "apiError.webhook_unknown_payment": "Webhook paziņojums attiecas uz maksājumu, ko šis veikals nezina.",
   "apiError.internal_error": "Mūsu pusē radās kļūda. Lūdzu, mēģiniet vēlreiz.",
+  "apiError.service_unavailable": "Pakalpojums īslaicīgi nav pieejams. Lūdzu, mēģiniet vēlreiz pēc dažām sekundēm.",
   "payError.badLink": "Neizdevās atvērt maksājuma lapu. Lūdzu, mēģiniet vēlreiz.",
 
   "picker.label": "Jūsu banka",

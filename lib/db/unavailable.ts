@@ -1,0 +1,44 @@
+/**
+ * Whether an error means the database could not be reached or ended the session (a restart, a
+ * failover, a host that hangs), rather than that a statement of ours failed. The first is answered
+ * 503 with `retry`, the same request working once the database is back; the second stays a 500.
+ * Read from node-postgres's own codes and messages, through the causes that drizzle and the app
+ * wrap it in.
+ */
+export function databaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof AggregateError && e.errors.some(databaseUnavailable)) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || NETWORK_CODES.has(code))) return true;
+    if (DRIVER_MESSAGES.has(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, crash shutdown, cannot
+ * connect now: starting up or shutting down), 53300 (too many connections: another instance's pool
+ * took them while this one's were dropped).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+
+/** The socket's own failures, on connecting or on a connection the server dropped. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/** node-postgres says these without a code. */
+const DRIVER_MESSAGES = new Set([
+  "Connection terminated unexpectedly",
+  "Connection terminated",
+  "Connection terminated due to connection timeout",
+  "Client has encountered a connection error and is not queryable",
+  "timeout exceeded when trying to connect",
+]);

@@ -1,0 +1,100 @@
+import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import { instanceSample, MB, plotSvg, soakVerdict, warmupSeconds, type Sample } from "./soak-report";
+
+/** Samples every 10 s of three instances whose RSS, in MB, is given by `rss(t, instance)`. */
+function samples(seconds: number, rss: (t: number, i: number) => number | undefined): Sample[] {
+  return Array.from({ length: seconds / 10 }, (_, k) => {
+    const t = (k + 1) * 10;
+    return {
+      t,
+      instances: [0, 1, 2].map((i) => {
+        const v = rss(t, i);
+        return v === undefined ? {} : { rssBytes: v * MB, heapBytes: 50 * MB, lagP99Seconds: 0.02 };
+      }),
+      create: { n: 50, p50: 40, p95: 120 },
+      pay: { n: 50, p50: 60, p95: 200 },
+      outboxAgeSeconds: 0.5,
+      dbBytes: 10 * MB,
+      started: 50,
+      inFlight: 5,
+    };
+  });
+}
+
+const ports = [3500, 3501, 3502];
+const rssCheck = (s: Sample[], warmup: number) =>
+  soakVerdict(s, { warmup, createMs: [100, 200], ports }).find((c) => c.name.startsWith("RSS"))!;
+
+describe("the soak's verdict", () => {
+  it("keeps five minutes of an hour for the warm-up, a quarter of a shorter run, and 30 s at least", () => {
+    expect(warmupSeconds(3600)).toBe(300);
+    expect(warmupSeconds(600)).toBe(150);
+    expect(warmupSeconds(120)).toBe(30);
+    expect(warmupSeconds(60)).toBe(30);
+  });
+
+  it("passes memory that grows during the warm-up and then stays flat", () => {
+    const check = rssCheck(
+      samples(3600, (t) => (t < 300 ? 100 + t / 3 : 200 + (t % 30 === 0 ? 5 : 0))),
+      300,
+    );
+    expect(check.ok).toBe(true);
+  });
+
+  it("fails memory that keeps growing after the warm-up, naming the instance", () => {
+    const check = rssCheck(
+      samples(3600, (t, i) => (i === 1 && t >= 300 ? 200 + (t - 300) * (25 / 3300) : 200)),
+      300,
+    );
+    expect(check.ok).toBe(false);
+    expect(check.detail).toEqual([expect.stringContaining("instance 3501")]);
+  });
+
+  it("fails create latency whose p95 reaches a second", () => {
+    const createMs = [...Array(94).fill(100), ...Array(6).fill(1500)];
+    const create = soakVerdict(
+      samples(600, () => 200),
+      { warmup: 150, createMs, ports },
+    ).find((c) => c.name.startsWith("create"))!;
+    expect(create).toMatchObject({ ok: false, value: "1500 ms over 100 requests" });
+  });
+});
+
+describe("an instance's sample", () => {
+  it("is read from what prom-client exports: memory, event-loop lag, and the worker rounds that ended well", async () => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const rounds = new Histogram({
+      name: "checkout_worker_round_duration_seconds",
+      help: "rounds",
+      labelNames: ["worker", "outcome"],
+      registers: [registry],
+    });
+    rounds.observe({ worker: "reconcile", outcome: "ok" }, 0.1);
+    rounds.observe({ worker: "outbox", outcome: "ok" }, 0.1);
+    rounds.observe({ worker: "outbox", outcome: "failed" }, 0.1);
+    const s = instanceSample(await registry.metrics());
+    expect(s.rssBytes).toBeGreaterThan(10 * MB);
+    expect(s.heapBytes).toBeGreaterThan(MB);
+    expect(s.lagP99Seconds).toBeGreaterThanOrEqual(0);
+    expect(s.okRounds).toBe(2);
+  });
+});
+
+describe("the plot", () => {
+  it("shows a scrape an instance did not answer as a gap in its line, and shades each database restart", () => {
+    const svg = plotSvg(
+      samples(120, (t, i) => (i === 0 && t === 60 ? undefined : 150)),
+      { warmup: 30, restarts: [{ from: 55, to: 62 }], ports, title: "soak <test>" },
+    );
+    const rssPanel = svg.slice(svg.indexOf("RSS, MB"), svg.indexOf("heap used, MB"));
+    expect(rssPanel.match(/data-series="3500"/g)).toHaveLength(2);
+    expect(rssPanel.match(/data-series="3501"/g)).toHaveLength(1);
+    expect(rssPanel).toContain('class="restart"');
+    expect(rssPanel).toContain('class="warmup"');
+    expect(svg).toContain("soak &lt;test>");
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
+  });
+});
