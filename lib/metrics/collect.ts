@@ -28,13 +28,14 @@ export interface OutboxReading {
 /** A scrape waits no longer for the database: Prometheus' own timeout is 10 s by default. */
 const READ_TIMEOUT_MS = 2_000;
 
-let reading: Promise<OutboxReading | undefined> | undefined;
+/** One read in flight at a time, shared by every gauge of a scrape that asks while it runs. */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => (running ??= read().finally(() => (running = undefined)));
+}
 
 /** The outbox as the database has it now: one query per scrape, however many gauges ask. */
-export function outboxReading(): Promise<OutboxReading | undefined> {
-  reading ??= readOutbox().finally(() => (reading = undefined));
-  return reading;
-}
+export const outboxReading = oncePerScrape(readOutbox);
 
 async function readOutbox(): Promise<OutboxReading | undefined> {
   const db = holder.__metricsDb;
@@ -64,13 +65,8 @@ export const IN_FLIGHT_LONG_SECONDS = 30 * 60;
 export type InFlightGroup = "unknown" | "started" | "pending";
 export type InFlightReading = Record<InFlightGroup, { count: number; long: number }>;
 
-let inFlight: Promise<InFlightReading | undefined> | undefined;
-
 /** Payments started and not settled, as the database has them now: one query per scrape. */
-export function inFlightReading(): Promise<InFlightReading | undefined> {
-  inFlight ??= readInFlight().finally(() => (inFlight = undefined));
-  return inFlight;
-}
+export const inFlightReading = oncePerScrape(readInFlight);
 
 async function readInFlight(): Promise<InFlightReading | undefined> {
   const db = holder.__metricsDb;

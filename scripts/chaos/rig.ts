@@ -5,6 +5,7 @@
  * is killed by `stopAll()`.
  */
 import type { ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
@@ -215,4 +216,22 @@ export function endpointsOf(
     merchantKey,
     ...(observe ? { observe } : {}),
   };
+}
+
+/**
+ * .ci-out/NAME.json, which scripts/summarize-tests.mjs counts in the closing line: one test per
+ * check, with whatever else the run wants to keep beside them.
+ */
+export function writeChecksReport(
+  name: string,
+  checks: readonly { ok: boolean }[],
+  extra: Record<string, unknown>,
+): void {
+  const out = path.join(root, ".ci-out");
+  mkdirSync(out, { recursive: true });
+  const failed = checks.filter((c) => !c.ok).length;
+  writeFileSync(
+    path.join(out, `${name}.json`),
+    JSON.stringify({ ...extra, passed: checks.length - failed, failed, tests: checks }, null, 2),
+  );
 }

@@ -10,7 +10,7 @@
  * Needs Postgres (TEST_DATABASE_URL or DATABASE_URL, a server where it may create a database) and
  * the production build (`npm run build`). CHAOS_SEED replays a run; CHAOS_CHECKOUTS sizes it.
  */
-import { mkdirSync, existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { runChecks, type Check } from "./checks";
@@ -31,6 +31,7 @@ import {
   startSandbox,
   stopAll,
   tailOf,
+  writeChecksReport,
 } from "./rig";
 import { SANDBOX_CONTROL } from "../bench-app";
 import { runCheckout, runMany, scenarioFor, type CheckoutRun } from "./workload";
@@ -56,17 +57,7 @@ process.on("SIGTERM", () => void cleanup().then(() => process.exit(143)));
 
 /** .ci-out/chaos.json, which scripts/summarize-tests.mjs counts in the closing line. */
 function writeReport(checks: Check[]) {
-  const out = path.join(root, ".ci-out");
-  mkdirSync(out, { recursive: true });
-  const failed = checks.filter((c) => !c.ok).length;
-  writeFileSync(
-    path.join(out, "chaos.json"),
-    JSON.stringify(
-      { seed, seconds: Math.round((Date.now() - t0) / 1000), passed: checks.length - failed, failed, tests: checks },
-      null,
-      2,
-    ),
-  );
+  writeChecksReport("chaos", checks, { seed, seconds: Math.round((Date.now() - t0) / 1000) });
 }
 
 async function main() {

@@ -34,6 +34,7 @@ import {
   stopAll,
   tailOf,
   trimTails,
+  writeChecksReport,
 } from "./rig";
 import { createRng } from "./rng";
 import {
@@ -458,26 +459,13 @@ function restartChecks(
 }
 
 function writeReport(checks: Check[], samples: Sample[]) {
-  const out = path.join(root, ".ci-out");
-  mkdirSync(out, { recursive: true });
-  const failed = checks.filter((c) => !c.ok).length;
-  writeFileSync(
-    path.join(out, "soak.json"),
-    JSON.stringify(
-      {
-        seed,
-        seconds: Math.round((Date.now() - t0) / 1000),
-        minutes: opts.minutes,
-        rate: opts.rate,
-        passed: checks.length - failed,
-        failed,
-        tests: checks,
-        samples,
-      },
-      null,
-      2,
-    ),
-  );
+  writeChecksReport("soak", checks, {
+    seed,
+    seconds: Math.round((Date.now() - t0) / 1000),
+    minutes: opts.minutes,
+    rate: opts.rate,
+    samples,
+  });
 }
 
 main()
