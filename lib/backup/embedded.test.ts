@@ -11,6 +11,7 @@ import * as t from "../db/schema";
 import { poolOf } from "../db/testing";
 import { backupEmbedded, restoreEmbedded } from "./embedded";
 import { BackupRefused, decodeBackup, encodeBackup, knownMigrations } from "./format";
+import { serveBackups } from "./socket";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const tmp = mkdtempSync(path.join(os.tmpdir(), "backup-test-"));
@@ -156,7 +157,7 @@ let source: DbHandle;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  source = await openDb({ pgliteDir: at("source") });
+  source = await openDb({ pgliteDir: at("source"), serve: serveBackups });
   await seed(source);
 });
 

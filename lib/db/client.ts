@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool } from "pg";
-import { serveBackups } from "../backup/socket";
 import { autovacuumEvery } from "./pglite-autovacuum";
 import { startPgliteBackend, type PgliteBackend } from "./pglite-backend";
 import { lockPgliteDir } from "./pglite-lock";
@@ -35,6 +34,11 @@ export async function openDb(opts: {
   onLost?: (err: Error) => void;
   /** Postgres: how long a query waits for a connection, new or from the pool, before it fails. */
   connectTimeoutMs?: number;
+  /**
+   * Embedded, on disk: started once the database is open, with what copies it, and stopped before
+   * it closes (the app serves `npm run backup` this way, ADR 37). Returns how to stop it.
+   */
+  serve?: (dir: string, dump: PgliteBackend["dump"]) => Promise<() => Promise<void>>;
 }): Promise<DbHandle> {
   const poolSize = opts.poolSize ?? 10;
   if (opts.databaseUrl) {
@@ -73,8 +77,7 @@ export async function openDb(opts: {
     pool = await pglitePool(backend, poolSize);
     const db = await overPool(pool, { migrationLock: false });
     stopUpkeep = autovacuumEvery(pool);
-    // `npm run backup` asks this process while it holds the directory (ADR 37).
-    if (dir !== "memory://") stopServing = await serveBackups(dir, () => backend!.dump());
+    if (dir !== "memory://" && opts.serve) stopServing = await opts.serve(dir, () => backend!.dump());
     return { db, kind: "pglite", close };
   } catch (err) {
     await close().catch(() => {});

@@ -1,3 +1,4 @@
+import { serveBackups } from "../backup/socket";
 import { env } from "../env";
 import { openDb, type Db, type DbHandle } from "./client";
 
@@ -14,6 +15,8 @@ export function getDb(): Promise<Db> {
     poolSize: env().databasePoolSize,
     pgliteDir: env().pgliteDir,
     port: env().port,
+    // `npm run backup` asks this process while it holds the directory (ADR 37).
+    serve: serveBackups,
     // Everything this instance does needs its database, and an embedded one does not come back:
     // it stops with one line, as when the database cannot be opened, for its supervisor to start
     // it again (a Postgres outage is waited out instead; the pool reconnects).

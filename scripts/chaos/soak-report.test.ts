@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { instanceSample, MB, plotSvg, soakVerdict, warmupSeconds, type Sample } from "./soak-report";
+import { instanceSample, MB, memoryBreakdown, plotSvg, soakVerdict, warmupSeconds, type Sample } from "./soak-report";
 
 /** Samples every 10 s of three instances whose RSS, in MB, is given by `rss(t, instance)`. */
 function samples(seconds: number, rss: (t: number, i: number) => number | undefined): Sample[] {
@@ -77,8 +77,22 @@ describe("an instance's sample", () => {
     const s = instanceSample(await registry.metrics());
     expect(s.rssBytes).toBeGreaterThan(10 * MB);
     expect(s.heapBytes).toBeGreaterThan(MB);
+    expect(s.heapTotalBytes).toBeGreaterThanOrEqual(s.heapBytes!);
+    expect(s.externalBytes).toBeGreaterThan(0);
     expect(s.lagP99Seconds).toBeGreaterThanOrEqual(0);
     expect(s.okRounds).toBe(2);
+  });
+});
+
+describe("the memory breakdown", () => {
+  it("says per instance which part grew after the warm-up, leaving out figures it never read", () => {
+    const s = samples(600, (t) => (t < 150 ? 100 : 150 + (t - 150) / 10)).map((x) => ({
+      ...x,
+      instances: x.instances.map((i) => ({ ...i, rssAnonBytes: i.rssBytes! - 40 * MB, rssFileBytes: 40 * MB })),
+    }));
+    const lines = memoryBreakdown(s, 150, ports);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe("3500: RSS 151.0 -> 194.0, anon 111.0 -> 154.0, file 40.0 -> 40.0, heap used 50.0 -> 50.0");
   });
 });
 

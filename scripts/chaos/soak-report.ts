@@ -9,6 +9,12 @@ export interface InstanceSample {
   /** Absent when the instance did not answer its scrape in time. */
   rssBytes?: number;
   heapBytes?: number;
+  /** Where the RSS lies: V8's heap as reserved (not only used), and memory outside it. */
+  heapTotalBytes?: number;
+  externalBytes?: number;
+  /** From /proc/PID/status: anonymous pages (allocations) and file pages (code and files mapped in). */
+  rssAnonBytes?: number;
+  rssFileBytes?: number;
   lagP99Seconds?: number;
   /** Worker rounds that ended well since the instance started (every worker). */
   okRounds?: number;
@@ -58,6 +64,8 @@ export function instanceSample(text: string): InstanceSample {
   return {
     rssBytes: one("process_resident_memory_bytes"),
     heapBytes: one("nodejs_heap_size_used_bytes"),
+    heapTotalBytes: one("nodejs_heap_size_total_bytes"),
+    externalBytes: one("nodejs_external_memory_bytes"),
     lagP99Seconds: one("nodejs_eventloop_lag_p99_seconds"),
     okRounds,
   };
@@ -86,16 +94,46 @@ export function warmupSeconds(durationSeconds: number): number {
 const median = (xs: number[]) => quantile(xs, 0.5);
 
 /**
- * Memory growth of each instance after the warm-up: the median RSS of the last three samples
- * against that of the first three after the warm-up (one sample is noise: a GC, a burst).
+ * Growth of one figure of each instance after the warm-up (RSS unless told): the median of the
+ * last three samples against that of the first three after the warm-up (one sample is noise: a
+ * GC, a burst).
  */
-export function rssGrowth(samples: Sample[], warmup: number): { instance: number; from: number; to: number }[] {
+export function rssGrowth(
+  samples: Sample[],
+  warmup: number,
+  figure: (i: InstanceSample) => number | undefined = (i) => i.rssBytes,
+): { instance: number; from: number; to: number }[] {
   const after = samples.filter((s) => s.t >= warmup);
   const count = Math.max(0, ...samples.map((s) => s.instances.length));
   return Array.from({ length: count }, (_, i) => {
-    const rss = after.map((s) => s.instances[i]?.rssBytes).filter((v): v is number => v !== undefined);
-    return { instance: i, from: median(rss.slice(0, 3)) ?? 0, to: median(rss.slice(-3)) ?? 0 };
+    const values = after.map((s) => (s.instances[i] ? figure(s.instances[i]!) : undefined)).filter((v): v is number => v !== undefined);
+    return { instance: i, from: median(values.slice(0, 3)) ?? 0, to: median(values.slice(-3)) ?? 0 };
   });
+}
+
+/**
+ * Where each instance's memory grew after the warm-up, one line per instance: RSS split into
+ * anonymous and file pages, and V8's heap (reserved) and external memory, so that a growth of
+ * RSS can be told apart as ours (the heap), buffers', the allocator's or code paged in.
+ */
+export function memoryBreakdown(samples: Sample[], warmup: number, ports: number[]): string[] {
+  const figures: [string, (i: InstanceSample) => number | undefined][] = [
+    ["RSS", (i) => i.rssBytes],
+    ["anon", (i) => i.rssAnonBytes],
+    ["file", (i) => i.rssFileBytes],
+    ["heap total", (i) => i.heapTotalBytes],
+    ["heap used", (i) => i.heapBytes],
+    ["external", (i) => i.externalBytes],
+  ];
+  const grown = figures.map(([name, f]) => [name, rssGrowth(samples, warmup, f)] as const);
+  return ports.map(
+    (port, i) =>
+      `${port}: ` +
+      grown
+        .filter(([, g]) => g[i] && g[i]!.from > 0)
+        .map(([name, g]) => `${name} ${(g[i]!.from / MB).toFixed(1)} -> ${(g[i]!.to / MB).toFixed(1)}`)
+        .join(", "),
+  );
 }
 
 export const MB = 1024 * 1024;

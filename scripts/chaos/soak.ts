@@ -12,7 +12,7 @@
  * Needs the production build (`npm run build`) and Postgres's binaries (scripts/pg-throwaway.sh).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -40,6 +40,7 @@ import { createRng } from "./rng";
 import {
   instanceSample,
   latencyOf,
+  memoryBreakdown,
   plotSvg,
   quantile,
   soakVerdict,
@@ -151,13 +152,30 @@ function pollReadiness(ports: number[], everyMs: number): { changes: ReadyChange
   return { changes, stop: () => (on = false) };
 }
 
-async function scrape(port: number): Promise<{ sample: InstanceSample; outboxAge?: number }> {
+/** Anonymous and file-backed resident pages of a process (Linux), in bytes; {} elsewhere. */
+function residentSplit(pid: number | undefined): Pick<InstanceSample, "rssAnonBytes" | "rssFileBytes"> {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => {
+      const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+      return m ? Number(m[1]) * 1024 : undefined;
+    };
+    return { rssAnonBytes: kb("RssAnon"), rssFileBytes: kb("RssFile") };
+  } catch {
+    return {};
+  }
+}
+
+async function scrape(port: number, pid?: number): Promise<{ sample: InstanceSample; outboxAge?: number }> {
   try {
     const text = await (
       await fetch(`http://127.0.0.1:${port}/api/metrics`, { signal: AbortSignal.timeout(5000) })
     ).text();
     const age = /^checkout_outbox_oldest_pending_age_seconds\s+(\S+)/m.exec(text)?.[1];
-    return { sample: instanceSample(text), outboxAge: age === undefined ? undefined : Number(age) };
+    return {
+      sample: { ...instanceSample(text), ...residentSplit(pid) },
+      outboxAge: age === undefined ? undefined : Number(age),
+    };
   } catch {
     return { sample: {} };
   }
@@ -284,7 +302,7 @@ async function main(): Promise<number> {
       const window = calls.slice(seenCalls);
       seenCalls = calls.length;
       const ms = (kind: "create" | "pay") => window.filter((c) => kindOf(c) === kind).map((c) => c.ms);
-      const scrapes = await Promise.all(PORTS.instances.map(scrape));
+      const scrapes = await Promise.all(PORTS.instances.map((port) => scrape(port, processes.get(port)?.pid)));
       const dbBytes = await db
         .query<{ size: string }>("select pg_database_size(current_database()) as size")
         .then((r) => Number(r.rows[0]!.size))
@@ -363,6 +381,8 @@ async function main(): Promise<number> {
           .slice(-15)
           .join("\n")}`,
       );
+  console.log(`\nmemory after the warm-up (MB, median of the first and last three samples):`);
+  for (const line of memoryBreakdown(samples, warmup, PORTS.instances)) console.log(`  ${line}`);
   writeReport(checks, samples);
   log(`plot: ${svgPath}`);
   log(`${checks.length - failed.length} passed, ${failed.length} failed (seed ${seed}; .ci-out/soak.json)`);
