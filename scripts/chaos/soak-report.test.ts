@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { instanceSample, MB, memoryBreakdown, plotSvg, soakVerdict, warmupSeconds, type Sample } from "./soak-report";
+import { growthWindow, instanceSample, MB, memoryBreakdown, plotSvg, soakVerdict, warmupSeconds, type Sample } from "./soak-report";
 
 /** Samples every 10 s of three instances whose RSS, in MB, is given by `rss(t, instance)`. */
 function samples(seconds: number, rss: (t: number, i: number) => number | undefined): Sample[] {
@@ -32,6 +32,22 @@ describe("the soak's verdict", () => {
     expect(warmupSeconds(600)).toBe(150);
     expect(warmupSeconds(120)).toBe(30);
     expect(warmupSeconds(60)).toBe(30);
+  });
+
+  it("compares five minutes after the warm-up with the last five of an hour, and three samples of a short run", () => {
+    expect(growthWindow((3600 - 300) / 10)).toBe(30);
+    expect(growthWindow((600 - 150) / 10)).toBe(11);
+    expect(growthWindow((120 - 30) / 10)).toBe(3);
+  });
+
+  it("reads an hour's RSS over windows that span the heap's collections, not where in a cycle three samples fell", () => {
+    // Flat RSS that climbs 40 MB between collections every 4 minutes: the first three samples after
+    // the warm-up fall early in a cycle, the last three late in one (+14 % read that way).
+    const check = rssCheck(
+      samples(3600, (t) => 170 + ((t % 240) / 240) * 40),
+      300,
+    );
+    expect(check.ok).toBe(true);
   });
 
   it("passes memory that grows during the warm-up and then stays flat", () => {
@@ -92,7 +108,9 @@ describe("the memory breakdown", () => {
     }));
     const lines = memoryBreakdown(s, 150, ports);
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toBe("3500: RSS 151.0 -> 194.0, anon 111.0 -> 154.0, file 40.0 -> 40.0, heap used 50.0 -> 50.0");
+    expect(lines[0]).toBe(
+      "3500: RSS 155.0 -> 190.0, anon 115.0 -> 150.0, file 40.0 -> 40.0, heap used 50.0 -> 50.0, least heap used 50.0 -> 50.0",
+    );
   });
 });
 

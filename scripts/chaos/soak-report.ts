@@ -94,38 +94,54 @@ export function warmupSeconds(durationSeconds: number): number {
 const median = (xs: number[]) => quantile(xs, 0.5);
 
 /**
- * Growth of one figure of each instance after the warm-up (RSS unless told): the median of the
- * last three samples against that of the first three after the warm-up (one sample is noise: a
- * GC, a burst).
+ * Samples at the start and at the end of what follows the warm-up that a figure's growth compares:
+ * five minutes of an hour (30 samples), a quarter of a shorter run, three at least. V8 collects its
+ * old generation every few minutes under load, and the heap swings 40 MB between collections: three
+ * samples (30 s) read where in that cycle they fell as much as any growth.
+ */
+export function growthWindow(samplesAfterWarmup: number): number {
+  return Math.max(3, Math.min(30, Math.floor(samplesAfterWarmup / 4)));
+}
+
+/**
+ * Growth of one figure of each instance after the warm-up (RSS unless told): its median over the
+ * last window of samples against that over the first window after the warm-up (growthWindow).
  */
 export function rssGrowth(
   samples: Sample[],
   warmup: number,
   figure: (i: InstanceSample) => number | undefined = (i) => i.rssBytes,
+  of: (xs: number[]) => number | undefined = median,
 ): { instance: number; from: number; to: number }[] {
   const after = samples.filter((s) => s.t >= warmup);
   const count = Math.max(0, ...samples.map((s) => s.instances.length));
+  const n = growthWindow(after.length);
   return Array.from({ length: count }, (_, i) => {
-    const values = after.map((s) => (s.instances[i] ? figure(s.instances[i]!) : undefined)).filter((v): v is number => v !== undefined);
-    return { instance: i, from: median(values.slice(0, 3)) ?? 0, to: median(values.slice(-3)) ?? 0 };
+    const values = after
+      .map((s) => (s.instances[i] ? figure(s.instances[i]!) : undefined))
+      .filter((v): v is number => v !== undefined);
+    return { instance: i, from: of(values.slice(0, n)) ?? 0, to: of(values.slice(-n)) ?? 0 };
   });
 }
 
 /**
  * Where each instance's memory grew after the warm-up, one line per instance: RSS split into
- * anonymous and file pages, and V8's heap (reserved) and external memory, so that a growth of
- * RSS can be told apart as ours (the heap), buffers', the allocator's or code paged in.
+ * anonymous and file pages, V8's heap as reserved, its used part (median, and the least, which is
+ * about what a collection leaves: the live objects) and external memory. A growth of RSS is then
+ * told apart as ours (the live heap), V8 keeping more room, buffers', the allocator's, or code.
  */
 export function memoryBreakdown(samples: Sample[], warmup: number, ports: number[]): string[] {
-  const figures: [string, (i: InstanceSample) => number | undefined][] = [
+  const least = (xs: number[]) => (xs.length ? Math.min(...xs) : undefined);
+  const figures: [string, (i: InstanceSample) => number | undefined, ((xs: number[]) => number | undefined)?][] = [
     ["RSS", (i) => i.rssBytes],
     ["anon", (i) => i.rssAnonBytes],
     ["file", (i) => i.rssFileBytes],
     ["heap total", (i) => i.heapTotalBytes],
     ["heap used", (i) => i.heapBytes],
+    ["least heap used", (i) => i.heapBytes, least],
     ["external", (i) => i.externalBytes],
   ];
-  const grown = figures.map(([name, f]) => [name, rssGrowth(samples, warmup, f)] as const);
+  const grown = figures.map(([name, f, of]) => [name, rssGrowth(samples, warmup, f, of)] as const);
   return ports.map(
     (port, i) =>
       `${port}: ` +
