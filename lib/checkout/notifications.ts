@@ -255,7 +255,10 @@ export async function deliverDueNotifications(
 /**
  * This instance's outbox: every `pollMs` it claims as many due notifications as it has free lanes
  * (`concurrency`) and sends each on its own, so a slow merchant occupies one lane for at most
- * its timeout while the rest flow. Returns a stop function for shutdown: no new claims; the
+ * its timeout while the rest flow. A claim that filled every free lane says more may be due: then
+ * each lane that frees claims again at once rather than at the next poll, so a backlog drains as
+ * fast as merchants answer, not at one batch a poll (the soak at 20 checkouts a second: eight
+ * a second an instance, and notifications 18 s late). Returns a stop function for shutdown: no new claims; the
  * deliveries under way get `graceMs` to finish and write their result, and the leases of those
  * still going are given back, so another instance sends them now instead of after the lease.
  */
@@ -268,21 +271,32 @@ export function startOutbox(
   const inFlight = new Map<string, { lease: Date; done: Promise<unknown> }>();
   let claiming: Promise<void> | undefined;
   let stopped = false;
+  let more = false;
   const tick = async () => {
     if (stopped || claiming || inFlight.size >= concurrency) return;
     claiming = (async () => {
-      for (const n of await claimDue(ctx, concurrency - inFlight.size, timeoutMs)) {
+      const free = concurrency - inFlight.size;
+      const claimed = await claimDue(ctx, free, timeoutMs);
+      more = claimed.length === free;
+      for (const n of claimed) {
         const done = deliverOne(ctx, n, timeoutMs)
           .catch((err) => console.error("notification delivery failed", n.id, err))
-          .finally(() => inFlight.delete(n.id));
+          .finally(() => {
+            inFlight.delete(n.id);
+            if (more) void tick();
+          });
         inFlight.set(n.id, { lease: n.lease, done });
       }
     })()
-      .catch((err) => console.error("notification claim failed", err))
+      .catch((err) => {
+        more = false;
+        console.error("notification claim failed", err);
+      })
       .finally(() => (claiming = undefined));
   };
   const timer = setInterval(() => void tick(), opts.pollMs ?? 1000);
   timer.unref();
+  void tick();
   return async (graceMs = 5_000) => {
     stopped = true;
     clearInterval(timer);

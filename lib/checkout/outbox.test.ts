@@ -43,6 +43,19 @@ describe.each(testDbKinds())("the notification outbox on many instances (%s)", (
     }
   });
 
+  it("drains a backlog as fast as the merchant answers, not one batch a poll", async () => {
+    s.answer = 200;
+    const backlog = await Promise.all(Array.from({ length: 7 }, () => s.queue(1)));
+    // It claims on starting, then polls only once an hour: two lanes carry all seven by claiming
+    // again as they free.
+    const stop = startOutbox(s.ctx, { pollMs: 3_600_000, concurrency: 2, timeoutMs: 30_000 });
+    try {
+      await waitFor(async () => backlog.every((c) => s.idsReceivedFor(c.id).length === 1));
+    } finally {
+      await stop();
+    }
+  });
+
   it("a notification whose deliverer died is sent by another instance once the lease passes, and the late result of the first does not overwrite it", async () => {
     s.answer = 200;
     const release = s.hold();

@@ -1,6 +1,15 @@
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { growthWindow, instanceSample, MB, memoryBreakdown, plotSvg, soakVerdict, warmupSeconds, type Sample } from "./soak-report";
+import {
+  growthWindow,
+  instanceSample,
+  MB,
+  memoryBreakdown,
+  plotSvg,
+  soakVerdict,
+  warmupSeconds,
+  type Sample,
+} from "./soak-report";
 
 /** Samples every 10 s of three instances whose RSS, in MB, is given by `rss(t, instance)`. */
 function samples(seconds: number, rss: (t: number, i: number) => number | undefined): Sample[] {

@@ -381,7 +381,9 @@ async function main(): Promise<number> {
           .slice(-15)
           .join("\n")}`,
       );
-  console.log(`\nmemory after the warm-up (MB, median of the first and last three samples):`);
+  console.log(
+    `\nmemory after the warm-up (MB, medians over its first and last five minutes, or quarters of a shorter run):`,
+  );
   for (const line of memoryBreakdown(samples, warmup, PORTS.instances)) console.log(`  ${line}`);
   writeReport(checks, samples);
   log(`plot: ${svgPath}`);
