@@ -257,10 +257,11 @@ export async function deliverDueNotifications(
  * (`concurrency`) and sends each on its own, so a slow merchant occupies one lane for at most
  * its timeout while the rest flow. A claim that filled every free lane says more may be due: then
  * each lane that frees claims again at once rather than at the next poll, so a backlog drains as
- * fast as merchants answer, not at one batch a poll (the soak at 20 checkouts a second: eight
- * a second an instance, and notifications 18 s late). Returns a stop function for shutdown: no new claims; the
- * deliveries under way get `graceMs` to finish and write their result, and the leases of those
- * still going are given back, so another instance sends them now instead of after the lease.
+ * fast as merchants answer, not at one batch a poll (the soak at 20 checkouts a second: eight a
+ * second an instance, and notifications 18 s late).
+ * Returns a stop function for shutdown: no new claims; the deliveries under way get `graceMs` to
+ * finish and write their result, and the leases of those still going are given back, so another
+ * instance sends them now instead of after the lease.
  */
 export function startOutbox(
   ctx: CheckoutContext,
