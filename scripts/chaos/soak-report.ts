@@ -107,7 +107,7 @@ export function growthWindow(samplesAfterWarmup: number): number {
  * Growth of one figure of each instance after the warm-up (RSS unless told): its median over the
  * last window of samples against that over the first window after the warm-up (growthWindow).
  */
-export function rssGrowth(
+export function growthAfterWarmup(
   samples: Sample[],
   warmup: number,
   figure: (i: InstanceSample) => number | undefined = (i) => i.rssBytes,
@@ -141,7 +141,7 @@ export function memoryBreakdown(samples: Sample[], warmup: number, ports: number
     ["least heap used", (i) => i.heapBytes, least],
     ["external", (i) => i.externalBytes],
   ];
-  const grown = figures.map(([name, f, of]) => [name, rssGrowth(samples, warmup, f, of)] as const);
+  const grown = figures.map(([name, f, of]) => [name, growthAfterWarmup(samples, warmup, f, of)] as const);
   return ports.map(
     (port, i) =>
       `${port}: ` +
@@ -156,7 +156,7 @@ export const MB = 1024 * 1024;
 
 /** The soak's own pass checks on memory and latency, after the warm-up. */
 export function soakVerdict(samples: Sample[], o: { warmup: number; createMs: number[]; ports: number[] }): Check[] {
-  const growth = rssGrowth(samples, o.warmup);
+  const growth = growthAfterWarmup(samples, o.warmup);
   const grown = growth.filter((g) => g.from === 0 || g.to / g.from - 1 >= 0.1);
   const worst = Math.max(...growth.map((g) => (g.from ? g.to / g.from - 1 : Infinity)));
   const p95 = quantile(o.createMs, 0.95);
