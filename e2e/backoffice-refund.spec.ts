@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./axe";
-import { createCheckout, decideAtBank, payWithBank, sandboxPayments, signInToBackoffice } from "./journey";
+import { createCheckout, decideAtBank, payWithBank, sandboxPayments, sandboxUrl, signInToBackoffice } from "./journey";
 
 /*
  * One checkout of 24.90 EUR, paid at the sandbox bank, then looked after by staff: found with the
@@ -177,7 +177,7 @@ test("a refund made at the provider itself is shown as made there, and what can 
 }) => {
   // Someone refunds in the provider's own tools, not through this shop: only its webhook tells us.
   const [payment] = (await sandboxPayments(request, reference)) as unknown as { id: string }[];
-  const made = await request.post(`${process.env.SANDBOX_URL}/platform/v0.3/pis/payment/${payment!.id}/refunds`, {
+  const made = await request.post(`${sandboxUrl()}/platform/v0.3/pis/payment/${payment!.id}/refunds`, {
     headers: { "Client-Id": "sandbox-client-id", "Client-Secret": "sandbox-client-secret" },
     data: { amount: "2.40" },
   });

@@ -54,12 +54,14 @@ process.env.E2E_SAVED_SANDBOX_URL ??= `http://localhost:${SANDBOX_PORT + 20}`;
 const SECOND_APP_SPECS = [
   "backoffice-login.spec.ts",
   "backoffice-payment-links.spec.ts",
+  "backoffice-refund.spec.ts",
   "backoffice-staff.spec.ts",
   "checkout-i18n.spec.ts",
   "checkout-picker.spec.ts",
   "client.spec.ts",
   "duplicate-payment.spec.ts",
   "metrics.spec.ts",
+  "payer-stack.spec.ts",
   "payment-links.spec.ts",
   "saved-account.spec.ts",
 ];
