@@ -103,6 +103,9 @@ describe("an instance's sample", () => {
     expect(s.rssBytes).toBeGreaterThan(10 * MB);
     expect(s.heapBytes).toBeGreaterThan(MB);
     expect(s.heapTotalBytes).toBeGreaterThanOrEqual(s.heapBytes!);
+    expect(s.heapOldBytes).toBeGreaterThan(0);
+    expect(s.heapNewBytes).toBeGreaterThan(0);
+    expect(s.heapOldBytes! + s.heapNewBytes!).toBeLessThanOrEqual(s.heapTotalBytes!);
     expect(s.externalBytes).toBeGreaterThan(0);
     expect(s.lagP99Seconds).toBeGreaterThanOrEqual(0);
     expect(s.okRounds).toBe(2);

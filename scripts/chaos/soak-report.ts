@@ -11,6 +11,13 @@ export interface InstanceSample {
   heapBytes?: number;
   /** Where the RSS lies: V8's heap as reserved (not only used), and memory outside it. */
   heapTotalBytes?: number;
+  /**
+   * V8's heap by space as reserved: the young generation (`new`) grows and shrinks with the
+   * allocation rate, the old one (`old`) with what survives, so a growth of the heap's total is
+   * told apart as traffic or as objects kept.
+   */
+  heapNewBytes?: number;
+  heapOldBytes?: number;
   externalBytes?: number;
   /** From /proc/PID/status: anonymous pages (allocations) and file pages (code and files mapped in). */
   rssAnonBytes?: number;
@@ -57,7 +64,8 @@ export function parseMetrics(text: string): { name: string; labels: Record<strin
 /** One instance's sample from its scrape. */
 export function instanceSample(text: string): InstanceSample {
   const series = parseMetrics(text);
-  const one = (name: string) => series.find((s) => s.name === name)?.value;
+  const one = (name: string, space?: string) =>
+    series.find((s) => s.name === name && (space === undefined || s.labels.space === space))?.value;
   const okRounds = series
     .filter((s) => s.name === "checkout_worker_round_duration_seconds_count" && s.labels.outcome === "ok")
     .reduce((sum, s) => sum + s.value, 0);
@@ -65,6 +73,8 @@ export function instanceSample(text: string): InstanceSample {
     rssBytes: one("process_resident_memory_bytes"),
     heapBytes: one("nodejs_heap_size_used_bytes"),
     heapTotalBytes: one("nodejs_heap_size_total_bytes"),
+    heapNewBytes: one("nodejs_heap_space_size_total_bytes", "new"),
+    heapOldBytes: one("nodejs_heap_space_size_total_bytes", "old"),
     externalBytes: one("nodejs_external_memory_bytes"),
     lagP99Seconds: one("nodejs_eventloop_lag_p99_seconds"),
     okRounds,
@@ -137,6 +147,8 @@ export function memoryBreakdown(samples: Sample[], warmup: number, ports: number
     ["anon", (i) => i.rssAnonBytes],
     ["file", (i) => i.rssFileBytes],
     ["heap total", (i) => i.heapTotalBytes],
+    ["new space", (i) => i.heapNewBytes],
+    ["old space", (i) => i.heapOldBytes],
     ["heap used", (i) => i.heapBytes],
     ["least heap used", (i) => i.heapBytes, least],
     ["external", (i) => i.externalBytes],
