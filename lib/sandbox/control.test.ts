@@ -490,6 +490,33 @@ describe("persistence (SANDBOX_DATA_DIR)", () => {
     }
   });
 
+  it("still moves on by the clock, after a restart, what was left open before it: a link expires, a refund completes", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "sandbox-state-"));
+    try {
+      const first = await startSandbox({ dataDir: dir, refundDelayMs: 60_000 });
+      const paid = await createPayment(first.api, { query: "?bankId=SEB_LT_SAND" });
+      await payAtBank(paid.confirmLink);
+      await postJson(`${first.api}/pis/payment/${paid.id}/refunds`, { amount: "2.00" });
+      const left = await createPayment(first.api, { query: "?bankId=SEB_LT_SAND" });
+      await first.sandbox.close();
+
+      const second = await startSandbox({ dataDir: dir, refundDelayMs: 60_000 });
+      try {
+        expect((await getJson(`${second.api}/pis/payment/${left.id}/status`)).json).toMatchObject({ group: "started" });
+        await control(second).post("/clock", { advanceMs: 8 * 86_400_000 });
+        expect((await getJson(`${second.api}/pis/payment/${left.id}/status`)).json).toMatchObject({ group: "failed" });
+        const refunds = (await getJson(`${second.api}/pis/payment/${paid.id}/refunds`)).json as {
+          data: { statusGroup: string }[];
+        };
+        expect(refunds.data.map((r) => r.statusGroup)).toEqual(["completed"]);
+      } finally {
+        await second.sandbox.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("keeps a revoked linking revoked across a restart", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "sandbox-state-"));
     try {

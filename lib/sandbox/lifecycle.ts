@@ -65,6 +65,8 @@ export function setPaymentStatus(ctx: SandboxContext, payment: PaymentRecord, up
   if (group === "completed") payment.completedAt ??= now;
   if (group !== "pending") delete payment.pendingUntil;
   if (isFinal(group)) payment.step = "done";
+  if (isFinal(group)) ctx.store.unsettled.payments.delete(payment);
+  else ctx.store.unsettled.payments.add(payment);
 
   if (isFinal(group) && (groupChanged || update.forced) && payment.webhookUrl !== undefined) {
     ctx.webhooks.enqueue(
@@ -86,6 +88,8 @@ export function setRefundStatus(ctx: SandboxContext, refund: RefundRecord, group
   refund.statusGroup = group;
   refund.updatedAt = ctx.now();
   if (group !== "started") delete refund.completeAt;
+  if (isFinal(group)) ctx.store.unsettled.refunds.delete(refund);
+  else ctx.store.unsettled.refunds.add(refund);
   if (changed && isFinal(group) && refund.webhookUrl !== "") {
     ctx.webhooks.enqueue(
       {
@@ -109,7 +113,7 @@ export function setRefundStatus(ctx: SandboxContext, refund: RefundRecord, group
  */
 export function runDueTransitions(ctx: SandboxContext) {
   const now = ctx.now();
-  for (const payment of ctx.store.payments.values()) {
+  for (const payment of ctx.store.unsettled.payments) {
     if (payment.statusGroup === "started" && now >= payment.expiresAt) {
       const kind = payment.statusKind;
       setPaymentStatus(ctx, payment, {
@@ -123,7 +127,7 @@ export function runDueTransitions(ctx: SandboxContext) {
       setPaymentStatus(ctx, payment, { kind: "bank", code: "ACSC", source: "sandbox" });
     }
   }
-  for (const refund of ctx.store.refunds.values()) {
+  for (const refund of ctx.store.unsettled.refunds) {
     if (refund.statusGroup === "started" && refund.completeAt !== undefined && now >= refund.completeAt) {
       setRefundStatus(ctx, refund, "completed");
     }

@@ -265,6 +265,7 @@ export async function initiatePayment(call: ApiCall) {
     link: {},
   };
   ctx.store.payments.set(payment.id, payment);
+  ctx.store.unsettled.payments.add(payment);
   ctx.changed();
 
   const confirmLink = appendQuery(`${ctx.publicUrl()}/login/${payment.id}`, hosted);

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { isFinal } from "./statuses";
 import type {
   AuthCode,
   AuthRequest,
@@ -61,8 +62,14 @@ export function loadState(store: Store, dir: string): boolean {
   }
   const saved = JSON.parse(text) as Saved;
   if (saved.format !== FORMAT) throw new Error(`${FILE_NAME}: unknown format ${String(saved.format)}`);
-  for (const p of saved.payments ?? []) store.payments.set(p.id, p);
-  for (const r of saved.refunds ?? []) store.refunds.set(r.id, r);
+  for (const p of saved.payments ?? []) {
+    store.payments.set(p.id, p);
+    if (!isFinal(p.statusGroup)) store.unsettled.payments.add(p);
+  }
+  for (const r of saved.refunds ?? []) {
+    store.refunds.set(r.id, r);
+    if (!isFinal(r.statusGroup)) store.unsettled.refunds.add(r);
+  }
   for (const j of saved.webhookJobs ?? []) store.webhookJobs.set(j.id, j);
   store.deliveries.push(...(saved.deliveries ?? []));
   for (const a of saved.authRequests ?? []) store.authRequests.set(a.state, a);

@@ -74,6 +74,7 @@ export async function createRefund(call: ApiCall, paymentId: string) {
     completeAt: now + ctx.settings.refundDelayMs,
   };
   ctx.store.refunds.set(refund.id, refund);
+  ctx.store.unsettled.refunds.add(refund);
   ctx.changed();
   return refundJson(refund);
 }
