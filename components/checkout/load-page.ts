@@ -3,6 +3,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { appContext } from "@/lib/checkout/app-context";
+import { orDatabaseAway } from "@/lib/db/unavailable";
 import { getCheckoutPageData, savingOutcome } from "@/lib/checkout/page-data";
 import { isLocale, LANG_COOKIE, requestedLocale } from "@/lib/i18n";
 import { PAYER_HANDLE_COOKIE } from "@/lib/checkout/saved-accounts/payer-handle";
@@ -15,14 +16,17 @@ export interface CheckoutRouteProps {
   searchParams: SearchParams;
 }
 
-/** One computation per request, shared by a checkout page and its metadata. */
+/**
+ * One computation per request, shared by a checkout page and its metadata. A database that does
+ * not answer (a restart, a failover) shows the error page that says so and tries again itself.
+ */
 const load = cache(async (checkoutId: string, lang: string | undefined, payerHandle: string | undefined) =>
-  getCheckoutPageData(checkoutId, { headers: await headers(), lang, payerHandle }, await appContext()),
+  orDatabaseAway(getCheckoutPageData(checkoutId, { headers: await headers(), lang, payerHandle }, await appContext())),
 );
 
 /** How saving a bank account ended, asked once per request (a page and its metadata both load). */
 const saving = cache(async (checkoutId: string, payerHandle: string | undefined) =>
-  savingOutcome(await appContext(), checkoutId, payerHandle),
+  orDatabaseAway(savingOutcome(await appContext(), checkoutId, payerHandle)),
 );
 
 /**

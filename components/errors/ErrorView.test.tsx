@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ERROR_TEXT } from "@/lib/i18n/error-text";
-import { ErrorView } from "./ErrorView";
+import { AWAY_RETRY_MS, ErrorView } from "./ErrorView";
 
 afterEach(() => {
   cleanup();
@@ -22,6 +22,39 @@ describe("the error page", () => {
     fireEvent.click(screen.getByRole("button", { name: ERROR_TEXT.lt.retry }));
     expect(retry).toHaveBeenCalledOnce();
     expect(screen.getByRole("button", { name: ERROR_TEXT.lt.back })).toBeTruthy();
+  });
+
+  it("when the database did not answer, says so and tries again by itself once, after the time it names", () => {
+    vi.useFakeTimers();
+    try {
+      document.documentElement.lang = "et";
+      const retry = vi.fn();
+      render(<ErrorView onRetry={retry} away />);
+      expect(screen.getByRole("heading", { level: 1, name: ERROR_TEXT.et.awayTitle })).toBe(document.activeElement);
+      expect(screen.getByRole("alert").textContent).toContain(ERROR_TEXT.et.awayRetry);
+      expect(ERROR_TEXT.et.awayRetry).toContain(String(AWAY_RETRY_MS / 1000));
+      vi.advanceTimersByTime(AWAY_RETRY_MS - 1);
+      expect(retry).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(retry).toHaveBeenCalledOnce();
+      vi.advanceTimersByTime(AWAY_RETRY_MS * 3);
+      expect(retry).toHaveBeenCalledOnce();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("does not try again by itself after an error of the page's own", () => {
+    vi.useFakeTimers();
+    try {
+      const retry = vi.fn();
+      render(<ErrorView onRetry={retry} />);
+      vi.advanceTimersByTime(AWAY_RETRY_MS * 3);
+      expect(retry).not.toHaveBeenCalled();
+      expect(screen.queryByText(ERROR_TEXT.en.awayRetry)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("falls back to English for a language it does not have", () => {

@@ -1,16 +1,20 @@
 "use client";
 
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useEffectEvent, useRef, useSyncExternalStore } from "react";
 import { errorTextFor } from "@/lib/i18n/error-text";
 
 const noSubscription = () => () => {};
 
+/** How long the page waits before trying again when its database did not answer (the text says 5 seconds). */
+export const AWAY_RETRY_MS = 5_000;
+
 /**
  * What error.tsx and global-error.tsx show: in the page's language (the document's, which the
  * checkout sets from its locale), that no money moved because of it, Try again and Go back. Focus
- * moves to the heading, so a screen reader hears what happened.
+ * moves to the heading, so a screen reader hears what happened. When the page's database did not
+ * answer (`away`), it says the service is back in a moment and tries again by itself.
  */
-export function ErrorView({ onRetry }: { onRetry: () => void }) {
+export function ErrorView({ onRetry, away = false }: { onRetry: () => void; away?: boolean }) {
   const lang = useSyncExternalStore(
     noSubscription,
     () => document.documentElement.lang,
@@ -19,13 +23,22 @@ export function ErrorView({ onRetry }: { onRetry: () => void }) {
   const text = errorTextFor(lang);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  // The database is back within seconds after a restart: the page tries again itself, once per
+  // showing (a failure again shows this anew), so a payer back from the bank sees the outcome.
+  const retry = useEffectEvent(onRetry);
+  useEffect(() => {
+    if (!away) return;
+    const timer = setTimeout(retry, AWAY_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [away]);
   return (
     <main className="page" lang={text.lang}>
       <div className="card not-found" role="alert">
         <h1 ref={heading} tabIndex={-1}>
-          {text.title}
+          {away ? text.awayTitle : text.title}
         </h1>
-        <p className="muted">{text.body}</p>
+        <p className="muted">{away ? text.awayBody : text.body}</p>
+        {away && <p>{text.awayRetry}</p>}
         <div className="actions" style={{ justifyContent: "center" }}>
           <button type="button" className="btn btn-primary" onClick={onRetry}>
             {text.retry}

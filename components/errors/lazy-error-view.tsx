@@ -7,7 +7,7 @@ import { lazy, Suspense } from "react";
 const ErrorView = lazy(() => import("./ErrorView").then((m) => ({ default: m.ErrorView })));
 
 /** The error page, with a plain one in English while (or if) the full one cannot load. */
-export function LazyErrorView({ onRetry }: { onRetry: () => void }) {
+export function LazyErrorView({ onRetry, away }: { onRetry: () => void; away?: boolean }) {
   return (
     <Suspense
       fallback={
@@ -21,7 +21,7 @@ export function LazyErrorView({ onRetry }: { onRetry: () => void }) {
         </main>
       }
     >
-      <ErrorView onRetry={onRetry} />
+      <ErrorView onRetry={onRetry} away={away} />
     </Suspense>
   );
 }

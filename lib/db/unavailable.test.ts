@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "./client";
 import { createTestPostgresDatabase } from "./testing";
-import { databaseUnavailable } from "./unavailable";
+import { DATABASE_AWAY_DIGEST, databaseUnavailable, orDatabaseAway } from "./unavailable";
 
 /** A port on this machine nobody listens on: a Postgres that is down. */
 async function closedPort(): Promise<number> {
@@ -52,6 +52,21 @@ describe("a database that does not answer, told apart from a bug", () => {
     );
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(databaseUnavailable(err)).toBe(true);
+  });
+
+  it("reaches a page's error boundary as the digest the error page tells apart, and a bug does not", async () => {
+    const port = await closedPort();
+    const { Pool } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const pool = new Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+    const away = await failureOf(() => orDatabaseAway(drizzle(pool).execute(sql`select 1`)));
+    expect(away).toMatchObject({ digest: DATABASE_AWAY_DIGEST });
+    expect(databaseUnavailable(away)).toBe(true);
+    await pool.end();
+
+    const bug = new TypeError("checkout.lineItems is undefined");
+    expect(await failureOf(() => orDatabaseAway(Promise.reject(bug)))).toBe(bug);
+    expect(await orDatabaseAway(Promise.resolve("page data"))).toBe("page data");
   });
 
   it("is not unavailable for an error of ours", () => {

@@ -42,3 +42,21 @@ const DRIVER_MESSAGES = new Set([
   "Client has encountered a connection error and is not queryable",
   "timeout exceeded when trying to connect",
 ]);
+
+/**
+ * The digest a page's error carries when its database did not answer: in production an error
+ * boundary receives the digest and not the message, and the error page then says the service is
+ * back in a moment and tries again by itself (components/errors/ErrorView.tsx) rather than that
+ * something broke.
+ */
+export const DATABASE_AWAY_DIGEST = "database-unavailable";
+
+/** `work`, with a database that did not answer rethrown as a page error the error page tells apart. */
+export async function orDatabaseAway<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (!databaseUnavailable(err)) throw err;
+    throw Object.assign(new Error("database unavailable", { cause: err }), { digest: DATABASE_AWAY_DIGEST });
+  }
+}

@@ -51,6 +51,7 @@ import {
   type Sample,
 } from "./soak-report";
 import { runCheckout, scenarioFor, type CheckoutRun, type ObservedCall } from "./workload";
+import { DATABASE_AWAY_DIGEST } from "../../lib/db/unavailable";
 
 const Args = z
   .object({
@@ -189,6 +190,31 @@ interface Restart {
   to: number;
   /** Per instance: seen not_ready during it, and ms from Postgres up to ready again. */
   instances: { port: number; wentNotReady: boolean; readyAfterMs?: number }[];
+  /** A payer's checkout page asked of each instance while Postgres was down. */
+  pages: PageProbe[];
+}
+
+interface PageProbe {
+  port: number;
+  status: number;
+  /** The page carried the error that says the database is away (and tries again by itself). */
+  away: boolean;
+  ms: number;
+}
+
+/** A checkout page asked of one instance, as a payer's browser would (a document, no JavaScript yet). */
+async function probePage(port: number, checkoutId: string): Promise<PageProbe> {
+  const started = Date.now();
+  try {
+    const res = await fetch(`http://localhost:${port}/checkout/${encodeURIComponent(checkoutId)}`, {
+      headers: { accept: "text/html" },
+      signal: AbortSignal.timeout(HANG_MS),
+    });
+    const body = await res.text();
+    return { port, status: res.status, away: body.includes(DATABASE_AWAY_DIGEST), ms: Date.now() - started };
+  } catch {
+    return { port, status: 0, away: false, ms: Date.now() - started };
+  }
 }
 
 async function main(): Promise<number> {
@@ -269,7 +295,11 @@ async function main(): Promise<number> {
       log(`restart ${n}: Postgres stopped (fast shutdown)`);
       const from = Date.now();
       pgCtl("down");
-      await sleep(opts.downSeconds * 1000);
+      // Once the instances' connections have dropped, a payer opens a checkout page on each.
+      await sleep(Math.min(1000, (opts.downSeconds * 1000) / 3));
+      const probed = runs.findLast((r) => r.id)?.id;
+      const pages = probed ? await Promise.all(PORTS.instances.map((port) => probePage(port, probed))) : [];
+      await sleep(from + opts.downSeconds * 1000 - Date.now());
       pgCtl("up");
       const upAt = Date.now();
       log(`restart ${n}: Postgres up after ${((upAt - from) / 1000).toFixed(1)} s down`);
@@ -284,7 +314,7 @@ async function main(): Promise<number> {
       while (Date.now() - upAt < 60_000 && seen().some((i) => i.readyAfterMs === undefined)) await sleep(250);
       const instances = seen();
       const to = Math.max(upAt, ...instances.map((i) => upAt + (i.readyAfterMs ?? 60_000)));
-      restarts.push({ n, from, upAt, to, instances });
+      restarts.push({ n, from, upAt, to, instances, pages });
       log(
         `restart ${n}: ${instances.map((i) => `${i.port} ${i.wentNotReady ? "not_ready, " : "never not_ready, "}${i.readyAfterMs === undefined ? "NOT ready again" : `ready ${(i.readyAfterMs / 1000).toFixed(1)} s after`}`).join("; ")}`,
       );
@@ -431,6 +461,14 @@ function restartChecks(
     ok: lagging.length === 0,
     value: `slowest ${(slowest / 1000).toFixed(1)} s after Postgres was up`,
     ...(lagging.length > 0 && { detail: lagging.slice(0, 10) }),
+  });
+
+  // The payer's page while the database is away: the error page that says so and tries again.
+  const pages = restarts.flatMap((r) => r.pages.map((p) => ({ ...p, n: r.n })));
+  checks.push({
+    name: "a checkout page while the database is down says it is back in a moment (and tries again)",
+    ok: pages.length > 0 && pages.every((p) => p.away && p.ms < HANG_MS),
+    value: pages.map((p) => `restart ${p.n} ${p.port}: ${p.status}${p.away ? " away" : ""} ${p.ms} ms`).join(", "),
   });
 
   // Requests begun or ended in a window: each answered, in time, and retryably when refused.

@@ -5,6 +5,7 @@ import { PageFrame } from "@/components/checkout/PageFrame";
 import { localTitle } from "@/components/i18n/page-title";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
+import { orDatabaseAway } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 import { format, LANG_COOKIE, messages, requestedLocale, resolveLocale, type Locale } from "@/lib/i18n";
 import { getPaymentLink, isSlug, type PaymentLinkView } from "@/lib/payment-links/links";
@@ -26,7 +27,7 @@ async function load({ params, searchParams }: Props) {
     requested: requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value),
     acceptLanguage: h.get("accept-language"),
   });
-  const link = isSlug(slug) ? await getPaymentLink(await appContext(), slug) : null;
+  const link = isSlug(slug) ? await orDatabaseAway(getPaymentLink(await appContext(), slug)) : null;
   return { slug, query, locale, link: link?.slug === slug ? link : null };
 }
 

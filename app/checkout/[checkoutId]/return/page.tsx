@@ -15,6 +15,7 @@ import { returnReadHits } from "@/lib/http/rate-limit";
 import { withinMs } from "@/lib/checkout/poll";
 import type { CheckoutStatusView } from "@/lib/checkout/contract";
 import { getCheckoutStatus } from "@/lib/checkout/checkout-status";
+import { orDatabaseAway } from "@/lib/db/unavailable";
 
 /**
  * The attempt the payer came back from, if the query names one and this load may ask about it
@@ -31,7 +32,9 @@ async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps): Pr
 
 /** Once per request: the page and its title both need it done before they read the status, and it counts one load. */
 const cameBack = cache(async (checkoutId: string, attempt: string, paymentId: string | undefined) =>
-  cameBackFrom(await appContext(), checkoutId, { attempt, paymentId }, returnReadHits(attempt, await headers())),
+  orDatabaseAway(
+    cameBackFrom(await appContext(), checkoutId, { attempt, paymentId }, returnReadHits(attempt, await headers())),
+  ),
 );
 
 export const dynamic = "force-dynamic";
