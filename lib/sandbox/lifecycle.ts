@@ -64,9 +64,12 @@ export function setPaymentStatus(ctx: SandboxContext, payment: PaymentRecord, up
   });
   if (group === "completed") payment.completedAt ??= now;
   if (group !== "pending") delete payment.pendingUntil;
-  if (isFinal(group)) payment.step = "done";
-  if (isFinal(group)) ctx.store.unsettled.payments.delete(payment);
-  else ctx.store.unsettled.payments.add(payment);
+  if (isFinal(group)) {
+    payment.step = "done";
+    ctx.store.unsettled.payments.delete(payment);
+  } else {
+    ctx.store.unsettled.payments.add(payment);
+  }
 
   if (isFinal(group) && (groupChanged || update.forced) && payment.webhookUrl !== undefined) {
     ctx.webhooks.enqueue(
