@@ -7,7 +7,7 @@ import { startRetention } from "../retention/prune";
 import { observeRounds } from "../rounds";
 import type { CheckoutContext } from "./context";
 import { setCheckoutObserver } from "./observer";
-import { startOutbox } from "./notifications";
+import { startOutbox } from "./outbox";
 import { startWorker } from "./reconcile";
 
 let cached: Promise<CheckoutContext> | undefined;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { notifications } from "../db/schema";
 import { merchantNotification } from "./contract";
 import { testDbKinds } from "../db/testing";
-import { deliverDueNotifications } from "./notifications";
+import { deliverDueNotifications } from "./outbox";
 import { notificationsContext } from "./notifications-test-setup";
 import { forceProviderStatus, signedWebhook, TEST_NOTIFY_SECRET } from "./test-context";
 import { startPayment } from "./start-payment";

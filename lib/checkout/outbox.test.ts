@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications } from "../db/schema";
 import { testDbKinds } from "../db/testing";
-import { deliverDueNotifications, startOutbox } from "./notifications";
+import { deliverDueNotifications, startOutbox } from "./outbox";
 import { notificationsContext, waitFor } from "./notifications-test-setup";
 
 describe.each(testDbKinds())("the notification outbox on many instances (%s)", (kind) => {

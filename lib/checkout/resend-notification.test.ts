@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { testDbKinds } from "../db/testing";
 import { checkoutDetailForStaff } from "./backoffice";
 import type { CheckoutContext } from "./context";
-import { deliverDueNotifications, RETRY_DELAYS_MS } from "./notifications";
+import { RETRY_DELAYS_MS } from "./notifications";
+import { deliverDueNotifications } from "./outbox";
 import { notificationsContext } from "./notifications-test-setup";
 import { resendNotification } from "./resend-notification";
 

@@ -40,7 +40,7 @@ export const outboxReading = oncePerScrape(readOutbox);
 async function readOutbox(): Promise<OutboxReading | undefined> {
   const db = holder.__metricsDb;
   if (!db) return undefined;
-  // After the last retry a notification is given up (lib/checkout/notifications.ts), and stays
+  // After the last retry a notification is given up (lib/checkout/outbox.ts), and stays
   // undelivered for the back office to resend. The pending rows are in a partial index.
   const last = RETRY_DELAYS_MS.length;
   const rows = await readWithin(

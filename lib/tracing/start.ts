@@ -6,7 +6,7 @@ import { WarningExporter } from "./export-warnings";
  * Traces (ADR 35): OpenTelemetry's Node SDK, started from instrumentation.ts only when an OTLP
  * endpoint is set. Nothing of the SDK is imported before that (the imports below are dynamic),
  * so a server without an endpoint loads none of it, and the spans the app makes (lib/http/route.ts,
- * lib/pis/transport.ts, lib/checkout/notifications.ts) go to @opentelemetry/api's no-op tracer.
+ * lib/pis/transport.ts, lib/checkout/outbox.ts) go to @opentelemetry/api's no-op tracer.
  */
 
 /** Whether the environment asks for traces: an OTLP endpoint is set and the SDK is not disabled. */

@@ -119,7 +119,7 @@ describe.each(testDbKinds())("GET /api/metrics (%s)", (kind) => {
       withId(checkoutId),
     );
     expect((await status.json()).status).toBe("paid");
-    const { deliverDueNotifications } = await import("@/lib/checkout/notifications");
+    const { deliverDueNotifications } = await import("@/lib/checkout/outbox");
     const { appContext } = await import("@/lib/checkout/app-context");
     await deliverDueNotifications(await appContext(), { timeoutMs: 2000 });
     // A second checkout whose payer went to the bank 31 minutes ago and never came back.
