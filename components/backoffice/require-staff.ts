@@ -4,6 +4,7 @@ import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import type { AuditActor } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
+import { orDatabaseAway } from "@/lib/db/unavailable";
 import { clientIp } from "@/lib/http/client-address";
 import { allows, type StaffAction } from "@/lib/staff/roles";
 import { SESSION_COOKIE, sessionOf, signedInRecently, type SignedInStaff } from "@/lib/staff/sessions";
@@ -13,9 +14,14 @@ export async function sessionToken(): Promise<string | undefined> {
   return (await cookies()).get(SESSION_COOKIE)?.value;
 }
 
-/** The session of this request whatever step it is at (read once per request), or undefined. */
+/**
+ * The session of this request whatever step it is at (read once per request), or undefined. Every
+ * back-office page and action reads it first, so a database that does not answer (a restart, a
+ * failover) shows here as the error page that says so and tries again by itself (lib/db/unavailable.ts).
+ */
 export const currentSession = cache(async (): Promise<SignedInStaff | undefined> => {
-  return sessionOf((await appContext()).db, await sessionToken());
+  const token = await sessionToken();
+  return orDatabaseAway((async () => sessionOf((await appContext()).db, token))());
 });
 
 /** The person signed in all the way (password and any second step), or undefined. */

@@ -17,6 +17,7 @@ import { staffWords } from "@/components/backoffice/staff-locale";
 import { recordAudit } from "@/lib/audit/audit";
 import { staffText, type StaffMessages } from "@/lib/i18n/staff-messages";
 import { appContext } from "@/lib/checkout/app-context";
+import { databaseUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 import { clientIp, clientKey } from "@/lib/http/client-address";
 import { hit, limitFailures, limits, type Hit } from "@/lib/http/rate-limit";
@@ -56,7 +57,20 @@ function signInHits(requestHeaders: Headers, email?: string): Hit[] {
 const tooMany = (t: StaffMessages, seconds: number) =>
   staffText(t, "signIn.tooMany", { minutes: Math.ceil(seconds / 60) });
 
-export async function login(_previous: LoginState, formData: FormData): Promise<LoginState> {
+/**
+ * Signing in with a password. A database that does not answer (a restart, a failover) is said on
+ * the form, which keeps what was typed, rather than by the error page; no session was opened.
+ */
+export async function login(previous: LoginState, formData: FormData): Promise<LoginState> {
+  try {
+    return await signIn(previous, formData);
+  } catch (err) {
+    if (!databaseUnavailable(err)) throw err; // the redirect that follows a sign-in among them
+    return { error: (await staffWords())["signIn.away"] };
+  }
+}
+
+async function signIn(_previous: LoginState, formData: FormData): Promise<LoginState> {
   const t = await staffWords();
   if (!(formData instanceof FormData)) return { error: t["signIn.notAForm"] };
   const email = formData.get("email");
