@@ -160,6 +160,7 @@ describe("the dashboard's and the alerts' queries", () => {
     type: string;
     datasource?: { uid: string };
     targets?: { expr: string; datasource?: { uid: string } }[];
+    fieldConfig?: { defaults: { noValue?: string } };
   }
   const dashboard = JSON.parse(read("deploy/grafana/checkout.json")) as {
     uid: string;
@@ -205,16 +206,18 @@ describe("the dashboard's and the alerts' queries", () => {
     expect(got.groupings).toEqual(["route", "le"]);
   });
 
+  /** A panel's query as Grafana sends it, its variables filled in. */
+  const fill = (expr: string, range = "6h") =>
+    expr
+      .replaceAll("$__rate_interval", "1m")
+      .replaceAll("$__range", range)
+      .replaceAll("${datasource}", "prometheus")
+      .replaceAll("$job", "checkout")
+      .replaceAll("$instance", ".*");
+
   it("are PromQL Prometheus parses, with Grafana's variables filled in", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "checkout-dashboard-"));
     try {
-      const fill = (expr: string) =>
-        expr
-          .replaceAll("$__rate_interval", "1m")
-          .replaceAll("$__range", "6h")
-          .replaceAll("${datasource}", "prometheus")
-          .replaceAll("$job", "checkout")
-          .replaceAll("$instance", ".*");
       // Each query as a recording rule: promtool parses every expression of a rule file.
       const group = {
         name: "dashboard",
@@ -227,6 +230,67 @@ describe("the dashboard's and the alerts' queries", () => {
       const { status, output } = promtool("check", "rules", path.join(dir, "queries.yml"));
       expect(status, output).toBe(0);
       expect(output).toContain(`SUCCESS: ${group.rules.length} rules found`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("read 0 % errors on healthy traffic (not \"No data\") and the true share when some fail", () => {
+    // Prometheus's own engine (promtool's expression tests) over ten minutes of made-up series:
+    // a share whose numerator has no series at all is an empty answer, which Grafana shows as
+    // "No data", the look of a dashboard that is broken, on exactly the day all is well.
+    const share = (title: string) => {
+      const q = panelQueries.filter((p) => p.where === title);
+      expect(q, title).toHaveLength(1);
+      return fill(q[0]!.expr, "10m");
+    };
+    const http = (status: string, perMinute: number) => ({
+      series: `checkout_http_request_duration_seconds_count{job="checkout",instance="a:3000",route="/api/checkouts",status="${status}"}`,
+      values: `0+${perMinute}x20`,
+    });
+    const provider = (outcome: string, perMinute: number) => ({
+      series: `checkout_provider_request_duration_seconds_count{job="checkout",instance="a:3000",operation="payment_initiate",outcome="${outcome}"}`,
+      values: `0+${perMinute}x20`,
+    });
+    const evaluate = (input: object[], expected: [string, string, number][]) => ({
+      interval: "1m",
+      input_series: input,
+      promql_expr_test: expected.map(([title, labels, value]) => ({
+        expr: share(title),
+        eval_time: "15m",
+        exp_samples: [{ labels, value }],
+      })),
+    });
+    const dir = mkdtempSync(path.join(tmpdir(), "checkout-dashboard-"));
+    try {
+      const tests = {
+        rule_files: [],
+        tests: [
+          evaluate(
+            [http("200", 60), provider("ok", 10)],
+            [
+              ["5xx share (range)", "{}", 0],
+              ["Provider error ratio by operation", '{operation="payment_initiate"}', 0],
+            ],
+          ),
+          evaluate(
+            [http("200", 60), http("503", 20), provider("ok", 30), provider("timeout", 10)],
+            [
+              ["5xx share (range)", "{}", 0.25],
+              ["Provider error ratio by operation", '{operation="payment_initiate"}', 0.25],
+            ],
+          ),
+        ],
+      };
+      // The panels that count failures, empty when none happened, say 0 instead.
+      const failures = dashboard.panels.filter((p) =>
+        (p.targets ?? []).some((t) => /status=~"[45]\.\."|outcome!="ok"/.test(t.expr) && !t.expr.includes(" / ")),
+      );
+      expect(failures.map((p) => p.title)).toHaveLength(3);
+      for (const p of failures) expect(p.fieldConfig?.defaults.noValue, p.title).toBe("0");
+      writeFileSync(path.join(dir, "shares.test.yml"), JSON.stringify(tests));
+      const { status, output } = promtool("test", "rules", path.join(dir, "shares.test.yml"));
+      expect(status, output).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
