@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { metrics } from "@/lib/metrics/registry";
+import { filled, panelQueries as dashboardQueries } from "./dashboard-queries";
 
 /**
  * What an operator loads (README, "Dashboard and alerts"; ADR 36): the alert rules as Prometheus
@@ -160,16 +161,13 @@ describe("the dashboard's and the alerts' queries", () => {
     type: string;
     datasource?: { uid: string };
     targets?: { expr: string; datasource?: { uid: string } }[];
-    fieldConfig?: { defaults: { noValue?: string } };
   }
   const dashboard = JSON.parse(read("deploy/grafana/checkout.json")) as {
     uid: string;
     panels: Panel[];
     templating: { list: { name: string; type: string; query: unknown; current?: { value: string } }[] };
   };
-  const panelQueries = dashboard.panels.flatMap((p) =>
-    (p.targets ?? []).map((t) => ({ where: p.title, expr: t.expr })),
-  );
+  const panelQueries = dashboardQueries(root).map((q) => ({ where: q.panel, expr: q.expr, zero: q.zeroWhenEmpty }));
   const variableQueries = dashboard.templating.list.flatMap((v) => {
     if (v.type !== "query") return [];
     const q = (v.query as { query: string }).query;
@@ -206,14 +204,7 @@ describe("the dashboard's and the alerts' queries", () => {
     expect(got.groupings).toEqual(["route", "le"]);
   });
 
-  /** A panel's query as Grafana sends it, its variables filled in. */
-  const fill = (expr: string, range = "6h") =>
-    expr
-      .replaceAll("$__rate_interval", "1m")
-      .replaceAll("$__range", range)
-      .replaceAll("${datasource}", "prometheus")
-      .replaceAll("$job", "checkout")
-      .replaceAll("$instance", ".*");
+  const fill = (expr: string, range = "6h") => filled(expr, { range, rateInterval: "1m" });
 
   it("are PromQL Prometheus parses, with Grafana's variables filled in", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "checkout-dashboard-"));
@@ -235,7 +226,7 @@ describe("the dashboard's and the alerts' queries", () => {
     }
   });
 
-  it("read 0 % errors on healthy traffic (not \"No data\") and the true share when some fail", () => {
+  it('read 0 % errors on healthy traffic (not "No data") and the true share when some fail', () => {
     // Prometheus's own engine (promtool's expression tests) over ten minutes of made-up series:
     // a share whose numerator has no series at all is an empty answer, which Grafana shows as
     // "No data", the look of a dashboard that is broken, on exactly the day all is well.
@@ -283,11 +274,11 @@ describe("the dashboard's and the alerts' queries", () => {
         ],
       };
       // The panels that count failures, empty when none happened, say 0 instead.
-      const failures = dashboard.panels.filter((p) =>
-        (p.targets ?? []).some((t) => /status=~"[45]\.\."|outcome!="ok"/.test(t.expr) && !t.expr.includes(" / ")),
+      const failures = panelQueries.filter(
+        (q) => /status=~"[45]\.\."|outcome!="ok"/.test(q.expr) && !q.expr.includes(" / "),
       );
-      expect(failures.map((p) => p.title)).toHaveLength(3);
-      for (const p of failures) expect(p.fieldConfig?.defaults.noValue, p.title).toBe("0");
+      expect(failures).toHaveLength(3);
+      for (const q of failures) expect(q.zero, q.where).toBe(true);
       writeFileSync(path.join(dir, "shares.test.yml"), JSON.stringify(tests));
       const { status, output } = promtool("test", "rules", path.join(dir, "shares.test.yml"));
       expect(status, output).toBe(0);

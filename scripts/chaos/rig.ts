@@ -23,8 +23,13 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const children: Spawned[] = [];
 
 /** A child in its own process group (./processes.ts), remembered so that stopAll leaves nothing. */
-export function spawnGroup(args: string[], env: NodeJS.ProcessEnv, name: string): Spawned {
-  const child = spawnInGroup(args, env, name);
+export function spawnGroup(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  name: string,
+  o?: Parameters<typeof spawnInGroup>[3],
+): Spawned {
+  const child = spawnInGroup(args, env, name, o);
   children.push(child);
   return child;
 }

@@ -6,8 +6,10 @@
  * Postgres is stopped fast and started again on its port `--restarts` times (2 by default) while
  * the traffic runs. Every 10 s it samples each instance (RSS, heap, event-loop lag), the requests'
  * latencies, the outbox's age and the database's size, and prints a line; at the end the chaos
- * run's checks (nothing lost or wrong), its own (memory, latency, restarts), a table and an SVG
- * plot. Exits 1 when a check fails; writes .ci-out/soak.json as the chaos run writes chaos.json.
+ * run's checks (nothing lost or wrong), its own (memory, latency, restarts), what Debian's
+ * Prometheus, scraping the instances throughout, answers to every dashboard query and whether an
+ * alert fired (./prometheus.ts), a table and an SVG plot. Exits 1 when a check fails; writes
+ * .ci-out/soak.json as the chaos run writes chaos.json.
  *
  * Needs the production build (`npm run build`) and Postgres's binaries (scripts/pg-throwaway.sh).
  */
@@ -36,6 +38,7 @@ import {
   trimTails,
   writeChecksReport,
 } from "./rig";
+import { startPrometheus } from "./prometheus";
 import { createRng } from "./rng";
 import {
   instanceSample,
@@ -89,7 +92,7 @@ if (!parsed.success) {
 }
 const opts = parsed.data;
 const seed = Number(process.env.SOAK_SEED || Date.now() % 1_000_000);
-const PORTS = { instances: [3500, 3501, 3502], sandbox: 3509, receiver: 3510, proxy: 3511 };
+const PORTS = { instances: [3500, 3501, 3502], sandbox: 3509, receiver: 3510, proxy: 3511, prometheus: 3512 };
 const NOTIFY_SECRET = "soak-notify-secret";
 const MERCHANT_KEY = "soak-merchant-key";
 const SAMPLE_MS = 10_000;
@@ -246,6 +249,9 @@ async function main(): Promise<number> {
   const upstreams: Upstream[] = PORTS.instances.map((port) => ({ port, generation: 0, alive: false }));
   const { processes } = await startInstances(upstreams, appEnv);
   log(`3 instances up on ${PORTS.instances.join(", ")}; Postgres ${serverUrl.replace(/\/[^/]*$/, "")}`);
+  // What an operator's dashboard and alerts show of the run (scripts/chaos/prometheus.ts).
+  const prometheus = await startPrometheus(PORTS.prometheus, PORTS.instances);
+  if (typeof prometheus === "string") log(prometheus);
 
   const { log: proxyLog } = await startProxy(PORTS.proxy, upstreams, createRng(seed + 1), { webhookFaults: false });
   const receiver = await startReceiver(PORTS.receiver, NOTIFY_SECRET, createRng(seed + 2), { faults: false });
@@ -377,6 +383,9 @@ async function main(): Promise<number> {
     ...soakVerdict(samples, { warmup, createMs: afterWarmup.map((c) => c.ms), ports: PORTS.instances }),
     ...restartChecks(restarts, calls, receiver.receipts, samples, trafficFrom),
     { name: "settled after the traffic (every payment final, the outbox empty)", ok: settled, value: String(settled) },
+    ...(typeof prometheus === "string"
+      ? [{ name: "the dashboard and the alerts, read from Prometheus", ok: false, value: prometheus }]
+      : await prometheus.checks({ from: trafficFrom, at: trafficUntil - 10_000 })),
   );
   await db.end();
 
