@@ -79,7 +79,8 @@ const lt: StaffMessages = {
   "signIn.enterEmail": "Įveskite el. pašto adresą",
   "signIn.enterPassword": "Įveskite slaptažodį",
   "signIn.wrong": "Neteisingas el. paštas arba slaptažodis.",
-  "signIn.away": "Administravimo sistema šiuo metu nepasiekia savo duomenų bazės. Niekas nepakeista: pabandykite po akimirkos.",
+  "signIn.away":
+    "Administravimo sistema šiuo metu nepasiekia savo duomenų bazės. Niekas nepakeista: pabandykite po akimirkos.",
   "signIn.tooMany": "Per daug nesėkmingų bandymų. Bandykite dar kartą po {minutes} min.",
   "signIn.notAForm": "Šios formos nepavyko perskaityti. Įkelkite puslapį iš naujo ir bandykite dar kartą.",
   "signIn.endedAll": "Atsijungta visur: visos jūsų sesijos baigtos.",
@@ -137,7 +138,8 @@ const lv: StaffMessages = {
   "signIn.enterEmail": "Ievadiet e-pasta adresi",
   "signIn.enterPassword": "Ievadiet paroli",
   "signIn.wrong": "Nepareizs e-pasts vai parole.",
-  "signIn.away": "Pārvaldības sistēma šobrīd nevar piekļūt savai datubāzei. Nekas netika mainīts: mēģiniet vēlreiz pēc brīža.",
+  "signIn.away":
+    "Pārvaldības sistēma šobrīd nevar piekļūt savai datubāzei. Nekas netika mainīts: mēģiniet vēlreiz pēc brīža.",
   "signIn.tooMany": "Pārāk daudz neveiksmīgu mēģinājumu. Mēģiniet vēlreiz pēc {minutes} min.",
   "signIn.notAForm": "Šo veidlapu neizdevās nolasīt. Pārlādējiet lapu un mēģiniet vēlreiz.",
   "signIn.endedAll": "Izrakstīts visur: visas jūsu sesijas ir beigušās.",
