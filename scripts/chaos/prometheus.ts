@@ -19,6 +19,9 @@ const MISSING =
   "prometheus is missing: run `bash scripts/ensure-package.sh prometheus prometheus prometheus` (Debian's package; npm test does it)";
 const SCRAPE_S = 5;
 
+/** One series of an instant query's answer. */
+type Series = { metric: Record<string, string>; value: [number, string] };
+
 export async function startPrometheus(port: number, targets: number[]): Promise<Prometheus | string> {
   const dir = mkdtempSync(path.join(tmpdir(), "soak-prometheus-"));
   // Its data is the run's only: gone with the run (the soak kills its children on the way out).
@@ -60,13 +63,13 @@ export async function startPrometheus(port: number, targets: number[]): Promise<
   const failed = await Promise.race([missing, ready]);
   if (failed) return failed;
 
-  async function query(expr: string, at: number): Promise<{ value: [number, string] }[]> {
+  async function query(expr: string, at: number): Promise<Series[]> {
     const q = new URLSearchParams({ query: expr, time: String(at / 1000) });
     const res = await fetch(`${url}/api/v1/query?${q}`, { signal: AbortSignal.timeout(10_000) });
     const body = (await res.json()) as {
       status: string;
       error?: string;
-      data?: { result: { value: [number, string] }[] };
+      data?: { result: Series[] };
     };
     if (body.status !== "success") throw new Error(`${expr}: ${body.error ?? res.status}`);
     return body.data!.result;
@@ -82,16 +85,18 @@ export async function startPrometheus(port: number, targets: number[]): Promise<
       let failuresNone = 0;
       const queries = panelQueries(root);
       for (const q of queries) {
-        const finite = (await query(filled(q.expr, { range, rateInterval }), at)).filter((r) =>
-          Number.isFinite(Number(r.value[1])),
-        );
-        if (finite.length > 0) continue;
+        const answer = await query(filled(q.expr, { range, rateInterval }), at).catch((err: Error) => err);
+        if (answer instanceof Error) {
+          empty.push(`${q.panel}: ${answer.message}`);
+          continue;
+        }
+        if (answer.some((r) => Number.isFinite(Number(r.value[1])))) continue;
         if (q.zeroWhenEmpty) failuresNone++;
         else empty.push(`${q.panel}: no series with a value`);
       }
       const now = Date.now();
       const fired = await query(`max_over_time(ALERTS{alertstate="firing"}[${Math.ceil((now - from) / 1000)}s])`, now);
-      const alerts = fired.map((r) => (r as unknown as { metric: { alertname: string } }).metric.alertname);
+      const alerts = fired.map((r) => r.metric.alertname);
       return [
         {
           name: "the dashboard's panels read data from a Prometheus scraping the instances",
