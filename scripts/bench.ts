@@ -15,8 +15,10 @@
  *    round trips per route (scripts/bench-server.ts).
  *
  * `npm run bench -- --pages` runs only step 2, `-- --server` only 3-5, `-- --coop` only what
- * Cross-Origin-Opener-Policy costs a page load in the browser (scripts/coop-cost.ts); `-- --json FILE` also writes
- * every figure to FILE as one flat JSON object.
+ * Cross-Origin-Opener-Policy costs a page load in the browser (scripts/coop-cost.ts), `-- --browser`
+ * step 2 with the pages loaded in Chromium itself instead of by Lighthouse (their blocking time
+ * against the bare page's, as a payer reaches them); `-- --json FILE` also writes every figure to
+ * FILE as one flat JSON object.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -30,7 +32,7 @@ import { cpuMultiplierFor } from "./lighthouse-cpu";
 import { benchServer, type Figures } from "./bench-server";
 import { buildApp } from "./build";
 import { startFloor, type Floor } from "./bench-floor";
-import { coopCost } from "./coop-cost";
+import { coopCost, pagesInBrowser } from "./coop-cost";
 import { firstLoadJs as firstLoadJsAt } from "./first-load-js";
 import { JS_BUDGET, type BudgetedPage } from "./js-budget";
 
@@ -263,7 +265,8 @@ function largestFirst(rows: { name: string; ms: number }[], top = 6): string {
     : "none";
 }
 
-async function benchFirstLoad() {
+/** Step 2; `inBrowser` measures the pages in Chromium itself (coop-cost.ts) instead of by Lighthouse. */
+async function benchFirstLoad(inBrowser = false) {
   const env = {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -339,6 +342,26 @@ async function benchFirstLoad() {
     ] as const;
     // A freshly started server compiles its code on the first requests: warm it before measuring.
     for (let i = 0; i < 5; i++) for (const [, , url] of pages) await request(url);
+    if (inBrowser) {
+      const medians = await pagesInBrowser(
+        pages.map(([, key, url]) => [key, url] as const),
+        floor.pageUrl.replace("localhost", "127.0.0.1"),
+        line,
+      );
+      for (const [key, m] of medians) {
+        figures[`browser_${key}_tbt_ms`] = m.tbtMs;
+        figures[`browser_${key}_load_ms`] = m.loadMs;
+      }
+      for (const key of ["checkout", "landing"])
+        for (const floorKey of ["framework", "framework_headers"]) {
+          const ratio = medians.get(key)!.tbtMs / Math.max(medians.get(floorKey)!.tbtMs, 1);
+          figures[`browser_${key}_tbt_ratio_to_${floorKey}`] = ratio;
+          line(
+            `in the browser, ${key} against the bare page${floorKey === "framework" ? "" : " with our headers"}: TBT ${ratio.toFixed(2)}x (goal ≤ 1.5x) ${ratio <= 1.5 ? "OK" : "OVER"}`,
+          );
+        }
+      return;
+    }
     const medianOf = (runs: LighthouseFigures[]) =>
       runs.slice().sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0))[
         Math.floor(runs.length / 2)
@@ -423,6 +446,7 @@ async function benchFirstLoad() {
 async function main() {
   line("== bench ==");
   if (process.argv.includes("--coop")) return coopCost(PORT + 20, line);
+  if (process.argv.includes("--browser")) return benchFirstLoad(true);
   const only = process.argv.includes("--pages") ? "pages" : process.argv.includes("--server") ? "server" : null;
   if (only === null) {
     benchFilter();

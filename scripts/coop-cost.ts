@@ -62,18 +62,58 @@ async function load(browser: Browser, url: string, from: string | null): Promise
   return { tbtMs, loadMs };
 }
 
+const launch = (extra: string[] = []) =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", ...extra],
+  });
+
+// Desktop Chrome gives every site a process of its own; Chrome on Android only some sites (those
+// a user signs in to, or that send COOP), so there a navigation between two other sites can stay
+// in the renderer it is in. `--disable-site-isolation-trials` is that phone.
+const PHONE_ISOLATION = ["--disable-site-isolation-trials"];
+
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+/**
+ * `npm run bench -- --browser`: the payer's pages against the bare page in the browser, as a
+ * payer reaches them (a link from the shop's site, a phone's site isolation), the medians of RUNS
+ * interleaved loads; the ratios the issue sets for Lighthouse (TBT at most 1.5x the bare page's),
+ * here without Lighthouse's simulation (ADR 26).
+ */
+export async function pagesInBrowser(
+  pages: readonly (readonly [name: string, url: string])[],
+  otherSite: string,
+  line: (text: string) => void,
+): Promise<Map<string, { tbtMs: number; loadMs: number }>> {
+  const phoneLike = await launch(PHONE_ISOLATION);
+  const loads = new Map<string, Load[]>();
+  try {
+    for (let i = 0; i < RUNS; i++)
+      for (const [name, url] of pages)
+        loads.set(name, [...(loads.get(name) ?? []), await load(phoneLike, url, otherSite)]);
+  } finally {
+    await phoneLike.close();
+  }
+  const medians = new Map<string, { tbtMs: number; loadMs: number }>();
+  for (const [name, of] of loads) {
+    const m = { tbtMs: median(of.map((l) => l.tbtMs)), loadMs: median(of.map((l) => l.loadMs)) };
+    medians.set(name, m);
+    line(
+      `in the browser, ${name}: TBT ${m.tbtMs.toFixed(0)} ms (${of.map((l) => l.tbtMs.toFixed(0)).join(", ")}), load event ${m.loadMs.toFixed(0)} ms (median of ${RUNS}, CPU ${CPU_SLOWDOWN}x, by a link from another site, a phone's site isolation)`,
+    );
+  }
+  return medians;
+}
+
 export async function coopCost(port: number, line: (text: string) => void): Promise<void> {
   const floor = await startFloor(port);
-  const launch = (extra: string[] = []) =>
-    chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", ...extra],
-    });
-  // Desktop Chrome gives every site a process of its own; Chrome on Android only some sites (those
-  // a user signs in to, or that send COOP), so there a navigation between two other sites can stay
-  // in the renderer it is in. The second browser is that phone.
   const desktop = await launch();
-  const phoneLike = await launch(["--disable-site-isolation-trials"]);
+  const phoneLike = await launch(PHONE_ISOLATION);
   try {
     // Another site: the same server under 127.0.0.1 is not the site localhost is.
     const otherSite = floor.pageUrl.replace("localhost", "127.0.0.1");
@@ -96,11 +136,6 @@ export async function coopCost(port: number, line: (text: string) => void): Prom
           const key = `${how}, ${what}`;
           loads.set(key, [...(loads.get(key) ?? []), await load(browser, url, from)]);
         }
-    const median = (values: number[]) =>
-      percentile(
-        [...values].sort((a, b) => a - b),
-        50,
-      );
     for (const [key, of] of loads)
       line(
         `COOP ${key}: TBT ${median(of.map((l) => l.tbtMs)).toFixed(0)} ms, load event ${median(of.map((l) => l.loadMs)).toFixed(0)} ms (median of ${RUNS}, CPU ${CPU_SLOWDOWN}x)`,
