@@ -345,7 +345,7 @@ async function benchFirstLoad(inBrowser = false) {
     if (inBrowser) {
       const medians = await pagesInBrowser(
         pages.map(([, key, url]) => [key, url] as const),
-        floor.pageUrl.replace("localhost", "127.0.0.1"),
+        floor,
         line,
       );
       for (const [key, m] of medians) {

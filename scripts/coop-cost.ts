@@ -15,7 +15,7 @@
  */
 import { chromium, type Browser } from "@playwright/test";
 import { percentile } from "./bench-app";
-import { startFloor } from "./bench-floor";
+import { startFloor, type Floor } from "./bench-floor";
 
 const RUNS = Number(process.env.COOP_RUNS || 9);
 const CPU_SLOWDOWN = 4;
@@ -79,6 +79,39 @@ const median = (values: number[]) =>
     50,
   );
 
+/** The floor's page under 127.0.0.1: the same server, but not the site localhost is. */
+const otherSiteOf = (floor: Floor) => floor.pageUrl.replace("localhost", "127.0.0.1");
+
+interface Measured {
+  tbtMs: number;
+  loadMs: number;
+  /** Every load's TBT, in the order run. */
+  tbts: number[];
+}
+
+/**
+ * Each load of `plan` RUNS times, interleaved (one of each in turn, so that the host's own ups and
+ * downs fall on all alike); the medians by key.
+ */
+async function medianLoads(
+  plan: readonly { key: string; browser: Browser; url: string; from: string | null }[],
+): Promise<Map<string, Measured>> {
+  const loads = new Map<string, Load[]>();
+  for (let i = 0; i < RUNS; i++)
+    for (const { key, browser, url, from } of plan)
+      loads.set(key, [...(loads.get(key) ?? []), await load(browser, url, from)]);
+  return new Map(
+    [...loads].map(([key, of]) => [
+      key,
+      {
+        tbtMs: median(of.map((l) => l.tbtMs)),
+        loadMs: median(of.map((l) => l.loadMs)),
+        tbts: of.map((l) => l.tbtMs),
+      },
+    ]),
+  );
+}
+
 /**
  * `npm run bench -- --browser`: the payer's pages against the bare page in the browser, as a
  * payer reaches them (a link from the shop's site, a phone's site isolation), the medians of RUNS
@@ -87,27 +120,21 @@ const median = (values: number[]) =>
  */
 export async function pagesInBrowser(
   pages: readonly (readonly [name: string, url: string])[],
-  otherSite: string,
+  floor: Floor,
   line: (text: string) => void,
-): Promise<Map<string, { tbtMs: number; loadMs: number }>> {
+): Promise<Map<string, Measured>> {
   const phoneLike = await launch(PHONE_ISOLATION);
-  const loads = new Map<string, Load[]>();
   try {
-    for (let i = 0; i < RUNS; i++)
-      for (const [name, url] of pages)
-        loads.set(name, [...(loads.get(name) ?? []), await load(phoneLike, url, otherSite)]);
+    const from = otherSiteOf(floor);
+    const medians = await medianLoads(pages.map(([key, url]) => ({ key, browser: phoneLike, url, from })));
+    for (const [name, m] of medians)
+      line(
+        `in the browser, ${name}: TBT ${m.tbtMs.toFixed(0)} ms (${m.tbts.map((t) => t.toFixed(0)).join(", ")}), load event ${m.loadMs.toFixed(0)} ms (median of ${RUNS}, CPU ${CPU_SLOWDOWN}x, by a link from another site, a phone's site isolation)`,
+      );
+    return medians;
   } finally {
     await phoneLike.close();
   }
-  const medians = new Map<string, { tbtMs: number; loadMs: number }>();
-  for (const [name, of] of loads) {
-    const m = { tbtMs: median(of.map((l) => l.tbtMs)), loadMs: median(of.map((l) => l.loadMs)) };
-    medians.set(name, m);
-    line(
-      `in the browser, ${name}: TBT ${m.tbtMs.toFixed(0)} ms (${of.map((l) => l.tbtMs.toFixed(0)).join(", ")}), load event ${m.loadMs.toFixed(0)} ms (median of ${RUNS}, CPU ${CPU_SLOWDOWN}x, by a link from another site, a phone's site isolation)`,
-    );
-  }
-  return medians;
 }
 
 export async function coopCost(port: number, line: (text: string) => void): Promise<void> {
@@ -115,8 +142,7 @@ export async function coopCost(port: number, line: (text: string) => void): Prom
   const desktop = await launch();
   const phoneLike = await launch(PHONE_ISOLATION);
   try {
-    // Another site: the same server under 127.0.0.1 is not the site localhost is.
-    const otherSite = floor.pageUrl.replace("localhost", "127.0.0.1");
+    const otherSite = otherSiteOf(floor);
     const arrivals = [
       ["from about:blank (as Lighthouse)", desktop, null],
       ["from another site, desktop site isolation", desktop, otherSite],
@@ -128,17 +154,14 @@ export async function coopCost(port: number, line: (text: string) => void): Prom
       ["with COOP alone", `${floor.pageUrl}secured-coop`],
       ["with our headers but COOP", `${floor.pageUrl}secured-others`],
     ] as const;
-    const loads = new Map<string, Load[]>();
-    // Interleaved, one load of each in turn, so that the host's own ups and downs fall on all alike.
-    for (let i = 0; i < RUNS; i++)
-      for (const [how, browser, from] of arrivals)
-        for (const [what, url] of pages) {
-          const key = `${how}, ${what}`;
-          loads.set(key, [...(loads.get(key) ?? []), await load(browser, url, from)]);
-        }
-    for (const [key, of] of loads)
+    const medians = await medianLoads(
+      arrivals.flatMap(([how, browser, from]) =>
+        pages.map(([what, url]) => ({ key: `${how}, ${what}`, browser, url, from })),
+      ),
+    );
+    for (const [key, m] of medians)
       line(
-        `COOP ${key}: TBT ${median(of.map((l) => l.tbtMs)).toFixed(0)} ms, load event ${median(of.map((l) => l.loadMs)).toFixed(0)} ms (median of ${RUNS}, CPU ${CPU_SLOWDOWN}x)`,
+        `COOP ${key}: TBT ${m.tbtMs.toFixed(0)} ms, load event ${m.loadMs.toFixed(0)} ms (median of ${RUNS}, CPU ${CPU_SLOWDOWN}x)`,
       );
   } finally {
     await desktop.close();

@@ -21,7 +21,7 @@ export async function sessionToken(): Promise<string | undefined> {
  */
 export const currentSession = cache(async (): Promise<SignedInStaff | undefined> => {
   const token = await sessionToken();
-  return orDatabaseAway((async () => sessionOf((await appContext()).db, token))());
+  return orDatabaseAway(async () => sessionOf((await appContext()).db, token));
 });
 
 /** The person signed in all the way (password and any second step), or undefined. */

@@ -21,12 +21,14 @@ export interface CheckoutRouteProps {
  * not answer (a restart, a failover) shows the error page that says so and tries again itself.
  */
 const load = cache(async (checkoutId: string, lang: string | undefined, payerHandle: string | undefined) =>
-  orDatabaseAway(getCheckoutPageData(checkoutId, { headers: await headers(), lang, payerHandle }, await appContext())),
+  orDatabaseAway(async () =>
+    getCheckoutPageData(checkoutId, { headers: await headers(), lang, payerHandle }, await appContext()),
+  ),
 );
 
 /** How saving a bank account ended, asked once per request (a page and its metadata both load). */
 const saving = cache(async (checkoutId: string, payerHandle: string | undefined) =>
-  orDatabaseAway(savingOutcome(await appContext(), checkoutId, payerHandle)),
+  orDatabaseAway(async () => savingOutcome(await appContext(), checkoutId, payerHandle)),
 );
 
 /**

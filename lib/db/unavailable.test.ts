@@ -59,14 +59,14 @@ describe("a database that does not answer, told apart from a bug", () => {
     const { Pool } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const pool = new Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
-    const away = await failureOf(() => orDatabaseAway(drizzle(pool).execute(sql`select 1`)));
+    const away = await failureOf(() => orDatabaseAway(() => drizzle(pool).execute(sql`select 1`)));
     expect(away).toMatchObject({ digest: DATABASE_AWAY_DIGEST });
     expect(databaseUnavailable(away)).toBe(true);
     await pool.end();
 
     const bug = new TypeError("checkout.lineItems is undefined");
-    expect(await failureOf(() => orDatabaseAway(Promise.reject(bug)))).toBe(bug);
-    expect(await orDatabaseAway(Promise.resolve("page data"))).toBe("page data");
+    expect(await failureOf(() => orDatabaseAway(() => Promise.reject(bug)))).toBe(bug);
+    expect(await orDatabaseAway(() => Promise.resolve("page data"))).toBe("page data");
   });
 
   it("is not unavailable for an error of ours", () => {

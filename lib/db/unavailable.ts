@@ -51,10 +51,13 @@ const DRIVER_MESSAGES = new Set([
  */
 export const DATABASE_AWAY_DIGEST = "database-unavailable";
 
-/** `work`, with a database that did not answer rethrown as a page error the error page tells apart. */
-export async function orDatabaseAway<T>(work: Promise<T>): Promise<T> {
+/**
+ * `work`, with a database that did not answer rethrown as a page error the error page tells apart.
+ * A function, so that what it needs first (the app's context, its first connection) counts too.
+ */
+export async function orDatabaseAway<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await work;
+    return await work();
   } catch (err) {
     if (!databaseUnavailable(err)) throw err;
     throw Object.assign(new Error("database unavailable", { cause: err }), { digest: DATABASE_AWAY_DIGEST });

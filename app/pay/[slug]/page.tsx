@@ -27,7 +27,7 @@ async function load({ params, searchParams }: Props) {
     requested: requestedLocale(query.lang, jar.get(LANG_COOKIE)?.value),
     acceptLanguage: h.get("accept-language"),
   });
-  const link = isSlug(slug) ? await orDatabaseAway(getPaymentLink(await appContext(), slug)) : null;
+  const link = isSlug(slug) ? await orDatabaseAway(async () => getPaymentLink(await appContext(), slug)) : null;
   return { slug, query, locale, link: link?.slug === slug ? link : null };
 }
 

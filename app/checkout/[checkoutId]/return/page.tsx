@@ -32,7 +32,7 @@ async function adoptFromReturn({ params, searchParams }: CheckoutRouteProps): Pr
 
 /** Once per request: the page and its title both need it done before they read the status, and it counts one load. */
 const cameBack = cache(async (checkoutId: string, attempt: string, paymentId: string | undefined) =>
-  orDatabaseAway(
+  orDatabaseAway(async () =>
     cameBackFrom(await appContext(), checkoutId, { attempt, paymentId }, returnReadHits(attempt, await headers())),
   ),
 );
