@@ -98,6 +98,13 @@ const MERCHANT_KEY = "soak-merchant-key";
 const SAMPLE_MS = 10_000;
 /** A request slower than this while the database restarts counts as hung (the client waits 60 s). */
 const HANG_MS = 10_000;
+/**
+ * How often each instance renders a payer's checkout page. The workload is the API's (the chaos
+ * run's mix), and the page was first rendered by the probe at the first database restart: its
+ * code, loaded mid-run, was +12 MB of RSS on every instance, counted as growth. A payer's page every
+ * few seconds loads it in the warm-up, as any real traffic would, and keeps rendering it all run.
+ */
+const PAGE_VIEW_MS = 5_000;
 
 const t0 = Date.now();
 const log = (msg: string) => console.log(`[soak ${((Date.now() - t0) / 1000).toFixed(1).padStart(7)} s] ${msg}`);
@@ -199,6 +206,8 @@ interface Restart {
 
 interface PageProbe {
   port: number;
+  /** When it was asked. */
+  at: number;
   status: number;
   /** The page carried the error that says the database is away (and tries again by itself). */
   away: boolean;
@@ -214,9 +223,15 @@ async function probePage(port: number, checkoutId: string): Promise<PageProbe> {
       signal: AbortSignal.timeout(HANG_MS),
     });
     const body = await res.text();
-    return { port, status: res.status, away: body.includes(DATABASE_AWAY_DIGEST), ms: Date.now() - started };
+    return {
+      port,
+      at: started,
+      status: res.status,
+      away: body.includes(DATABASE_AWAY_DIGEST),
+      ms: Date.now() - started,
+    };
   } catch {
-    return { port, status: 0, away: false, ms: Date.now() - started };
+    return { port, at: started, status: 0, away: false, ms: Date.now() - started };
   }
 }
 
@@ -294,10 +309,12 @@ async function main(): Promise<number> {
 
   // The database restarts, spread over the traffic after the warm-up.
   const restarts: Restart[] = [];
+  let restartingNow = false;
   const restarting = (async () => {
     for (let n = 1; n <= opts.restarts; n++) {
       const at = trafficFrom + (warmup + ((durationS - warmup) * n) / (opts.restarts + 1)) * 1000;
       await sleep(at - Date.now());
+      restartingNow = true;
       log(`restart ${n}: Postgres stopped (fast shutdown)`);
       const from = Date.now();
       pgCtl("down");
@@ -321,9 +338,21 @@ async function main(): Promise<number> {
       const instances = seen();
       const to = Math.max(upAt, ...instances.map((i) => upAt + (i.readyAfterMs ?? 60_000)));
       restarts.push({ n, from, upAt, to, instances, pages });
+      restartingNow = false;
       log(
         `restart ${n}: ${instances.map((i) => `${i.port} ${i.wentNotReady ? "not_ready, " : "never not_ready, "}${i.readyAfterMs === undefined ? "NOT ready again" : `ready ${(i.readyAfterMs / 1000).toFixed(1)} s after`}`).join("; ")}`,
       );
+    }
+  })();
+
+  // A payer's checkout page on each instance, outside the restarts (their own probe is above).
+  const pageViews: PageProbe[] = [];
+  const viewing = (async () => {
+    while (Date.now() < trafficUntil) {
+      await sleep(PAGE_VIEW_MS);
+      const newest = runs.findLast((r) => r.id)?.id;
+      if (!newest || restartingNow) continue;
+      pageViews.push(...(await Promise.all(PORTS.instances.map((port) => probePage(port, newest)))));
     }
   })();
 
@@ -360,7 +389,7 @@ async function main(): Promise<number> {
     }
   })();
 
-  await Promise.all([arrivals, restarting, sampling]);
+  await Promise.all([arrivals, restarting, sampling, viewing]);
   log(`traffic over (${load()}): ${begun} checkouts begun, ${runs.length} ran to the end, ${errors.length} failed`);
   const settled = await settle(db, sandboxUrl, "after the traffic", log);
   readiness.stop();
@@ -383,6 +412,7 @@ async function main(): Promise<number> {
     ...soakVerdict(samples, { warmup, createMs: afterWarmup.map((c) => c.ms), ports: PORTS.instances }),
     ...restartChecks(restarts, calls, receiver.receipts, samples, trafficFrom),
     { name: "settled after the traffic (every payment final, the outbox empty)", ok: settled, value: String(settled) },
+    pageViewCheck(pageViews, restarts),
     ...(typeof prometheus === "string"
       ? [{ name: "the dashboard and the alerts, read from Prometheus", ok: false, value: prometheus }]
       : await prometheus.checks({ from: trafficFrom, at: trafficUntil - 10_000 })),
@@ -438,6 +468,19 @@ function kindOf(c: ObservedCall): "create" | "pay" | "other" {
   if (c.path === "/api/checkouts") return "create";
   if (/^\/api\/checkouts\/[^/]+\/payments$/.test(c.path)) return "pay";
   return "other";
+}
+
+/** Every checkout page a payer opened outside the restarts was rendered, within the hang limit. */
+function pageViewCheck(all: PageProbe[], restarts: Restart[]): Check {
+  const views = all.filter((v) => !restarts.some((r) => v.at <= r.to && v.at + v.ms >= r.from));
+  const bad = views.filter((v) => v.status !== 200 || v.ms >= HANG_MS);
+  const ms = views.map((v) => v.ms).sort((a, b) => a - b);
+  return {
+    name: `payers' checkout pages outside the restarts answered 200 within ${HANG_MS / 1000} s`,
+    ok: views.length > 0 && bad.length === 0,
+    value: `${views.length - bad.length} of ${views.length}, p95 ${ms[Math.floor(ms.length * 0.95)] ?? "-"} ms`,
+    ...(bad.length > 0 && { detail: bad.slice(0, 10).map((v) => `${v.port}: ${v.status} after ${v.ms} ms`) }),
+  };
 }
 
 /** What must hold of each database restart (item 8): readiness, answers, and the work resuming. */
