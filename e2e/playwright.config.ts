@@ -66,6 +66,7 @@ const SECOND_APP_SPECS = [
   "payer-a11y.spec.ts",
   "payer-stack.spec.ts",
   "payment-links.spec.ts",
+  "sandbox-card.spec.ts",
   "saved-account.spec.ts",
 ];
 
