@@ -1,4 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { AWAY_HEADER, AWAY_PAGE, AWAY_RETRY_AFTER_S } from "@/lib/http/away-page";
+import { databaseAwayHint } from "@/lib/db/away";
 import { env } from "@/lib/env";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE_S, chosenLocale } from "@/lib/i18n/cookie";
@@ -46,18 +48,32 @@ export async function proxy(request: NextRequest) {
     frameAncestors,
   });
   const requestHeaders = new Headers(request.headers);
+  requestHeaders.delete(AWAY_HEADER); // said by this proxy alone
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);
+  // This instance found its database away seconds ago: a page asked now would fail its render with
+  // a 500, so it answers at once, 503 with Retry-After, with the page that says the checkout is back
+  // in a moment and tries again (lib/db/away.ts, ADR 39). Its query (?lang=) goes along.
+  const away = databaseAwayHint() && documentRequest(request);
+  // The page's own address, for its Try again (a header of this proxy's alone, deleted above).
+  if (away) requestHeaders.set(AWAY_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   // A payment link's page that says the link ended answers 410 (lib/payment-links/page-state.ts).
-  const status = payPageStatus(request.nextUrl.pathname, request.nextUrl.searchParams);
-  const response = NextResponse.next({ request: { headers: requestHeaders }, ...(status && { status }) });
+  const status = away ? 503 : payPageStatus(request.nextUrl.pathname, request.nextUrl.searchParams);
+  const init = { request: { headers: requestHeaders }, ...(status && { status }) };
+  const response = away
+    ? NextResponse.rewrite(Object.assign(request.nextUrl.clone(), { pathname: AWAY_PAGE }), init)
+    : NextResponse.next(init);
   for (const [k, v] of Object.entries(common)) response.headers.set(k, v);
   response.headers.set("Content-Security-Policy", csp);
-  // The landing page may be kept for Back and Forward (revalidated on every load, never in a shared
-  // cache); Next's default no-store would keep it out of the back/forward cache. Its status query
-  // asks the server again when the page is restored.
-  if (LANDING.test(request.nextUrl.pathname))
+  if (away) {
+    response.headers.set("Retry-After", String(AWAY_RETRY_AFTER_S));
+    response.headers.set("Cache-Control", "no-store");
+  } else if (LANDING.test(request.nextUrl.pathname)) {
+    // The landing page may be kept for Back and Forward (revalidated on every load, never in a
+    // shared cache); Next's default no-store would keep it out of the back/forward cache. Its
+    // status query asks the server again when the page is restored.
     response.headers.set("Cache-Control", "private, no-cache, max-age=0, must-revalidate");
+  }
   // A language chosen with ?lang= (the switcher's links) is remembered here, on the server, so the
   // landing page after the bank, which has no ?lang=, speaks it too; the switcher needs no script.
   const lang = chosenLocale(request.nextUrl.searchParams.get("lang"));
@@ -70,6 +86,15 @@ export async function proxy(request: NextRequest) {
     });
   }
   return response;
+}
+
+/** A browser loading a page as a document: not the RSC payload of a navigation, an action or a file. */
+function documentRequest(request: NextRequest): boolean {
+  return (
+    (request.method === "GET" || request.method === "HEAD") &&
+    !request.headers.has("rsc") &&
+    (request.headers.get("accept") ?? "").includes("text/html")
+  );
 }
 
 function decodable(pathname: string): boolean {

@@ -1,18 +1,9 @@
 import { spawnSync } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { closedPort } from "../lib/test-helpers/closed-port";
 
 const root = path.resolve(import.meta.dirname, "..");
-
-/** A port on this machine that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("npm start with a database it cannot reach", () => {
   it("stops with one line naming DATABASE_URL and what failed, without its password or a stack trace", async () => {

@@ -14,6 +14,7 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "clients/typescript/src/**/*.test.ts",
       "deploy/**/*.test.ts",
+      "proxy.test.ts",
     ],
     environment: "node",
     // Code that reaches the application context (the route wrapper) gets an in-memory database: the

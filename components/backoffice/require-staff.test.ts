@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DATABASE_AWAY_DIGEST } from "@/lib/db/unavailable";
+import { closedPort } from "@/lib/test-helpers/closed-port";
 
 // Outside a request there is no cookie store or headers: this request's, as a browser sends them.
 const jar = new Map<string, string>();
@@ -11,11 +11,7 @@ vi.mock("next/headers", () => ({
 
 /** A Postgres that is down (restarting, failing over): nothing listens on its port. */
 async function downDatabaseUrl(): Promise<string> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return `postgres://postgres@127.0.0.1:${await closedPort()}/postgres`;
 }
 
 /** The back office's server code, loaded as an instance whose Postgres does not answer. */

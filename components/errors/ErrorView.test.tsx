@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ERROR_TEXT } from "@/lib/i18n/error-text";
 import { AWAY_RETRY_MS, ErrorView } from "./ErrorView";
@@ -61,6 +62,18 @@ describe("the error page", () => {
     document.documentElement.lang = "fr";
     render(<ErrorView onRetry={() => {}} />);
     expect(screen.getByRole("heading", { level: 1, name: "Something went wrong" })).toBeTruthy();
+  });
+
+  it("sent by the server while its database is away: its language, Try again as a link, no promise before the code runs", () => {
+    const html = renderToString(<ErrorView away lang="lv" retryHref="/checkout/chk_1?lang=lv" onRetry={() => {}} />);
+    expect(html).toContain(ERROR_TEXT.lv.awayTitle);
+    expect(html).toMatch(
+      new RegExp(`<a class="btn btn-primary" href="/checkout/chk_1\\?lang=lv">${ERROR_TEXT.lv.retry}</a>`),
+    );
+    expect(html).not.toContain(ERROR_TEXT.lv.awayRetry);
+    render(<ErrorView away lang="lv" retryHref="/checkout/chk_1" onRetry={() => {}} />);
+    expect(screen.getByRole("alert").textContent).toContain(ERROR_TEXT.lv.awayRetry);
+    expect(screen.getByRole("link", { name: ERROR_TEXT.lv.retry }).getAttribute("href")).toBe("/checkout/chk_1");
   });
 
   it("has every word in each of the four languages", () => {

@@ -1,7 +1,10 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { databaseAwayHint, markDatabaseBack } from "../db/away";
+import type { Db } from "../db/client";
 import { notifications } from "../db/schema";
 import { testDbKinds } from "../db/testing";
+import { closedPort } from "../test-helpers/closed-port";
 import { deliverDueNotifications, startOutbox } from "./outbox";
 import { notificationsContext, waitFor } from "./notifications-test-setup";
 
@@ -101,5 +104,27 @@ describe.each(testDbKinds())("the notification outbox on many instances (%s)", (
     const [row] = await s.pending(checkout.id);
     expect(row!.deliveredAt).not.toBeNull();
     expect(row!.attempts).toBe(1);
+  });
+});
+
+describe("the notification outbox while the database is away", () => {
+  const s = notificationsContext("pglite");
+
+  it("keeps this instance's pages answering 503 at once, claiming every poll, with no page having to fail first", async () => {
+    const { Pool } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const pool = new Pool({ connectionString: `postgres://postgres@127.0.0.1:${await closedPort()}/postgres` });
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    const stop = startOutbox({ ...s.ctx, db: drizzle(pool) as unknown as Db }, { pollMs: 20 });
+    try {
+      await expect.poll(() => databaseAwayHint(), { timeout: 5_000 }).toBe(true);
+      markDatabaseBack();
+      await expect.poll(() => databaseAwayHint(), { timeout: 5_000 }).toBe(true);
+    } finally {
+      await stop();
+      quiet.mockRestore();
+      markDatabaseBack();
+      await pool.end();
+    }
   });
 });

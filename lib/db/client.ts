@@ -2,11 +2,13 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool } from "pg";
+import { markDatabaseAway, markDatabaseBack } from "./away";
 import { autovacuumEvery } from "./pglite-autovacuum";
 import { startPgliteBackend, type PgliteBackend } from "./pglite-backend";
 import { lockPgliteDir } from "./pglite-lock";
 import { countPoolTrips, countingRoundTrips } from "./round-trips";
 import * as schema from "./schema";
+import { databaseUnavailable } from "./unavailable";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction of the app's database, as `db.transaction` hands it over. */
@@ -110,7 +112,12 @@ async function overPool(pool: PgPool, opts: { migrationLock: boolean }): Promise
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   // An idle connection dropped by the server (a restart, a failover) must not crash the process;
   // the pool replaces it on the next query.
-  pool.on("error", (err) => console.error("database connection lost:", err.message));
+  pool.on("error", (err) => {
+    if (databaseUnavailable(err)) markDatabaseAway();
+    console.error("database connection lost:", err.message);
+  });
+  // A new connection made is the database answering again (lib/db/away.ts).
+  pool.on("connect", markDatabaseBack);
   if (countingRoundTrips) countPoolTrips(pool);
   const db = drizzle(pool, { schema });
   // Several app processes may start at once against one server: migrate under a lock, held on a

@@ -1,18 +1,11 @@
 import { createServer, type Server } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { databaseAwayHint, markDatabaseBack } from "./away";
 import { openDb } from "./client";
 import { createTestPostgresDatabase } from "./testing";
 import { DATABASE_AWAY_DIGEST, databaseUnavailable, orDatabaseAway } from "./unavailable";
-
-/** A port on this machine nobody listens on: a Postgres that is down. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
+import { closedPort } from "../test-helpers/closed-port";
 
 const silent: Server[] = [];
 afterAll(() => silent.forEach((s) => s.close()));
@@ -62,10 +55,14 @@ describe("a database that does not answer, told apart from a bug", () => {
     const away = await failureOf(() => orDatabaseAway(() => drizzle(pool).execute(sql`select 1`)));
     expect(away).toMatchObject({ digest: DATABASE_AWAY_DIGEST });
     expect(databaseUnavailable(away)).toBe(true);
+    // and the instance's next pages answer 503 at once (proxy.ts)
+    expect(databaseAwayHint()).toBe(true);
+    markDatabaseBack();
     await pool.end();
 
     const bug = new TypeError("checkout.lineItems is undefined");
     expect(await failureOf(() => orDatabaseAway(() => Promise.reject(bug)))).toBe(bug);
+    expect(databaseAwayHint()).toBe(false);
     expect(await orDatabaseAway(() => Promise.resolve("page data"))).toBe("page data");
   });
 

@@ -1,3 +1,5 @@
+import { markDatabaseAway } from "./away";
+
 /**
  * Whether an error means the database could not be reached or ended the session (a restart, a
  * failover, a host that hangs), rather than that a statement of ours failed. The first is answered
@@ -60,6 +62,7 @@ export async function orDatabaseAway<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (!databaseUnavailable(err)) throw err;
+    markDatabaseAway();
     throw Object.assign(new Error("database unavailable", { cause: err }), { digest: DATABASE_AWAY_DIGEST });
   }
 }

@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { CheckoutError } from "../checkout/errors";
+import { databaseAwayHint, markDatabaseBack } from "../db/away";
 import { logTo } from "../log/logger";
 import { otherMethods, route } from "./route";
 import { inviteStaff } from "../staff/accounts";
 import type { StaffRole } from "../staff/roles";
 import { SESSION_COOKIE, endSession, openSession } from "../staff/sessions";
+import { closedPort } from "../test-helpers/closed-port";
 
 /** Log lines written from here on, parsed. */
 function captureLog(): () => Record<string, unknown>[] {
@@ -84,11 +86,7 @@ describe("route wrapper", () => {
 
   it("answers 503 service_unavailable with retry and Retry-After while the database is down, and logs a warning", async () => {
     // The error the app's own query throws against a Postgres that is down (nothing on its port).
-    const { createServer } = await import("node:net");
-    const free = createServer();
-    await new Promise<void>((r) => free.listen(0, "127.0.0.1", r));
-    const { port } = free.address() as { port: number };
-    await new Promise((r) => free.close(r));
+    const port = await closedPort();
     const { openDb } = await import("../db/client");
     const down = await openDb({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` }).catch(
       (e: unknown) => e,
@@ -104,6 +102,9 @@ describe("route wrapper", () => {
     expect(await res.json()).toMatchObject({ code: "service_unavailable", retry: true, status: 503 });
     const logged = lines().find((l) => l.msg === "database unavailable")!;
     expect(logged).toMatchObject({ level: "warn", reqId: res.headers.get("x-request-id"), route: "/api/checkouts" });
+    // and the instance's pages answer 503 at once for the next seconds (proxy.ts)
+    expect(databaseAwayHint()).toBe(true);
+    markDatabaseBack();
   });
 
   it("logs a failed query without its parameters (an IBAN, an e-mail address), under the request's id", async () => {

@@ -6,6 +6,7 @@ import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { countingRoundTrips, withRoundTripCount } from "../db/round-trips";
+import { markDatabaseAway } from "../db/away";
 import { databaseUnavailable } from "../db/unavailable";
 import { env } from "../env";
 import { logger } from "../log/logger";
@@ -236,6 +237,7 @@ export function route<
         return problem(err.code, err.extras);
       }
       if (databaseUnavailable(err)) {
+        markDatabaseAway();
         // Not a bug: every request says so while the database restarts, so one line each, no stack.
         logger.warn(
           { reqId: requestId, method: req.method, route: routeOf(req), err: errorText(err) },

@@ -5,6 +5,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-tr
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshAppFor } from "@/app/api/test-env";
 import type { Tracing } from "./start";
+import { closedPort } from "../test-helpers/closed-port";
 
 /**
  * Tracing as a deployment runs it (ADR 35): the SDK started as instrumentation.ts starts it, with an
@@ -18,15 +19,6 @@ const json = (path: string, body: unknown) =>
     headers: { "Content-Type": "application/json", Authorization: "Bearer dev-merchant-key" },
     body: JSON.stringify(body),
   });
-
-/** A port nothing listens on: the collector is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("traces", () => {
   freshAppFor("pglite");

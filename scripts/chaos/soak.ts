@@ -54,7 +54,7 @@ import {
   type Sample,
 } from "./soak-report";
 import { runCheckout, scenarioFor, type CheckoutRun, type ObservedCall } from "./workload";
-import { DATABASE_AWAY_DIGEST } from "../../lib/db/unavailable";
+import { ERROR_TEXT } from "../../lib/i18n/error-text";
 
 const Args = z
   .object({
@@ -209,7 +209,7 @@ interface PageProbe {
   /** When it was asked. */
   at: number;
   status: number;
-  /** The page carried the error that says the database is away (and tries again by itself). */
+  /** It said, with a 503 and Retry-After, that the checkout is back in a moment (and it tries again by itself). */
   away: boolean;
   ms: number;
 }
@@ -227,7 +227,7 @@ async function probePage(port: number, checkoutId: string): Promise<PageProbe> {
       port,
       at: started,
       status: res.status,
-      away: body.includes(DATABASE_AWAY_DIGEST),
+      away: res.status === 503 && res.headers.has("retry-after") && body.includes(ERROR_TEXT.en.awayTitle),
       ms: Date.now() - started,
     };
   } catch {
@@ -516,10 +516,10 @@ function restartChecks(
     ...(lagging.length > 0 && { detail: lagging.slice(0, 10) }),
   });
 
-  // The payer's page while the database is away: the error page that says so and tries again.
+  // The payer's page while the database is away: a 503 at once, with the page that says so and tries again.
   const pages = restarts.flatMap((r) => r.pages.map((p) => ({ ...p, n: r.n })));
   checks.push({
-    name: "a checkout page while the database is down says it is back in a moment (and tries again)",
+    name: "a checkout page while the database is down answers 503 with Retry-After: back in a moment",
     ok: pages.length > 0 && pages.every((p) => p.away && p.ms < HANG_MS),
     value: pages.map((p) => `restart ${p.n} ${p.port}: ${p.status}${p.away ? " away" : ""} ${p.ms} ms`).join(", "),
   });
