@@ -1,10 +1,9 @@
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { and, eq, sql } from "drizzle-orm";
 import { signingSecrets } from "../api-keys/notify-secrets";
-import { markDatabaseAway } from "../db/away";
 import { rowsOf } from "../db/raw";
 import { notifications } from "../db/schema";
-import { databaseUnavailable } from "../db/unavailable";
+import { noticeDatabaseAway } from "../db/unavailable";
 import { nowOf, type CheckoutContext } from "./context";
 import { tell } from "./observer";
 import { postToMerchant } from "./merchant-post";
@@ -209,7 +208,7 @@ export function startOutbox(
         more = false;
         // Every second on every instance: while the database stays away, this keeps the pages'
         // 503 hint fresh (lib/db/away.ts), with no page having to fail first.
-        if (databaseUnavailable(err)) markDatabaseAway();
+        noticeDatabaseAway(err);
         console.error("notification claim failed", err);
       })
       .finally(() => (claiming = undefined));

@@ -2,13 +2,13 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool } from "pg";
-import { markDatabaseAway, markDatabaseBack } from "./away";
+import { markDatabaseBack } from "./away";
 import { autovacuumEvery } from "./pglite-autovacuum";
 import { startPgliteBackend, type PgliteBackend } from "./pglite-backend";
 import { lockPgliteDir } from "./pglite-lock";
 import { countPoolTrips, countingRoundTrips } from "./round-trips";
 import * as schema from "./schema";
-import { databaseUnavailable } from "./unavailable";
+import { noticeDatabaseAway } from "./unavailable";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction of the app's database, as `db.transaction` hands it over. */
@@ -113,7 +113,7 @@ async function overPool(pool: PgPool, opts: { migrationLock: boolean }): Promise
   // An idle connection dropped by the server (a restart, a failover) must not crash the process;
   // the pool replaces it on the next query.
   pool.on("error", (err) => {
-    if (databaseUnavailable(err)) markDatabaseAway();
+    noticeDatabaseAway(err);
     console.error("database connection lost:", err.message);
   });
   // A new connection made is the database answering again (lib/db/away.ts).

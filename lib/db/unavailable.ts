@@ -57,12 +57,21 @@ export const DATABASE_AWAY_DIGEST = "database-unavailable";
  * `work`, with a database that did not answer rethrown as a page error the error page tells apart.
  * A function, so that what it needs first (the app's context, its first connection) counts too.
  */
+/**
+ * `databaseUnavailable`, and when it is, this process's note of it (lib/db/away.ts): the one way the
+ * pool, the routes, the pages and the outbox tell that they found the database away.
+ */
+export function noticeDatabaseAway(err: unknown): boolean {
+  if (!databaseUnavailable(err)) return false;
+  markDatabaseAway();
+  return true;
+}
+
 export async function orDatabaseAway<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (!databaseUnavailable(err)) throw err;
-    markDatabaseAway();
+    if (!noticeDatabaseAway(err)) throw err;
     throw Object.assign(new Error("database unavailable", { cause: err }), { digest: DATABASE_AWAY_DIGEST });
   }
 }

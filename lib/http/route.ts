@@ -6,8 +6,7 @@ import { appContext } from "../checkout/app-context";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { countingRoundTrips, withRoundTripCount } from "../db/round-trips";
-import { markDatabaseAway } from "../db/away";
-import { databaseUnavailable } from "../db/unavailable";
+import { noticeDatabaseAway } from "../db/unavailable";
 import { env } from "../env";
 import { logger } from "../log/logger";
 import { recordRequest } from "../metrics/record";
@@ -17,6 +16,7 @@ import { BodyNotText, BodyTooLarge, MAX_BODY_BYTES, readBodyLimited } from "./bo
 import { crossSiteRequest, declaredJson } from "./cross-site";
 import { json, problem } from "./problem";
 import { apiSecurityHeaders } from "./security-headers";
+import { InvalidInput, parseInput } from "./parse-input";
 import { RateLimitedError } from "./rate-limit";
 import { allows, type StaffAction } from "../staff/roles";
 import { sessionOf, sessionTokenOf } from "../staff/sessions";
@@ -181,8 +181,8 @@ export function route<
 
       if (spec.ownPagesOnly && crossSiteRequest(req.headers))
         return problem("cross_site_action", { detail: "This is taken only from this site's own pages." });
-      const params = parse(spec.params, await ctx.params, "params");
-      const query = parse(spec.query, Object.fromEntries(new URL(req.url).searchParams), "query");
+      const params = parseInput(spec.params, await ctx.params, "params");
+      const query = parseInput(spec.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       let body: unknown;
       let rawBody = "";
       if (spec.body || spec.rawBody) {
@@ -198,7 +198,7 @@ export function route<
         } catch {
           return problem("invalid_json");
         }
-        body = parse(spec.body, body, "body");
+        body = parseInput(spec.body, body, "body");
       }
       const app = await appContext();
       if (spec.staff) {
@@ -236,8 +236,7 @@ export function route<
           );
         return problem(err.code, err.extras);
       }
-      if (databaseUnavailable(err)) {
-        markDatabaseAway();
+      if (noticeDatabaseAway(err)) {
         // Not a bug: every request says so while the database restarts, so one line each, no stack.
         logger.warn(
           { reqId: requestId, method: req.method, route: routeOf(req), err: errorText(err) },
@@ -312,54 +311,6 @@ function decoded(segment: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-class InvalidInput extends Error {
-  constructor(
-    readonly where: string,
-    readonly errors: { path: string; message: string }[],
-  ) {
-    super(`invalid ${where}`);
-  }
-}
-
-function parse(schema: Schema | undefined, value: unknown, where: string): unknown {
-  if (!schema) return undefined;
-  const r = schema.safeParse(value);
-  if (!r.success) {
-    throw new InvalidInput(
-      where,
-      r.error.issues.flatMap((i) => problemsOf(i, where)),
-    );
-  }
-  // Postgres cannot store U+0000 in text: refused here, naming the field, instead of failing the write.
-  const nul = nulPath(r.data);
-  if (nul !== undefined) {
-    throw new InvalidInput(where, [{ path: nul || where, message: "must not contain the NUL character (U+0000)" }]);
-  }
-  return r.data;
-}
-
-/** One problem per field; a field the schema does not know is named itself, not its parent. */
-function problemsOf(issue: z.core.$ZodIssue, where: string): { path: string; message: string }[] {
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({
-      path: [...issue.path, key].join("."),
-      message: "is not a field of this request",
-    }));
-  }
-  return [{ path: issue.path.join(".") || where, message: issue.message }];
-}
-
-/** Where a parsed value holds a string with U+0000 ("" for the value itself), if anywhere. */
-function nulPath(value: unknown, path = ""): string | undefined {
-  if (typeof value === "string") return value.includes("\0") ? path : undefined;
-  if (value === null || typeof value !== "object") return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = nulPath(inner, path ? `${path}.${key}` : key);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 type Taken = "GET" | "POST" | "DELETE";
