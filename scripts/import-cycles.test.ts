@@ -4,12 +4,23 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * No import circles in the house, type-only imports included (ESLint's import/no-cycle looks at
- * runtime imports only): a circle means two files each own part of the other, and the type or
- * function belongs in one of them (ADR 18).
+ * No import circles in the house, type-only and dynamic imports included: a circle means two files
+ * each own part of the other, and the type or function belongs in one of them (ADR 18). ESLint's
+ * import/no-cycle is not run: it saw runtime imports only, and took 60 % of the lint's time.
  */
 const root = path.resolve(import.meta.dirname, "..");
-const SOURCES = ["app", "components", "lib", "e2e", "scripts", "proxy.ts", "instrumentation.ts"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "e2e",
+  "scripts",
+  "deploy",
+  "clients/typescript/src",
+  "proxy.ts",
+  "proxy.test.ts",
+  "instrumentation.ts",
+];
 
 function sourceFiles(entry: string): string[] {
   const full = path.join(root, entry);
