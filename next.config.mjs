@@ -27,6 +27,11 @@ const nextConfig = {
     "@opentelemetry/exporter-trace-otlp-http",
   ],
   poweredByHeader: false,
+  // proxy.ts sees the request's address as Next's router does. Otherwise Next gives it "localhost"
+  // for a loopback host, and a server started on 127.0.0.1 (HOSTNAME, behind a proxy on the same
+  // machine) takes the proxy's rewrite to the away page for another host's: it relays the request
+  // to itself over HTTP, round and round, and answers 500 after 30 s (vercel/next.js#94745).
+  skipProxyUrlNormalize: true,
   // CSS imports (the back office's CSS modules) go into the page's HTML instead of a render-blocking
   // request: on a phone that request alone delayed the first paint by most of a second (issue 16).
   // The site's own stylesheet is a <style> of the root layout (app/stylesheet.ts).

@@ -29,6 +29,20 @@ describe("a page while this instance's database is away", () => {
     expect(res.headers.get(`x-middleware-request-${AWAY_HEADER}`)).toBe("/checkout/chk_123/return?lang=lt");
   });
 
+  it("sends the page to the away page on the address Next's router has, a loopback one too", async () => {
+    // What next.config.mjs's skipProxyUrlNormalize makes the build do: the proxy is handed the
+    // router's own address, not one with "localhost" put for 127.0.0.1 (vercel/next.js#94745).
+    process.env.__NEXT_NO_MIDDLEWARE_URL_NORMALIZE = "1";
+    try {
+      markDatabaseAway();
+      const res = await proxy(new NextRequest("http://127.0.0.1:3610/checkout/chk_123?lang=lv", { headers: document }));
+      expect(res.status).toBe(503);
+      expect(res.headers.get("x-middleware-rewrite")).toBe("http://127.0.0.1:3610/unavailable?lang=lv");
+    } finally {
+      delete process.env.__NEXT_NO_MIDDLEWARE_URL_NORMALIZE;
+    }
+  });
+
   it("leaves alone what is not a page's document: a file, a navigation's RSC payload", async () => {
     markDatabaseAway();
     for (const res of [

@@ -61,7 +61,7 @@ export async function proxy(request: NextRequest) {
   const status = away ? 503 : payPageStatus(request.nextUrl.pathname, request.nextUrl.searchParams);
   const init = { request: { headers: requestHeaders }, ...(status && { status }) };
   const response = away
-    ? NextResponse.rewrite(Object.assign(request.nextUrl.clone(), { pathname: AWAY_PAGE }), init)
+    ? NextResponse.rewrite(new URL(AWAY_PAGE + request.nextUrl.search, request.url), init)
     : NextResponse.next(init);
   for (const [k, v] of Object.entries(common)) response.headers.set(k, v);
   response.headers.set("Content-Security-Policy", csp);

@@ -2,14 +2,18 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import pg from "pg";
+import { ERROR_TEXT } from "@/lib/i18n/error-text";
+import { expectNoAxeViolations } from "./axe";
+import { startTcpRelay, type TcpRelay } from "./tcp-relay";
 
 /**
  * The container image's server: Next's standalone output, started the way the Dockerfile starts it
  * (`node server.js` in .next/standalone, static files beside it) against a fresh database on the
  * throwaway Postgres that `npm test` starts (TEST_DATABASE_URL), with the sandbox as provider.
- * Own ports (3500/3501).
+ * The server reaches its database through a relay the spec can cut, as a restart would, without
+ * touching the Postgres other tests use. Own ports (3500/3501).
  */
 const root = fileURLToPath(new URL("..", import.meta.url));
 const standalone = path.join(root, ".next/standalone");
@@ -23,9 +27,11 @@ test.skip(!adminUrl, "needs TEST_DATABASE_URL: npm test starts a throwaway Postg
 
 let server: ChildProcess | undefined;
 let sandbox: ChildProcess | undefined;
+let relay: TcpRelay | undefined;
 let log = "";
 const database = `standalone_${Date.now()}`;
 const databaseUrl = adminUrl ? Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString() : "";
+const relayed = (port: number) => Object.assign(new URL(databaseUrl), { hostname: "127.0.0.1", port }).toString();
 
 function run(args: string[], cwd: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, args, {
@@ -71,12 +77,14 @@ test.beforeAll(async () => {
     SANDBOX_DATA_DIR: "",
   });
   await up(`http://127.0.0.1:${SANDBOX_PORT}/health`, sandbox);
+  const db = new URL(databaseUrl);
+  relay = await startTcpRelay(db.hostname, Number(db.port || 5432));
   server = run(["server.js"], standalone, {
     NODE_ENV: "production",
     PORT: String(PORT),
     HOSTNAME: "127.0.0.1",
     APP_URL: APP,
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: relayed(relay.port),
     PIS_BASE_URL: "",
     SANDBOX_PORT: String(SANDBOX_PORT),
     PGLITE_DIR: "",
@@ -86,10 +94,53 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   for (const child of [server, sandbox]) if (child && child.exitCode === null) child.kill("SIGKILL");
+  await relay?.close();
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`drop database if exists ${database} with (force)`);
   await admin.end();
+});
+
+async function createCheckout(request: APIRequestContext, description: string): Promise<string> {
+  const created = await request.post(`${APP}/api/checkouts`, {
+    headers: { Authorization: "Bearer dev-merchant-key" },
+    data: {
+      amount: "9.99",
+      currency: "EUR",
+      description,
+      reference: `sa-${Date.now()}`,
+      returnUrl: "https://shop.example/done",
+    },
+  });
+  expect(created.status()).toBe(200);
+  return ((await created.json()) as { id: string }).id;
+}
+
+// What the soak checks over HTTP during real restarts (ADR 39), seen here in a browser.
+test("while its database is away a payer's page is a 503 that says so in the payer's language, and shows itself again once it is back", async ({
+  page,
+  request,
+}) => {
+  const id = await createCheckout(request, "Away and back");
+  const address = `${APP}/checkout/${id}?lang=lv`;
+  relay!.cut();
+  // The instance learns it from its pool's dropped connections, or its outbox's next claim.
+  await expect
+    .poll(async () => (await request.get(address, { headers: { Accept: "text/html" } })).status(), { timeout: 15_000 })
+    .toBe(503);
+  const answer = await page.goto(address);
+  expect(answer!.status()).toBe(503);
+  expect(answer!.headers()["retry-after"]).toBe("5");
+  await expect(page.getByRole("heading", { name: ERROR_TEXT.lv.awayTitle })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "lv");
+  await expect(page.getByText(ERROR_TEXT.lv.awayRetry)).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  relay!.restore();
+  // Nobody touches the page: its own retry, every 5 s, finds the checkout at the same address.
+  await expect(page.getByText("Away and back")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("heading", { name: ERROR_TEXT.lv.awayTitle })).toHaveCount(0);
+  expect(page.url()).toBe(address);
 });
 
 test("the standalone server migrates a fresh Postgres, is ready, serves the checkout and takes a payment, and stops on SIGTERM", async ({
@@ -98,18 +149,7 @@ test("the standalone server migrates a fresh Postgres, is ready, serves the chec
   const ready = await request.get(`${APP}/api/health/ready`);
   expect(await ready.json()).toEqual({ status: "ready", database: "ok", provider: "ok" });
 
-  const created = await request.post(`${APP}/api/checkouts`, {
-    headers: { Authorization: "Bearer dev-merchant-key" },
-    data: {
-      amount: "9.99",
-      currency: "EUR",
-      description: "Standalone",
-      reference: `sa-${Date.now()}`,
-      returnUrl: "https://shop.example/done",
-    },
-  });
-  expect(created.status()).toBe(200);
-  const { id } = (await created.json()) as { id: string };
+  const id = await createCheckout(request, "Standalone");
 
   const page = await request.get(`${APP}/checkout/${id}`);
   expect(page.status()).toBe(200);
