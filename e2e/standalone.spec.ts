@@ -2,10 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { ERROR_TEXT } from "@/lib/i18n/error-text";
 import { expectNoAxeViolations } from "./axe";
+import { createCheckout } from "./journey";
 import { startTcpRelay, type TcpRelay } from "./tcp-relay";
 
 /**
@@ -20,9 +21,11 @@ const standalone = path.join(root, ".next/standalone");
 const PORT = Number(process.env.E2E_STANDALONE_PORT || 3500);
 const APP = `http://127.0.0.1:${PORT}`;
 const SANDBOX_PORT = PORT + 1;
+const RETURN_URL = "https://shop.example/done";
 const adminUrl = process.env.TEST_DATABASE_URL;
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
+test.use({ baseURL: APP });
 test.skip(!adminUrl, "needs TEST_DATABASE_URL: npm test starts a throwaway Postgres");
 
 let server: ChildProcess | undefined;
@@ -101,27 +104,12 @@ test.afterAll(async () => {
   await admin.end();
 });
 
-async function createCheckout(request: APIRequestContext, description: string): Promise<string> {
-  const created = await request.post(`${APP}/api/checkouts`, {
-    headers: { Authorization: "Bearer dev-merchant-key" },
-    data: {
-      amount: "9.99",
-      currency: "EUR",
-      description,
-      reference: `sa-${Date.now()}`,
-      returnUrl: "https://shop.example/done",
-    },
-  });
-  expect(created.status()).toBe(200);
-  return ((await created.json()) as { id: string }).id;
-}
-
 // What the soak checks over HTTP during real restarts (ADR 39), seen here in a browser.
 test("while its database is away a payer's page is a 503 that says so in the payer's language, and shows itself again once it is back", async ({
   page,
   request,
 }) => {
-  const id = await createCheckout(request, "Away and back");
+  const id = await createCheckout(request, { description: "Away and back", returnUrl: RETURN_URL });
   const address = `${APP}/checkout/${id}?lang=lv`;
   relay!.cut();
   // The instance learns it from its pool's dropped connections, or its outbox's next claim.
@@ -149,7 +137,7 @@ test("the standalone server migrates a fresh Postgres, is ready, serves the chec
   const ready = await request.get(`${APP}/api/health/ready`);
   expect(await ready.json()).toEqual({ status: "ready", database: "ok", provider: "ok" });
 
-  const id = await createCheckout(request, "Standalone");
+  const id = await createCheckout(request, { description: "Standalone", returnUrl: RETURN_URL });
 
   const page = await request.get(`${APP}/checkout/${id}`);
   expect(page.status()).toBe(200);

@@ -3,7 +3,7 @@ import net from "node:net";
 export interface TcpRelay {
   /** The relay's own address, to put in place of the target's. */
   port: number;
-  /** Ends every connection and refuses new ones, as a database restarting does. */
+  /** Ends every connection, and closes new ones as soon as they open, as a database restarting does. */
   cut(): void;
   /** Takes connections again. */
   restore(): void;
