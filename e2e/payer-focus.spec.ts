@@ -109,9 +109,13 @@ test("Try again after the bank list failed to load moves focus to the loading me
   const checkoutId = await createCheckout(request);
   let answer: "fail" | "hold" = "fail";
   let release = () => {};
+  let arrived = () => {};
+  const held = new Promise<void>((resolve) => (arrived = resolve));
   await page.route(/\/api\/banks\?country=LV/, async (route) => {
     if (answer === "fail") return route.abort();
-    await new Promise<void>((resolve) => (release = resolve));
+    const letGo = new Promise<void>((resolve) => (release = resolve));
+    arrived();
+    await letGo;
     await route.continue();
   });
   await page.goto(`/checkout/${checkoutId}?lang=en`);
@@ -123,6 +127,9 @@ test("Try again after the bank list failed to load moves focus to the loading me
   await page.getByRole("button", { name: "Try again" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Loading banks…" })).toBeFocused();
+  // The loading message can take the focus before the retry's request reaches the route: releasing
+  // it then released nothing, and the list never came (CI, 2026-12-07).
+  await held;
   release();
   await expect(page.getByRole("searchbox", { name: "Search banks" })).toBeFocused();
 });
