@@ -323,6 +323,14 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     });
     expect(moved.status).toBe(200);
     expect((await stop({ lang: "lt" })).headers.get("location")).toBe(`/checkout/${id}/return`);
+    // And once it has paid it (no webhook yet), the payer is shown that, not a refusal on the form.
+    const settled = await fetch(`${inject("sandboxUrl")}/_sandbox/payments/${paymentId}/status`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Sandbox-Secret": "sandbox-control-secret" },
+      body: JSON.stringify({ bankStatus: "ACSC" }),
+    });
+    expect(settled.status).toBe(200);
+    expect((await stop({ lang: "lt" })).headers.get("location")).toBe(`/checkout/${id}/return`);
     expect((await postForm(routes.abandonPost, "/checkout/co_nope/abandon", "co_nope")({})).status).toBe(404);
   });
 

@@ -114,6 +114,24 @@ describe.each(testDbKinds())("the merchant cancels a checkout (%s)", (kind) => {
     expect((await getCheckoutDetail(checkout.id, ctx)).status).toBe("processing");
   });
 
+  it("a payment the bank has meanwhile rejected (no webhook yet) is nothing to stop: the checkout is cancelled and takes no payment", async () => {
+    const checkout = await createCheckout(order("cancel-rejected"), ctx);
+    const started = await startPayment(checkout.id, bankPay("cancel-rejected-1"), ctx);
+    await forceProviderStatus(new URL(started.confirmLink).pathname.split("/")[2]!, { bankStatus: "RJCT" });
+    expect((await cancelCheckout(checkout.id, ctx)).status).toBe("cancelled");
+    expect((await refusal(startPayment(checkout.id, bankPay("cancel-rejected-2"), ctx))).code).toBe(
+      "checkout_cancelled",
+    );
+  });
+
+  it("a payment the bank has meanwhile completed (no webhook yet) is refused as paid, not as a payment to wait for", async () => {
+    const checkout = await createCheckout(order("cancel-completed"), ctx);
+    const started = await startPayment(checkout.id, bankPay("cancel-completed-1"), ctx);
+    await forceProviderStatus(new URL(started.confirmLink).pathname.split("/")[2]!, { bankStatus: "ACSC" });
+    expect((await refusal(cancelCheckout(checkout.id, ctx))).code).toBe("already_paid");
+    expect((await getCheckoutDetail(checkout.id, ctx)).status).toBe("paid");
+  });
+
   it("a payment start that read the checkout before it was cancelled does not reach the provider", async () => {
     const checkout = await createCheckout(order("cancel-race"), ctx);
     let initiated = 0;

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkouts, notifications, paymentAttempts } from "../db/schema";
 import { testDbKinds } from "../db/testing";
-import { createPisClient, webhookSignature, type InitiatePaymentInput, type InitiatedPayment } from "../pis";
+import { createPisClient, PisError, webhookSignature, type InitiatePaymentInput, type InitiatedPayment } from "../pis";
 import { getCheckoutDetail } from "./checkouts";
 import { webhookUrl, type CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
@@ -253,6 +253,24 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     expect((await startPayment(checkout.id, bankPay("key-down-b"), ctx)).confirmLink).toBeTruthy();
   });
 
+  it("a payment start answered with a 200 we could not read leaves the attempt unknown, not failed; the provider's completion still pays", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    let made: InitiatedPayment | undefined;
+    const unreadable = afterInitiation(async (payment) => {
+      made = payment;
+      throw new PisError({ kind: "parse", operation: "initiatePayment", httpStatus: 200, description: "id" });
+    });
+    await expect(startPayment(checkout.id, bankPay("key-unreadable-a"), unreadable)).rejects.toMatchObject({
+      status: 502,
+      code: "provider_error",
+    });
+    const [attempt] = await attemptsOf(checkout.id);
+    expect(attempt).toMatchObject({ statusGroup: null, failureReason: "initiation_unknown" });
+    expect(await statusOf(checkout.id)).toBe("open");
+    expect((await completeAtProvider(made!.id, attempt!.id)).outcome).toBe("applied");
+    expect(await statusOf(checkout.id)).toBe("paid");
+  });
+
   it("a second payment the provider completes is flagged as a duplicate, reported to the merchant, and refundable", async () => {
     const checkout = await createCheckout(order(), ctx);
     await startPayment(checkout.id, bankPay("key-dup-first"), ctx);
@@ -294,18 +312,57 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     });
   });
 
-  it("abandoning a payment the bank has meanwhile accepted is refused, so the payer cannot pay twice", async () => {
+  it.each([
+    ["accepted", "ACSP", "payment_authorised", "processing"],
+    ["completed", "ACSC", "already_paid", "paid"],
+  ])(
+    "abandoning a payment the bank has meanwhile %s is refused, so the payer cannot pay twice",
+    async (_, bankStatus, code, status) => {
+      const checkout = await createCheckout(order(), ctx);
+      await startPayment(checkout.id, bankPay(`key-ab-race-${bankStatus}`), ctx);
+      const [attempt] = await attemptsOf(checkout.id);
+      await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus });
+      const err = await abandonPayment(checkout.id, ctx).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(CheckoutError);
+      expect(err).toMatchObject({ code });
+      expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe(status);
+    },
+  );
+
+  it("the payer's 'pay another way' while the payment is still being started is told so, and nothing is stopped", async () => {
     const checkout = await createCheckout(order(), ctx);
-    await startPayment(checkout.id, bankPay("key-ab-race-1"), ctx);
-    const [attempt] = await attemptsOf(checkout.id);
-    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "ACSC" });
+    let release!: () => void;
+    let reached!: () => void;
+    const atProvider = new Promise<void>((r) => (reached = r));
+    const held = withPis(ctx, "payments", {
+      initiate: async (input) => {
+        reached();
+        await new Promise<void>((r) => (release = r));
+        return ctx.pis.payments.initiate(input);
+      },
+    });
+    const starting = startPayment(checkout.id, bankPay("key-ab-starting"), held);
+    await atProvider;
     const err = await abandonPayment(checkout.id, ctx).then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(CheckoutError);
-    expect(err).toMatchObject({ code: "payment_authorised" });
-    expect((await getCheckoutStatus(checkout.id, ctx)).status).toBe("paid");
+    release();
+    expect(err).toMatchObject({ code: "payment_in_progress" });
+    expect((await starting).confirmLink).toBeTruthy();
+    expect((await attemptsOf(checkout.id))[0]).toMatchObject({ abandonedAt: null, statusGroup: "started" });
+  });
+
+  it("the payer's 'pay another way' after the bank rejected the payment (no webhook yet) leaves the checkout payable", async () => {
+    const checkout = await createCheckout(order(), ctx);
+    await startPayment(checkout.id, bankPay("key-ab-rejected-1"), ctx);
+    const [attempt] = await attemptsOf(checkout.id);
+    await forceProviderStatus(attempt!.providerPaymentId!, { bankStatus: "RJCT" });
+    expect(await abandonPayment(checkout.id, ctx)).toEqual({ abandoned: true });
+    expect((await startPayment(checkout.id, bankPay("key-ab-rejected-2"), ctx)).confirmLink).toBeTruthy();
   });
 
   it("a webhook and a new payment start on one checkout at once never deadlock", async () => {

@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
 import { paymentAttempts, type StatusSource } from "../db/schema";
-import { CONFIRM_LINK_LIFETIME_MS, PisError, type StatusKind } from "../pis";
+import { CONFIRM_LINK_LIFETIME_MS, PisError, type StatusGroup, type StatusKind } from "../pis";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { loadCheckout } from "./checkouts";
 import { nowOf, type CheckoutContext, type Tx } from "./context";
@@ -116,6 +116,19 @@ export async function takeBackAuthorised(c: CheckoutContext, checkoutId: string,
 }
 
 /**
+ * Whether a payment in `group` has nothing left to stop, because the bank failed it (the checkout
+ * already takes another payment, or a cancel); a payment that can no longer be stopped is refused
+ * with why: paid, or authorised by the payer with its outcome to come.
+ */
+function endedAtBank(group: StatusGroup | null): boolean {
+  if (group === "failed") return true;
+  if (group === "completed") throw new CheckoutError("already_paid");
+  if (group !== "started")
+    throw new CheckoutError("payment_authorised", { detail: "Wait for its result instead of paying again." });
+  return false;
+}
+
+/**
  * The payer came back from the bank without authorising and wants to pay another way. Allowed
  * only while the provider still reports the payment as merely started; the old payment is kept
  * (not failed), so if the payer does authorise it later in a forgotten tab, the money is seen.
@@ -137,7 +150,8 @@ export async function abandonPayment(
       and(
         eq(paymentAttempts.checkoutId, checkoutId),
         isNull(paymentAttempts.abandonedAt),
-        inArray(paymentAttempts.statusGroup, ["started", "pending"]),
+        // No status yet: the provider has not answered its start (the one-in-flight index's rule).
+        or(isNull(paymentAttempts.statusGroup), inArray(paymentAttempts.statusGroup, ["started", "pending"])),
       ),
     );
   if (!attempt) return { abandoned: true };
@@ -152,15 +166,13 @@ export async function abandonPayment(
     throw new CheckoutError("provider_error", { detail: "We could not check your payment with the bank." });
   }
   await applyProviderStatus(c, { attemptId: attempt.id }, status, source);
-  const authorised = () =>
-    new CheckoutError("payment_authorised", { detail: "Wait for its result instead of paying again." });
-  if (status.group !== "started") throw authorised();
+  if (endedAtBank(status.group)) return { abandoned: true };
   await c.db.transaction(async (tx) => {
     // Checked again under the locks (checkout, then attempt): a webhook may have moved the payment
     // since the provider was asked, and the payer must not be let to pay twice.
     const { checkout: row, attempt: fresh } = (await lockAttempt(tx, eq(paymentAttempts.id, attempt.id))) ?? {};
     if (!row || !fresh || fresh.abandonedAt !== null) return;
-    if (fresh.statusGroup !== "started") throw authorised();
+    if (endedAtBank(fresh.statusGroup)) return;
     await tx
       .update(paymentAttempts)
       .set({ abandonedAt: new Date(), updatedAt: new Date() })

@@ -280,6 +280,50 @@ describe.each(testDbKinds())("refunds (%s)", (kind) => {
     expect(await listRefunds(checkout.id, ctx)).toEqual([refund]);
   });
 
+  it("a refund whose 200 answer we could not read is answered as made with its outcome unknown, never refused (a retry would refund twice)", async () => {
+    const { checkout } = await paidCheckout("20.00");
+    // The provider made it; its answer was a 200 whose body did not fit the refund's shape.
+    const unreadable = withPis(ctx, "refunds", {
+      create: async (paymentId, input) => {
+        await ctx.pis.refunds.create(paymentId, input);
+        throw new PisError({ kind: "parse", operation: "initiatePaymentRefund", httpStatus: 200, description: "id" });
+      },
+    });
+    const refund = await createRefund(checkout.id, { amount: "5.00" }, "merchant-api", unreadable);
+    expect(refund).toMatchObject({ amount: "5.00", status: "unknown" });
+    // Still counted against the payment until reconciliation finds it.
+    expect(await refusal(createRefund(checkout.id, { amount: "15.01" }, "merchant-api", ctx))).toMatchObject({
+      code: "refund_exceeds_payment",
+    });
+    expect(await reconcileRefunds(later())).toBeGreaterThanOrEqual(1);
+    expect((await listRefunds(checkout.id, ctx)).find((r) => r.id === refund.id)!.status).toMatch(/started|pending/);
+  });
+
+  it("a refund the provider answers at once as failed is answered refund_refused, again on a retry with its key, and frees the amount", async () => {
+    const { checkout } = await paidCheckout("20.00", "EUR", "https://shop.example/hook");
+    // A provider whose answer is the refund already failed (the sandbox always answers "started").
+    const failing = withPis(ctx, "refunds", {
+      create: async (paymentId, input) => ({
+        id: 900_000_000 + Math.floor(Math.random() * 1e8),
+        paymentId,
+        amount: input.amount,
+        statusGroup: "failed" as const,
+      }),
+    });
+    const first = await refusal(
+      createRefund(checkout.id, { amount: "5.00" }, "merchant-api", failing, { idempotencyKey: "rf-failed-at-once" }),
+    );
+    expect(first).toMatchObject({ code: "refund_refused", status: 422 });
+    const again = await refusal(
+      createRefund(checkout.id, { amount: "5.00" }, "merchant-api", ctx, { idempotencyKey: "rf-failed-at-once" }),
+    );
+    expect(again).toMatchObject({ code: "refund_refused", status: 422 });
+    expect(await listRefunds(checkout.id, ctx)).toMatchObject([{ amount: "5.00", status: "failed" }]);
+    const told = await ctx.db.select().from(notifications).where(eq(notifications.checkoutId, checkout.id));
+    expect(told.map((n) => n.event)).toContain("refund.failed");
+    expect((await createRefund(checkout.id, { amount: "20.00" }, "merchant-api", ctx)).amount).toBe("20.00");
+  });
+
   it("a refund whose answer was lost is found in the provider's refund list, not left unknown", async () => {
     const { checkout } = await paidCheckout("20.00");
     await createRefund(checkout.id, { amount: "20.00" }, "staff", answerLost(true));

@@ -170,9 +170,15 @@ export async function createRefund(
 
   try {
     const res = await c.pis.refunds.create(attempt.providerPaymentId!, { amount, webhookUrl: webhookUrl(c) });
-    await c.db.update(refunds).set({ providerRefundId: res.id, updatedAt: new Date() }).where(eq(refunds.id, id));
+    const refusedAtOnce = res.statusGroup === "failed";
+    await c.db
+      .update(refunds)
+      .set({ providerRefundId: res.id, failureReason: refusedAtOnce ? "provider_failed" : null, updatedAt: new Date() })
+      .where(eq(refunds.id, id));
     // Its status as its webhook's would be: a final one at once tells the merchant too.
     await applyRefundStatus(c, attempt.providerPaymentId!, res.id, res.statusGroup);
+    // Failed in the answer itself: a refusal, as an HTTP one is (no money was returned).
+    if (refusedAtOnce) throw refundRefused();
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     // An unknown outcome keeps the refund counted against the payment (never over-refund) until
@@ -202,11 +208,11 @@ const refundRefused = (words?: string) =>
 
 /**
  * A repeated request (same key) is answered as the first one was: a refund the provider refused
- * when it was asked (no refund of its own, a failure recorded) is refused again. Answered as a
+ * when it was asked (an HTTP refusal, or an answer already failed) is refused again. Answered as a
  * failed refund, a client that books any 2xx would book a refund that never happened.
  */
 function replayed(row: RefundRow, onReplay?: () => void): RefundView {
-  if (row.providerRefundId === null && row.failureReason?.startsWith("provider_")) throw refundRefused();
+  if (row.failureReason?.startsWith("provider_")) throw refundRefused();
   onReplay?.();
   return toRefundView(row);
 }

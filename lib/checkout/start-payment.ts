@@ -159,7 +159,8 @@ export async function startPayment(
   } catch (err) {
     if (!(err instanceof PisError)) throw err;
     if (err.outcomeUnknown) {
-      // The provider may have made the payment without us hearing of it. The payer never got its
+      // The provider may have made the payment without us hearing of it (no answer, or a 200 we
+      // could not read: with a saved account it needs no confirmation to go ahead). The payer never got its
       // confirmLink, so the attempt steps aside (the payer may pay again) but is not failed: if it
       // completes after all, its webhook finds it by the attempt id in the Webhook-URL.
       await closeUnknownInitiation(c, attemptId);
@@ -186,7 +187,7 @@ export async function startPayment(
         { detail: "The payment service refused this payment." },
         { cause: err },
       );
-    // A 200 we could not read, or a request this API version cannot make: not the provider's refusal.
+    // A request this API version cannot make: refused before it was sent, not by the provider.
     throw new CheckoutError(
       "provider_error",
       { detail: "The payment service could not start this payment." },

@@ -280,6 +280,7 @@ export function openApiDocument(serverUrl: string) {
             "rate_limited",
             "payment_in_progress",
             "payment_authorised",
+            "already_paid",
             "provider_error",
           ],
         }),

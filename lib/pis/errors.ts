@@ -3,7 +3,8 @@
  * - `http`: the provider answered with something other than 200; its verdict is in `httpStatus`,
  *   `code`, `providerName`, `description` and `data` (as far as the body carried them).
  * - `network` / `timeout`: no answer. For a POST we cannot know whether the provider acted.
- * - `parse`: a 200 we do not understand (not JSON, or not the shape we rely on).
+ * - `parse`: a 200 we do not understand (not JSON, or not the shape we rely on): the provider
+ *   acted, but we do not know what it made.
  * - `unsupported`: refused before sending, because the configured API version cannot express the
  *   request (a card payment in v0.1, a Webhook-URL on /auth before v0.3).
  */
@@ -59,8 +60,12 @@ export class PisError extends Error {
     return this.kind === "http" && (this.httpStatus === 404 || this.httpStatus === 410);
   }
 
-  /** True when the provider may have acted on the request even though we saw no verdict. */
+  /**
+   * True when the provider may have acted on the request even though we saw no verdict. A 200 we
+   * could not read counts: the provider answers success with 200, so it acted, and taking it for a
+   * refusal would invite a retry that pays or refunds twice.
+   */
   get outcomeUnknown(): boolean {
-    return this.kind === "network" || this.kind === "timeout" || (this.httpStatus ?? 0) >= 500;
+    return this.kind === "network" || this.kind === "timeout" || this.kind === "parse" || (this.httpStatus ?? 0) >= 500;
   }
 }

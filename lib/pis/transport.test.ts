@@ -247,14 +247,14 @@ describe("a provider in trouble", () => {
     expect(err).toMatchObject({ kind: "network", attempts: 2 });
   });
 
-  it("refuses a 200 that is not JSON, without retrying", async () => {
+  it("refuses a 200 that is not JSON, without retrying, as an answer whose outcome is unknown", async () => {
     provider.reply({ text: "<html>proxy login</html>" }, { json: { data: [] } });
     const err = await rejection(provider.client().banks.list());
     expect(err).toMatchObject({
       kind: "parse",
       httpStatus: 200,
       description: "response is not JSON",
-      outcomeUnknown: false,
+      outcomeUnknown: true,
     });
     expect(provider.requests).toHaveLength(1);
   });

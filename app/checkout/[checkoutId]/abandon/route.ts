@@ -26,7 +26,9 @@ export const POST = route({ params, rawBody: true }, async ({ params, rawBody, r
     return seeOther(checkoutPage(checkoutId, { lang, stopped: "1" }));
   } catch (err) {
     const refused = refusalOf(err);
-    if (refused === "payment_authorised") return seeOther(`/checkout/${encodeURIComponent(checkoutId)}/return`);
+    // Nothing to stop: the payment is the payer's, paid or authorised; its status page follows it.
+    if (refused === "payment_authorised" || refused === "already_paid")
+      return seeOther(`/checkout/${encodeURIComponent(checkoutId)}/return`);
     if (refused) return seeOther(checkoutPage(checkoutId, { lang, refused }));
     throw err;
   }
