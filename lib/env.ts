@@ -277,11 +277,13 @@ export const SETTING_DOCS: Record<
   RATE_LIMIT_PAYMENTS_PER_CHECKOUT: { meaning: "payment starts per minute per checkout", default: "10" },
   RATE_LIMIT_PAYMENTS_PER_IP: { meaning: "payment starts per minute per client address", default: "120" },
   RATE_LIMIT_LOGIN_FAILURES_PER_IP: {
-    meaning: "failed back-office sign-ins per 15 minutes per address",
+    meaning:
+      "failed back-office sign-ins per 15 minutes per address (and, counted apart, set-password posts with a link that does not work)",
     default: "10",
   },
   REFUND_APPROVAL_ABOVE: {
-    meaning: "staff refunds above this amount wait for a second finance or admin person to approve them (four eyes)",
+    meaning:
+      "a staff refund that takes a checkout's refunds (made, or waiting for approval) above this amount waits for a second finance or admin person to approve it (four eyes)",
     default: "unset: no approval needed",
   },
   STAFF_2FA_REQUIRED_ROLES: {

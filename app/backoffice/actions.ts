@@ -76,7 +76,8 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
   const { checkoutId, amount, reason, attemptId, refundKey } = parsed.data;
   const ctx = await appContext();
   const checkout = await loadCheckout(ctx, checkoutId);
-  if (checkout && needsApproval(amount, checkout.currency, env().refundApprovalAbove)) {
+  const above = env().refundApprovalAbove;
+  if (checkout && (await needsApproval(ctx, { checkoutId, amount, currency: checkout.currency }, above))) {
     // Four eyes: recorded, to go to the provider when someone else approves (lib/refund-approvals).
     await requireRecentSignIn("refunds.create", `/backoffice/checkouts/${checkoutId}`);
     const { clientAddress } = await auditActorOf(member);
@@ -95,7 +96,7 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
     }
     return {
       ok: true,
-      message: `Above ${env().refundApprovalAbove} ${checkout.currency}, a refund waits for another finance or admin person to approve it. It is asked for; nothing is sent yet.`,
+      message: `With this one, this checkout's refunds come to more than ${above} ${checkout.currency}, so it waits for another finance or admin person to approve it. It is asked for; nothing is sent yet.`,
     };
   }
   const result = await (async (): Promise<RefundState & { code?: string }> => {

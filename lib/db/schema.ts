@@ -368,9 +368,10 @@ export const notifySecrets = pgTable("notify_secrets", {
 export type RefundRequestStatus = "requested" | "approved" | "rejected";
 
 /**
- * Four eyes on large refunds (lib/refund-approvals): a staff refund above REFUND_APPROVAL_ABOVE is
- * recorded here and goes to the provider only when someone else approves it. One not decided in 7
- * days has lapsed (read from `requestedAt`; nothing needs to run for it).
+ * Four eyes on large refunds (lib/refund-approvals): a staff refund that takes the checkout's refunds
+ * above REFUND_APPROVAL_ABOVE is recorded here and goes to the provider only when someone else
+ * approves it. One not decided in 7 days has lapsed (read from `requestedAt`; nothing needs to run
+ * for it).
  */
 export const refundRequests = pgTable(
   "refund_requests",

@@ -19,14 +19,6 @@ const ana = { id: "st_ana", email: "ana@shop.example" };
 const ben = { id: "st_ben", email: "ben@shop.example" };
 const cy = { id: "st_cy", email: "cy@shop.example" };
 
-describe("the four-eyes limit", () => {
-  it("asks for approval only above the amount set, compared exactly", () => {
-    expect(needsApproval("1000.00", "EUR", "1000")).toBe(false);
-    expect(needsApproval("1000.01", "EUR", "1000")).toBe(true);
-    expect(needsApproval("999999.99", "EUR", undefined)).toBe(false);
-  });
-});
-
 describe.each(testDbKinds())("four eyes on large refunds (%s)", (kind) => {
   let ctx: CheckoutContext;
   let close: () => Promise<void>;
@@ -39,6 +31,23 @@ describe.each(testDbKinds())("four eyes on large refunds (%s)", (kind) => {
       () => "ok",
       (e: unknown) => (e instanceof ApprovalError ? e.code : String(e)),
     );
+
+  it("asks for approval once the checkout's refunds and waiting requests with this one pass the limit, compared exactly", async () => {
+    const checkout = await paidCheckout("2000.00");
+    const asking = (amount: string, above?: string) =>
+      needsApproval(ctx, { checkoutId: checkout.id, amount, currency: "EUR" }, above);
+    expect(await asking("1000.00", "1000")).toBe(false);
+    expect(await asking("1000.01", "1000")).toBe(true);
+    expect(await asking("1999.99", undefined)).toBe(false);
+    await createRefund(checkout.id, { amount: "600" }, "staff", ctx);
+    expect(await asking("400.00", "1000")).toBe(false);
+    expect(await asking("400.01", "1000")).toBe(true);
+    const waiting = await requestRefund(ctx, ana, { checkoutId: checkout.id, amount: "300", currency: "EUR" });
+    expect(await asking("100.01", "1000")).toBe(true);
+    // A rejected request takes nothing.
+    await rejectRefund(ctx, ben, waiting.id);
+    expect(await asking("400.00", "1000")).toBe(false);
+  });
 
   it("a requested refund sends nothing until someone else approves it, and is sent once however often approved", async () => {
     const checkout = await paidCheckout("2500.00");

@@ -5,16 +5,16 @@ import { recordAudit } from "../audit/audit";
 import type { CheckoutContext } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { toMinor } from "../checkout/money";
-import { checkRefundable, createRefund } from "../checkout/refunds";
+import { checkRefundable, createRefund, listRefunds } from "../checkout/refunds";
 import type { RefundView } from "../checkout/contract";
 import { refundRequests, type RefundRequestStatus } from "../db/schema";
 
 /**
- * Four eyes on large refunds (ADR 27): a staff refund above REFUND_APPROVAL_ABOVE is recorded as
- * requested and goes to the provider only when another finance or admin person approves it. Nobody
- * approves their own; a request not decided within 7 days has lapsed. The refund itself is made
- * with the request's own idempotency key, so an approval sent twice, or by two people at once,
- * refunds once.
+ * Four eyes on large refunds (ADR 27): a staff refund that takes a checkout's refunds above
+ * REFUND_APPROVAL_ABOVE is recorded as requested and goes to the provider only when another finance
+ * or admin person approves it. Nobody approves their own; a request not decided within 7 days has
+ * lapsed. The refund itself is made with the request's own idempotency key, so an approval sent
+ * twice, or by two people at once, refunds once.
  */
 
 export const APPROVAL_WINDOW_MS = 7 * 24 * 3600_000;
@@ -51,9 +51,26 @@ interface StaffActor {
   email: string;
 }
 
-/** Whether a refund of `amount` needs a second person (`above` unset: never). */
-export function needsApproval(amount: string, currency: string, above: string | undefined): boolean {
-  return above !== undefined && toMinor(amount, currency) > toMinor(above, currency);
+/**
+ * Whether a staff refund needs a second person (`above` unset: never): when it, with the checkout's
+ * refunds so far (every one not failed) and the requests waiting for approval, comes to more than
+ * `above`. Judged by this refund alone, one person could refund any amount in parts under the limit.
+ */
+export async function needsApproval(
+  c: CheckoutContext,
+  input: { checkoutId: string; amount: string; currency: string },
+  above: string | undefined,
+  now = new Date(),
+): Promise<boolean> {
+  if (above === undefined) return false;
+  const { currency } = input;
+  const made = (await listRefunds(input.checkoutId, c)).filter((r) => r.status !== "failed");
+  const waiting = await listRefundRequests(c, { checkoutId: input.checkoutId, waiting: true }, now);
+  const total = [...made, ...waiting].reduce(
+    (sum, r) => sum + toMinor(r.amount, currency),
+    toMinor(input.amount, currency),
+  );
+  return total > toMinor(above, currency);
 }
 
 const stateOf = (status: RefundRequestStatus, requestedAt: Date, now: Date): RequestState =>

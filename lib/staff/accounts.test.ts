@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listAudit } from "../audit/audit";
 import type { Db } from "../db";
 import { openTestDb, testDbKinds } from "../db/testing";
@@ -16,6 +16,7 @@ import {
   StaffError,
   type StaffCall,
 } from "./accounts";
+import * as passwords from "./passwords";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -62,6 +63,24 @@ describe.each(testDbKinds())("staff accounts (%s)", (kind) => {
     expect(await codeOf(setPasswordFromLink(db, { token: second, password: "short" }))).toBe("weak_password");
     expect(await codeOf(setPasswordFromLink(db, { token: second, password: "password1234" }))).toBe("weak_password");
     expect(await linkHolder(db, second)).toMatchObject({ ok: true });
+  });
+
+  it("a link that cannot set a password is refused before any password is hashed", async () => {
+    const start = new Date("2026-03-02T10:00:00Z");
+    const { token } = await inviteStaff({ ...call, now: start }, { email: "gil@shop.example", role: "viewer" });
+    const hashing = vi.spyOn(passwords, "hashPassword");
+    try {
+      const late = new Date(start.getTime() + INVITATION_TTL_MS + 1);
+      expect(await codeOf(setPasswordFromLink(db, { token: "y".repeat(43), password: PASSWORD }))).toBe("link_unknown");
+      expect(await codeOf(setPasswordFromLink(db, { token, password: PASSWORD }, late))).toBe("link_expired");
+      expect(hashing).not.toHaveBeenCalled();
+      // A dead link is said before the password's rules: a better password would not help.
+      expect(await codeOf(setPasswordFromLink(db, { token: "y".repeat(43), password: "short" }))).toBe("link_unknown");
+      await setPasswordFromLink(db, { token, password: PASSWORD }, start);
+      expect(hashing).toHaveBeenCalledTimes(1);
+    } finally {
+      hashing.mockRestore();
+    }
   });
 
   it("refuses a second account for the same address, however it is typed", async () => {

@@ -6,7 +6,7 @@ import type { Db } from "../db";
 import { staff, staffPasskeys, staffRecoveryCodes } from "../db/schema";
 import { StaffError, type StaffCall } from "./accounts";
 import type { StaffRole } from "./roles";
-import { endSessionsOf } from "./sessions";
+import { endSessionsOf, signedInRecently, type SignedInStaff } from "./sessions";
 import { newTotpSecret, otpauthUri, verifyTotp } from "./totp";
 
 /**
@@ -37,20 +37,33 @@ export async function hasAuthenticatorApp(db: Db, staffId: string): Promise<bool
   return !!row?.on;
 }
 
+type Signer = Pick<SignedInStaff, "id" | "authenticatedAt">;
+
+/**
+ * An authenticator app is a way in that outlives the session, like a passkey: whoever finds a
+ * session left open must not set up their own phone with it. Both ask for a recent sign-in.
+ */
+function checkRecentSignIn(member: Signer, now: Date): void {
+  if (!signedInRecently(member, now))
+    throw new StaffError("sign_in_not_recent", "Confirm it is you first: give your password again.");
+}
+
 /**
  * The secret to enrol with: the one enrolment already started, or a new one. Shown as a QR code
- * and as text; in force only once a code from it is confirmed.
+ * and as text; in force only once a code from it is confirmed. Undefined once the app is on.
  */
 export async function enrolmentSecret(
   db: Db,
-  member: { id: string; email: string },
+  member: Signer & { email: string },
   keys: readonly TokenKey[],
+  now = new Date(),
 ): Promise<{ secret: string; uri: string } | undefined> {
   const [row] = await db
     .select({ sealed: staff.totpSecret, on: staff.totpEnabledAt })
     .from(staff)
     .where(eq(staff.id, member.id));
   if (!row || row.on) return undefined;
+  checkRecentSignIn(member, now);
   let secret = row.sealed ? openToken(row.sealed, keys) : undefined;
   if (!secret) {
     secret = newTotpSecret();
@@ -60,7 +73,7 @@ export async function enrolmentSecret(
       .set({ totpSecret: sealToken(secret, keys) })
       .where(and(eq(staff.id, member.id), isNull(staff.totpSecret)))
       .returning({ id: staff.id });
-    if (!written) return enrolmentSecret(db, member, keys);
+    if (!written) return enrolmentSecret(db, member, keys, now);
   }
   return { secret, uri: otpauthUri(secret, member.email, ISSUER) };
 }
@@ -68,10 +81,12 @@ export async function enrolmentSecret(
 /** Confirms enrolment with a code from the app; answers the recovery codes, shown once. */
 export async function confirmEnrolment(
   call: StaffCall & { keys: readonly TokenKey[] },
-  staffId: string,
+  member: Signer,
   code: string,
 ): Promise<string[]> {
   const now = call.now ?? new Date();
+  checkRecentSignIn(member, now);
+  const staffId = member.id;
   return call.db.transaction(async (tx) => {
     const [row] = await tx
       .select({ sealed: staff.totpSecret, on: staff.totpEnabledAt, email: staff.email })

@@ -21,7 +21,7 @@ import { databaseUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 import { clientIp, clientKey } from "@/lib/http/client-address";
 import { hit, limitFailures, limits, type Hit } from "@/lib/http/rate-limit";
-import { checkPassword, normalizeEmail, type SignInRefusal } from "@/lib/staff/accounts";
+import { checkPassword, normalizeEmail } from "@/lib/staff/accounts";
 import { jsonFormField } from "@/lib/http/body";
 import {
   SESSION_COOKIE,
@@ -45,6 +45,11 @@ import { checkSecondFactor, secondFactorRequired } from "@/lib/staff/two-step";
  * Failed sign-ins, wrong codes and failed confirmations count together, per client address and
  * per account (ADR 10, 27): guessing stops whether from one address or many; a colleague who typed
  * well uses up nothing.
+ *
+ * The audit trail cannot be pruned, so what anyone on the internet can post must not add a row
+ * each time: a try the limit refused writes none (the limit's count is its record), nor does a
+ * failure that names no account (an unknown email, a passkey of nobody's). A known account's
+ * failures within its limits are written.
  */
 function signInHits(requestHeaders: Headers, email?: string): Hit[] {
   const rules = limits();
@@ -87,18 +92,17 @@ async function signIn(_previous: LoginState, formData: FormData): Promise<LoginS
     outcome = await checkPassword(db, { email, password, sandbox: env().sandbox });
     return outcome.ok;
   });
-  if (!judged.ok || !outcome?.ok) {
-    const reason: SignInRefusal | "rate_limited" = outcome && !outcome.ok ? outcome.reason : "rate_limited";
-    const staffId = outcome && !outcome.ok ? outcome.staffId : undefined;
-    await recordAudit(db, {
-      // An unknown address is not written down: people type their password into the email field.
-      actor: staffId ? { kind: "staff", id: staffId, label: normalizeEmail(email) } : { kind: "anonymous" },
-      action: "staff.sign_in",
-      outcome: judged.ok ? "failed" : "refused",
-      detail: { reason },
-      clientAddress,
-    });
-    return { error: judged.ok ? t["signIn.wrong"] : tooMany(t, judged.retryAfterSeconds) };
+  if (!judged.ok) return { error: tooMany(t, judged.retryAfterSeconds) };
+  if (!outcome?.ok) {
+    if (outcome?.staffId)
+      await recordAudit(db, {
+        actor: { kind: "staff", id: outcome.staffId, label: normalizeEmail(email) },
+        action: "staff.sign_in",
+        outcome: "failed",
+        detail: { reason: outcome.reason },
+        clientAddress,
+      });
+    return { error: t["signIn.wrong"] };
   }
   const { member } = outcome;
   // A second step still owed opens only its own page: a code, or setting the app up (ADR 27).
@@ -143,15 +147,16 @@ export async function verifySecondFactor(_previous: LoginState, formData: FormDa
   );
   const actor = { kind: "staff", id: session.id, label: session.email } as const;
   const clientAddress = clientIp(requestHeaders);
-  if (!judged.ok || !kind) {
+  if (!judged.ok) return { error: tooMany(t, judged.retryAfterSeconds) };
+  if (!kind) {
     await recordAudit(db, {
       actor,
       action: "staff.sign_in",
-      outcome: judged.ok ? "failed" : "refused",
-      detail: { reason: judged.ok ? "wrong_code" : "rate_limited" },
+      outcome: "failed",
+      detail: { reason: "wrong_code" },
       clientAddress,
     });
-    return { error: judged.ok ? t["code.wrong"] : tooMany(t, judged.retryAfterSeconds) };
+    return { error: t["code.wrong"] };
   }
   await completeSession(db, token);
   await recordAudit(db, {
@@ -189,14 +194,15 @@ export async function confirmIdentity(_previous: LoginState, formData: FormData)
     actor: { kind: "staff", id: session.id, label: session.email } as const,
     clientAddress: clientIp(requestHeaders),
   };
-  if (!judged.ok || !judged.passed) {
+  if (!judged.ok) return { error: tooMany(t, judged.retryAfterSeconds) };
+  if (!judged.passed) {
     await recordAudit(db, {
       ...who,
       action: "staff.reauthenticated",
-      outcome: judged.ok ? "failed" : "refused",
-      detail: { reason: judged.ok ? "wrong_secret" : "rate_limited" },
+      outcome: "failed",
+      detail: { reason: "wrong_secret" },
     });
-    return { error: judged.ok ? t["confirm.wrong"] : tooMany(t, judged.retryAfterSeconds) };
+    return { error: t["confirm.wrong"] };
   }
   await reauthenticate(db, token);
   await recordAudit(db, { ...who, action: "staff.reauthenticated", outcome: "succeeded" });
@@ -267,17 +273,17 @@ export async function answerPasskey(form: FormData): Promise<LoginState> {
       })),
   );
   const action = parsedStep.data === "confirm" ? "staff.reauthenticated" : "staff.sign_in";
-  if (!judged.ok || !outcome) {
-    await recordAudit(db, {
-      actor: signedIn
-        ? { kind: "staff", id: signedIn.session.id, label: signedIn.session.email }
-        : { kind: "anonymous" },
-      action,
-      outcome: judged.ok ? "failed" : "refused",
-      detail: { reason: judged.ok ? "passkey_refused" : "rate_limited" },
-      clientAddress,
-    });
-    return { error: judged.ok ? t["passkey.failed"] : tooMany(t, judged.retryAfterSeconds) };
+  if (!judged.ok) return { error: tooMany(t, judged.retryAfterSeconds) };
+  if (!outcome) {
+    if (signedIn)
+      await recordAudit(db, {
+        actor: { kind: "staff", id: signedIn.session.id, label: signedIn.session.email },
+        action,
+        outcome: "failed",
+        detail: { reason: "passkey_refused" },
+        clientAddress,
+      });
+    return { error: t["passkey.failed"] };
   }
   await recordAudit(db, {
     actor: { kind: "staff", id: outcome.staffId, label: outcome.email },

@@ -26,16 +26,14 @@ export type EnrolResult = (ActionResult & { codes?: string[] }) | null;
  * requires it before anything else; answers the recovery codes, shown once.
  */
 export async function confirmEnrolmentAction(_previous: EnrolResult, formData: FormData): Promise<EnrolResult> {
-  const session = await currentSession();
-  const token = await sessionToken();
-  if (!session || !token || session.stage === "second_factor") redirect("/backoffice/login");
+  const { session, token } = await waysInSession();
   if (!(formData instanceof FormData)) return { ok: false, error: "This form could not be read. Reload the page." };
   const code = formData.get("code");
   if (typeof code !== "string") return { ok: false, error: "Enter the code from your app." };
   const { db, config } = await appContext();
   const who = await auditActorOf(session);
   try {
-    const codes = await confirmEnrolment({ db, keys: config.tokenKeys, ...who }, session.id, code.slice(0, 16));
+    const codes = await confirmEnrolment({ db, keys: config.tokenKeys, ...who }, session, code.slice(0, 16));
     if (session.stage === "enrol") await completeSession(db, token);
     return {
       ok: true,
@@ -57,11 +55,11 @@ export async function confirmEnrolmentAction(_previous: EnrolResult, formData: F
 }
 
 /**
- * The person's own session for changing their passkeys: a full one signed in within 5 minutes
- * (recent sign-in: a passkey is a way in), or one that must set up a second step and just gave its
- * password.
+ * The person's own session for changing their ways in (passkeys, the authenticator app): a full one
+ * signed in within 5 minutes (recent sign-in: each is a way in that outlives the session), or one
+ * that must set up a second step and just gave its password.
  */
-async function passkeySession() {
+async function waysInSession() {
   const session = await currentSession();
   const token = await sessionToken();
   if (!session || !token || session.stage === "second_factor") redirect("/backoffice/login");
@@ -71,7 +69,7 @@ async function passkeySession() {
 
 /** A challenge for the browser to make a new passkey with. */
 export async function passkeyRegistrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const { session } = await passkeySession();
+  const { session } = await waysInSession();
   const { db } = await appContext();
   return registrationOptions(db, relyingParty(env().appUrl), session);
 }
@@ -81,7 +79,7 @@ export async function passkeyRegistrationOptions(): Promise<PublicKeyCredentialC
  * to set up a second step has one now.
  */
 export async function addPasskeyAction(form: FormData): Promise<ActionResult> {
-  const { session, token } = await passkeySession();
+  const { session, token } = await waysInSession();
   if (!(form instanceof FormData)) return { ok: false, error: "The passkey could not be read. Try again." };
   const response = registrationResponse.safeParse(jsonFormField(form, "answer"));
   const name = form.get("name");
@@ -108,7 +106,7 @@ export async function addPasskeyAction(form: FormData): Promise<ActionResult> {
 
 /** Removes one of the person's own passkeys (the form's `passkeyId`). */
 export async function removePasskeyAction(form: FormData): Promise<ActionResult> {
-  const { session } = await passkeySession();
+  const { session } = await waysInSession();
   const passkeyId = form instanceof FormData ? form.get("passkeyId") : null;
   if (session.stage !== "full" || typeof passkeyId !== "string") return { ok: false, error: "No such passkey." };
   const { db } = await appContext();

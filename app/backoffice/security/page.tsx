@@ -11,7 +11,7 @@ import styles from "@/components/backoffice/backoffice.module.css";
 import { appContext } from "@/lib/checkout/app-context";
 import { listPasskeys } from "@/lib/staff/passkeys";
 import { signedInRecently } from "@/lib/staff/sessions";
-import { enrolmentSecret, recoveryCodesLeft } from "@/lib/staff/two-step";
+import { enrolmentSecret, hasAuthenticatorApp, recoveryCodesLeft } from "@/lib/staff/two-step";
 
 export const dynamic = "force-dynamic";
 
@@ -25,19 +25,27 @@ export default async function SecurityPage() {
   const session = await currentSession();
   if (!session || session.stage === "second_factor") redirect("/backoffice/login");
   const { db, config } = await appContext();
-  const enrolment = await enrolmentSecret(db, session, config.tokenKeys);
+  const appOn = await hasAuthenticatorApp(db, session.id);
+  // The secret is a way in, as a passkey is: shown only after a recent sign-in (lib/staff/two-step.ts).
+  const enrolment =
+    !appOn && signedInRecently(session) ? await enrolmentSecret(db, session, config.tokenKeys) : undefined;
   const body = enrolment ? (
     <EnrolForm
       secret={enrolment.secret}
       qrSvg={await QRCode.toString(enrolment.uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 })}
     />
-  ) : (
+  ) : appOn ? (
     <div className="card">
       <p>Two-step sign-in is on. Recovery codes left: {await recoveryCodesLeft(db, session.id)}.</p>
       <p className="muted">
         A lost phone: sign in with a recovery code, then ask an admin to reset your two-step sign-in.
       </p>
     </div>
+  ) : (
+    <p>
+      <Link href="/backoffice/confirm?next=/backoffice/security">Confirm it is you</Link> to set up an authenticator
+      app.
+    </p>
   );
   const when = (d: Date) =>
     d.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";

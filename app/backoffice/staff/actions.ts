@@ -10,13 +10,15 @@ import type { AuditAction } from "@/lib/audit/actions";
 import { recordAudit } from "@/lib/audit/audit";
 import { appContext } from "@/lib/checkout/app-context";
 import { env } from "@/lib/env";
-import { clientIp } from "@/lib/http/client-address";
-import { linkRefusalText } from "@/lib/i18n/staff-messages";
+import { clientIp, clientKey } from "@/lib/http/client-address";
+import { limitFailures, limits } from "@/lib/http/rate-limit";
+import { linkRefusalText, staffText } from "@/lib/i18n/staff-messages";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordRuleBroken } from "@/lib/staff/password-rules";
 import {
   StaffError,
   changeRole,
   inviteStaff,
+  linkHolder,
   resetPasswordLink,
   setDisabled,
   setPasswordFromLink,
@@ -166,31 +168,40 @@ export async function resetSecondFactorAction(
   }
 }
 
-/** A person sets their password from their one-time link, then signs in. */
+/**
+ * A person sets their password from their one-time link, then signs in. Anyone can post this
+ * form: a link that does not work counts as a failure per client address (ADR 14; one that works
+ * takes its hit back), and writes no audit row, which the table, never pruned, would keep for ever.
+ * The password set is written (lib/staff/accounts.ts), as the person whose link it was.
+ */
 export async function setPasswordAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
   if (!(formData instanceof FormData)) return { ok: false, error: NOT_A_FORM };
   const token = formData.get("token");
   const password = formData.get("password");
   if (typeof token !== "string" || typeof password !== "string") return { ok: false, error: NOT_A_FORM };
-  const call: StaffCall = {
-    db: (await appContext()).db,
-    actor: { kind: "anonymous" },
-    clientAddress: clientIp(await headers()),
-  };
+  const { db } = await appContext();
+  const requestHeaders = await headers();
+  // Said in the person's own language: they are not signed in, and may not read English.
+  const t = await staffWords();
+  const judged = await limitFailures(
+    db,
+    [{ key: `set-password:ip:${clientKey(requestHeaders)}`, rule: limits().loginFailuresPerIp }],
+    async () => (await linkHolder(db, token)).ok,
+  );
+  if (!judged.ok)
+    return { ok: false, error: staffText(t, "signIn.tooMany", { minutes: Math.ceil(judged.retryAfterSeconds / 60) }) };
   try {
-    await setPasswordFromLink(call.db, { token, password, clientAddress: call.clientAddress });
+    await setPasswordFromLink(db, { token, password, clientAddress: clientIp(requestHeaders) });
   } catch (err) {
-    // Said in the person's own language: they are not signed in, and may not read English.
-    const t = await staffWords();
-    const refused = await refusal(err, "password", call, "staff.password_set");
-    const words =
-      err instanceof StaffError
-        ? linkRefusalText(t, err.code, passwordRuleBroken(password), {
-            min: MIN_PASSWORD_LENGTH,
-            max: MAX_PASSWORD_LENGTH,
-          })
-        : t["setPassword.failed"];
-    return refused.ok ? refused : { ok: false, error: words ?? refused.error };
+    if (!(err instanceof StaffError)) {
+      console.error("backoffice: password failed", err instanceof Error ? err.message : err);
+      return { ok: false, error: t["setPassword.failed"] };
+    }
+    const words = linkRefusalText(t, err.code, passwordRuleBroken(password), {
+      min: MIN_PASSWORD_LENGTH,
+      max: MAX_PASSWORD_LENGTH,
+    });
+    return { ok: false, error: words ?? err.message };
   }
   redirect("/backoffice/login?password=set");
 }

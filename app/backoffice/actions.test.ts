@@ -1,0 +1,47 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { freshAppFor, staffCookie } from "@/app/api/test-env";
+import { INITIAL_REFUND_STATE } from "@/components/backoffice/action-state";
+import { testDbKinds } from "@/lib/db/testing";
+
+// Outside a request there is no cookie store or headers: this request's, as a browser sends them.
+const jar = new Map<string, string>();
+vi.mock("next/headers", () => ({
+  cookies: async () => ({ get: (name: string) => (jar.has(name) ? { value: jar.get(name) } : undefined) }),
+  headers: async () => new Headers({ "user-agent": "test", "x-checkout-peer": "203.0.113.5" }),
+}));
+
+describe.each(testDbKinds())("four eyes on staff refunds (%s)", (kind) => {
+  freshAppFor(kind);
+  let refundCheckout: typeof import("./actions").refundCheckout;
+  let listRefundRequests: typeof import("@/lib/refund-approvals/approvals").listRefundRequests;
+  let ctx: Awaited<ReturnType<typeof import("@/lib/checkout/app-context").appContext>>;
+  beforeAll(async () => {
+    vi.stubEnv("REFUND_APPROVAL_ABOVE", "100");
+    ({ refundCheckout } = await import("./actions"));
+    ({ listRefundRequests } = await import("@/lib/refund-approvals/approvals"));
+    ctx = await (await import("@/lib/checkout/app-context")).appContext();
+  });
+
+  it("refunds split into parts wait for a second person once together they pass the limit", async () => {
+    const { paidCheckout } = await import("@/lib/checkout/test-context");
+    const { checkout, paymentId } = await paidCheckout(ctx, "500.00");
+    const [name, token] = (await staffCookie("finance")).split("=") as [string, string];
+    jar.set(name, token);
+    const refund = (refundKey: string) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ checkoutId: checkout.id, amount: "100", reason: "Return", refundKey }))
+        form.set(k, v);
+      return refundCheckout(INITIAL_REFUND_STATE, form);
+    };
+
+    expect(await refund("first-part-0000000")).toMatchObject({ ok: true, message: expect.stringMatching(/started/) });
+    expect(await refund("second-part-000000")).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/waits for another finance or admin person/),
+    });
+    expect((await ctx.pis.refunds.list(paymentId)).map((r) => Number(r.amount))).toEqual([100]);
+    expect(await listRefundRequests(ctx, { checkoutId: checkout.id })).toMatchObject([
+      { state: "requested", amount: "100.00" },
+    ]);
+  });
+});
