@@ -44,4 +44,26 @@ describe.each(testDbKinds())("four eyes on staff refunds (%s)", (kind) => {
       { state: "requested", amount: "100.00" },
     ]);
   });
+
+  it("two parts sent at the same moment, each under the limit alone, are counted one after the other: one made, one asked for", async () => {
+    const { paidCheckout } = await import("@/lib/checkout/test-context");
+    const { checkout, paymentId } = await paidCheckout(ctx, "500.00");
+    const [name, token] = (await staffCookie("finance")).split("=") as [string, string];
+    jar.set(name, token);
+    const refund = (refundKey: string) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ checkoutId: checkout.id, amount: "60", reason: "Return", refundKey }))
+        form.set(k, v);
+      return refundCheckout(INITIAL_REFUND_STATE, form);
+    };
+    const answers = await Promise.all([refund("together-part-0001"), refund("together-part-0002")]);
+    expect(answers.map((a) => ("message" in a ? a.message : "")).sort()).toEqual([
+      expect.stringMatching(/started/),
+      expect.stringMatching(/waits for another finance or admin person/),
+    ]);
+    expect((await ctx.pis.refunds.list(paymentId)).map((r) => Number(r.amount))).toEqual([60]);
+    expect(await listRefundRequests(ctx, { checkoutId: checkout.id })).toMatchObject([
+      { state: "requested", amount: "60.00" },
+    ]);
+  });
 });

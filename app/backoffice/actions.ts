@@ -17,6 +17,8 @@ import { resendNotification } from "@/lib/checkout/resend-notification";
 import { env } from "@/lib/env";
 import {
   ApprovalError,
+  ApprovalNeeded,
+  approvalGate,
   approveRefund,
   needsApproval,
   rejectRefund,
@@ -77,17 +79,12 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
   const ctx = await appContext();
   const checkout = await loadCheckout(ctx, checkoutId);
   const above = env().refundApprovalAbove;
-  if (checkout && (await needsApproval(ctx, { checkoutId, amount, currency: checkout.currency }, above))) {
-    // Four eyes: recorded, to go to the provider when someone else approves (lib/refund-approvals).
+  // Four eyes: asked for, to go to the provider when someone else approves (lib/refund-approvals).
+  const askForApproval = async (currency: string): Promise<RefundState> => {
     await requireRecentSignIn("refunds.create", `/backoffice/checkouts/${checkoutId}`);
     const { clientAddress } = await auditActorOf(member);
     try {
-      await requestRefund(
-        ctx,
-        member,
-        { checkoutId, attemptId, amount, reason, currency: checkout.currency },
-        clientAddress,
-      );
+      await requestRefund(ctx, member, { checkoutId, attemptId, amount, reason, currency }, clientAddress);
     } catch (err) {
       // Refused as a refund made now would be (more than is left, not paid): no request recorded.
       if (!(err instanceof CheckoutError)) throw err;
@@ -96,17 +93,22 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
     }
     return {
       ok: true,
-      message: `With this one, this checkout's refunds come to more than ${above} ${checkout.currency}, so it waits for another finance or admin person to approve it. It is asked for; nothing is sent yet.`,
+      message: `With this one, this checkout's refunds come to more than ${above} ${currency}, so it waits for another finance or admin person to approve it. It is asked for; nothing is sent yet.`,
     };
-  }
+  };
+  if (checkout && (await needsApproval(ctx.db, { checkoutId, amount, currency: checkout.currency }, above)))
+    return askForApproval(checkout.currency);
   const result = await (async (): Promise<RefundState & { code?: string }> => {
     try {
       const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", ctx, {
         idempotencyKey: `backoffice-${refundKey}`,
+        // Counted again under the checkout's lock: another refund may have been made since.
+        underLock: checkout && approvalGate(checkoutId, checkout.currency, above),
       });
       const told = describeRefund(refund);
       return told.ok ? told : { ...told, values, code: refund.status };
     } catch (err) {
+      if (err instanceof ApprovalNeeded) return { ok: false, error: "", values, code: APPROVAL_NEEDED };
       if (err instanceof CheckoutError) return { ok: false, ...describeRefundError(err), values, code: err.code };
       console.error("backoffice: refund failed", err instanceof Error ? err.message : err);
       return {
@@ -118,6 +120,7 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
       };
     }
   })();
+  if (result.code === APPROVAL_NEEDED && checkout) return askForApproval(checkout.currency);
   const { code, ...state } = result;
   await audit(member, "refund.created", checkoutId, state.ok === true, { amount, ...(code ? { reason: code } : {}) });
   return state;
@@ -238,4 +241,5 @@ export async function decideRefundRequest(_previous: ActionResult | null, formDa
     console.error("backoffice: refund decision failed", err instanceof Error ? err.message : err);
     return { ok: false, error: "The decision could not be made because of an unexpected error. Reload the page." };
   }
-}
+} /** Not a refund's outcome: the refund was counted under its checkout's lock and is to be asked for. */
+const APPROVAL_NEEDED = "approval_needed";

@@ -124,7 +124,10 @@ export async function createRefund(
   input: CreateRefundInput,
   by: string,
   c: CheckoutContext,
-  opts: IdempotencyOptions = {},
+  opts: IdempotencyOptions & {
+    /** A caller's own check, in the transaction that writes the refund, under its checkout's lock. */
+    underLock?: (tx: Tx, amount: string) => Promise<void>;
+  } = {},
 ): Promise<RefundView> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
@@ -147,6 +150,7 @@ export async function createRefund(
       // before its amount is counted against ours.
       if (key !== undefined && (await refundByKey(tx, checkoutId, key, requestHash))) return false;
       await leftCovers(tx, attempt.id, checkout, amount);
+      await opts.underLock?.(tx, amount);
       await tx.insert(refunds).values({
         id,
         checkoutId,

@@ -35,7 +35,7 @@ describe.each(testDbKinds())("four eyes on large refunds (%s)", (kind) => {
   it("asks for approval once the checkout's refunds and waiting requests with this one pass the limit, compared exactly", async () => {
     const checkout = await paidCheckout("2000.00");
     const asking = (amount: string, above?: string) =>
-      needsApproval(ctx, { checkoutId: checkout.id, amount, currency: "EUR" }, above);
+      needsApproval(ctx.db, { checkoutId: checkout.id, amount, currency: "EUR" }, above);
     expect(await asking("1000.00", "1000")).toBe(false);
     expect(await asking("1000.01", "1000")).toBe(true);
     expect(await asking("1999.99", undefined)).toBe(false);

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNull, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, or, type SQL } from "drizzle-orm";
 import type { AuditActor } from "../audit/audit";
 import { recordAudit } from "../audit/audit";
-import type { CheckoutContext } from "../checkout/context";
+import type { CheckoutContext, Tx } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { toMinor } from "../checkout/money";
-import { checkRefundable, createRefund, listRefunds } from "../checkout/refunds";
+import { checkRefundable, createRefund } from "../checkout/refunds";
 import type { RefundView } from "../checkout/contract";
-import { refundRequests, type RefundRequestStatus } from "../db/schema";
+import type { Db } from "../db/client";
+import { refundRequests, refunds, type RefundRequestStatus } from "../db/schema";
 
 /**
  * Four eyes on large refunds (ADR 27): a staff refund that takes a checkout's refunds above
@@ -55,23 +56,54 @@ interface StaffActor {
  * Whether a staff refund needs a second person (`above` unset: never): when it, with the checkout's
  * refunds so far (every one not failed) and the requests waiting for approval, comes to more than
  * `above`. Judged by this refund alone, one person could refund any amount in parts under the limit.
+ * Read in `db`, which `approvalGate` makes the refund's own transaction, under its checkout's lock.
  */
 export async function needsApproval(
-  c: CheckoutContext,
+  db: Db | Tx,
   input: { checkoutId: string; amount: string; currency: string },
   above: string | undefined,
   now = new Date(),
 ): Promise<boolean> {
   if (above === undefined) return false;
-  const { currency } = input;
-  const made = (await listRefunds(input.checkoutId, c)).filter((r) => r.status !== "failed");
-  const waiting = await listRefundRequests(c, { checkoutId: input.checkoutId, waiting: true }, now);
+  const { checkoutId, currency } = input;
+  const made = await db
+    .select({ amount: refunds.amount })
+    .from(refunds)
+    .where(and(eq(refunds.checkoutId, checkoutId), or(isNull(refunds.statusGroup), ne(refunds.statusGroup, "failed"))));
+  const waiting = await db
+    .select({ amount: refundRequests.amount })
+    .from(refundRequests)
+    .where(
+      and(
+        eq(refundRequests.checkoutId, checkoutId),
+        eq(refundRequests.status, "requested"),
+        gt(refundRequests.requestedAt, new Date(now.getTime() - APPROVAL_WINDOW_MS)),
+      ),
+    );
   const total = [...made, ...waiting].reduce(
     (sum, r) => sum + toMinor(r.amount, currency),
     toMinor(input.amount, currency),
   );
   return total > toMinor(above, currency);
 }
+
+/** Thrown by `approvalGate`: this refund is to be asked for, not made. */
+export class ApprovalNeeded extends Error {
+  constructor() {
+    super("this refund needs a second person's approval");
+  }
+}
+
+/**
+ * `needsApproval` as a staff refund's check under its checkout's lock (createRefund's `underLock`):
+ * two refunds sent at once, each under the limit alone, are counted one after the other, so the
+ * second is asked for rather than made.
+ */
+export const approvalGate =
+  (checkoutId: string, currency: string, above: string | undefined) =>
+  async (tx: Tx, amount: string): Promise<void> => {
+    if (await needsApproval(tx, { checkoutId, amount, currency }, above)) throw new ApprovalNeeded();
+  };
 
 const stateOf = (status: RefundRequestStatus, requestedAt: Date, now: Date): RequestState =>
   status === "requested" && now.getTime() - requestedAt.getTime() > APPROVAL_WINDOW_MS ? "lapsed" : status;
