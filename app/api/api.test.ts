@@ -188,6 +188,19 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     expect([bad.status, (await bad.json()).errors[0].path]).toEqual([400, "from"]);
   });
 
+  it("refuses a list filter it does not know, or one given twice, naming it: an unfiltered list is not the answer", async () => {
+    const list = (query: string) => routes.checkouts.GET(req(`/api/checkouts?${query}`, { headers: auth }), none);
+    for (const [query, field] of [
+      ["reference=order-7", "reference"],
+      ["status=paid&status=open", "status"],
+      ["q=a&q=b&page=2", "q"],
+    ]) {
+      const res = await list(query!);
+      const body = await res.json();
+      expect([res.status, body.code, body.errors[0].path]).toEqual([400, "invalid_request", field]);
+    }
+  });
+
   it("lets the merchant cancel a checkout, with the key only; the payer can then no longer pay it", async () => {
     const { id } = await (await create()).json();
     const cancel = (headers: Record<string, string>) =>

@@ -32,6 +32,12 @@ describe("back-office list filters", () => {
     expect(problems.join(" ")).toMatch(/To "9999-12-31"/);
   });
 
+  it("reads a page address that carries more than the filters, and the first of a repeated one", () => {
+    const { filter, problems } = parseFilter({ status: ["paid", "failed"], tab: "refunds", page: "2" });
+    expect(filter).toEqual({ status: "paid", page: 2 });
+    expect(problems).toEqual([]);
+  });
+
   it("swaps From and To when they are the wrong way round", () => {
     const { filter, problems } = parseFilter({ from: "2025-03-10", to: "2025-03-01" });
     expect(filter).toMatchObject({ from: "2025-03-01", to: "2025-03-10" });

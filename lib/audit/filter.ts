@@ -3,8 +3,12 @@ import { filterDay } from "../checkout/backoffice-filter";
 import { AUDIT_ACTIONS, type AuditAction } from "./actions";
 import type { AuditFilter } from "./audit";
 
-/** The Activity page's filters, as they come from its query string (and the CSV export's). */
-export const activityQuery = z.object({
+/**
+ * The Activity page's filters, as they come from its query string (and the CSV export's). Strict, as
+ * every query of the API is: a filter misspelt in a hand-made address is refused, not an unfiltered
+ * export.
+ */
+export const activityQuery = z.strictObject({
   person: z
     .string()
     .regex(/^st_[0-9a-f-]{36}$/)

@@ -24,6 +24,8 @@ describe.each(testDbKinds())("back-office list filters over the API (%s)", (kind
     ["to=9999-12-31", "to"],
     ["from=1999-12-31", "from"],
     ["to=3000-01-01", "to"],
+    ["tab=refunds", "tab"],
+    ["status=paid&status=failed", "status"],
   ])("refuses %s with 400 naming the field", async (query, field) => {
     const res = await get(query);
     expect(res.status).toBe(400);

@@ -4,6 +4,7 @@ import { listRefundRequests } from "../refund-approvals/approvals";
 import { checkouts, notifications, paymentAttempts, refunds, statusEvents, webhookEvents } from "../db/schema";
 import { loadCheckout, refundTotalsOf, toAttemptView, toCheckoutView } from "./checkouts";
 import type { CheckoutContext } from "./context";
+import { CheckoutError } from "./errors";
 import type { CheckoutList, StaffDetail, StaffListing } from "./contract";
 import { fromMinor, toMinor } from "./money";
 import type { CheckoutFilter } from "./backoffice-filter";
@@ -55,13 +56,17 @@ export async function listCheckoutsForStaff(filter: CheckoutFilter, c: CheckoutC
   };
 }
 
+/** The start of a day (UTC), or of the day `later` days after it. */
+const startOf = (day: string, later = 0) => new Date(new Date(`${day}T00:00:00Z`).getTime() + later * 24 * 3600_000);
+
 /** The checkouts of one page of the list's filter, newest first, and whether another page follows. */
 async function checkoutPage(filter: CheckoutFilter, c: CheckoutContext) {
   const where: SQL[] = [];
   if (filter.status) where.push(eq(checkouts.status, filter.status));
-  if (filter.from) where.push(gte(checkouts.createdAt, new Date(`${filter.from}T00:00:00Z`)));
-  if (filter.to)
-    where.push(lt(checkouts.createdAt, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 24 * 3600_000)));
+  if (filter.from) where.push(gte(checkouts.createdAt, startOf(filter.from)));
+  if (filter.to) where.push(lt(checkouts.createdAt, startOf(filter.to, 1)));
+  if (filter.updatedFrom) where.push(gte(checkouts.updatedAt, startOf(filter.updatedFrom)));
+  if (filter.updatedTo) where.push(lt(checkouts.updatedAt, startOf(filter.updatedTo, 1)));
   if (filter.q) {
     const like = `%${filter.q.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
     where.push(or(ilike(checkouts.reference, like), eq(checkouts.id, filter.q))!);
@@ -75,6 +80,21 @@ async function checkoutPage(filter: CheckoutFilter, c: CheckoutContext) {
           .from(paymentAttempts)
           .where(eq(paymentAttempts.bankId, filter.bank)),
       ),
+    );
+  }
+  if (filter.startingAfter) {
+    const [after] = await c.db
+      .select({ id: checkouts.id })
+      .from(checkouts)
+      .where(eq(checkouts.id, filter.startingAfter));
+    if (!after)
+      throw new CheckoutError("invalid_request", {
+        detail: "The list cannot start there.",
+        errors: [{ path: "startingAfter", message: "must be the id of one of your checkouts" }],
+      });
+    // The list's own order, compared in the database (its timestamps are finer than a Date's).
+    where.push(
+      sql`(${checkouts.createdAt}, ${checkouts.id}) < (select created_at, id from checkouts where id = ${after.id})`,
     );
   }
   const rows = await c.db

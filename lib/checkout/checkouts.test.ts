@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idempotencyKeys } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import type { CheckoutContext } from "./context";
 import { CheckoutError } from "./errors";
@@ -153,5 +156,33 @@ describe.each(testDbKinds())("creating checkouts (%s)", (kind) => {
       idempotencyKey: "lines-1",
     }).catch((e: unknown) => (e as CheckoutError).code);
     expect(other).toBe("idempotency_key_reused");
+  });
+
+  it("a retry whose metadata lists its keys in another order is the same request, replayed", async () => {
+    let replays = 0;
+    const onReplay = () => replays++;
+    const a = await createCheckout({ ...order, metadata: { orderId: "7", customer: "c-1" } }, ctx, {
+      idempotencyKey: "metadata-order-1",
+      onReplay,
+    });
+    const b = await createCheckout({ ...order, metadata: { customer: "c-1", orderId: "7" } }, ctx, {
+      idempotencyKey: "metadata-order-1",
+      onReplay,
+    });
+    expect(b.id).toBe(a.id);
+    expect(replays).toBe(1);
+  });
+
+  it("a key stored before the hash was canonical still answers its retry", async () => {
+    const request = { ...order, metadata: { orderId: "7", customer: "c-1" } };
+    const a = await createCheckout(request, ctx, { idempotencyKey: "metadata-order-2" });
+    // As the hash was written until 2026-12-07: over the parsed request, its keys as sent.
+    const asSent = { ...order, metadata: request.metadata };
+    await ctx.db
+      .update(idempotencyKeys)
+      .set({ requestHash: createHash("sha256").update(JSON.stringify(asSent)).digest("hex") })
+      .where(eq(idempotencyKeys.key, "metadata-order-2"));
+    const b = await createCheckout(request, ctx, { idempotencyKey: "metadata-order-2" });
+    expect(b.id).toBe(a.id);
   });
 });

@@ -13,7 +13,7 @@ import { amountProblem, fromMinor, normaliseAmount, SUPPORTED_CURRENCIES, toMino
 import { LOCALES, METADATA_LIMITS } from "./types";
 import { amountInput, type CheckoutView } from "./contract";
 import { toCheckoutView, loadCheckout } from "./checkouts";
-import { validateIdempotencyKey, type IdempotencyOptions } from "./idempotency";
+import { requestHashOf, validateIdempotencyKey, type IdempotencyOptions } from "./idempotency";
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -265,11 +265,14 @@ async function createIdempotently(
 ): Promise<CheckoutView> {
   validateIdempotencyKey(key);
   // Over the amounts as stored: "12.5" and "12.50" are the same request.
-  const requestHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
+  const requestHash = requestHashOf(v);
+  // Keys stored before the hash was canonical (2026-12-07) hold the hash of the request as sent: a
+  // merchant retrying across that deploy still gets its checkout.
+  const legacyHash = createHash("sha256").update(JSON.stringify(v)).digest("hex");
   const earlier = async () => {
     const [row] = await c.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     if (!row) return undefined;
-    if (row.requestHash !== requestHash) {
+    if (row.requestHash !== requestHash && row.requestHash !== legacyHash) {
       throw new CheckoutError("idempotency_key_reused");
     }
     const checkout = await loadCheckout(c, row.checkoutId);

@@ -41,11 +41,11 @@ export async function writeIfUnchanged(db: Db | Tx, w: GuardedWrite): Promise<bo
   // A value as its column stores it (drizzle's own mapping), cast to the column's type.
   const param = (column: PgColumn, value: unknown) =>
     `$${params.push(value === null ? null : column.mapToDriverValue(value))}::${column.getSQLType()}`;
-  const moved = w.moveTo
-    ? `, status = ${param(checkouts.status, w.moveTo)}, updated_at = ${param(checkouts.updatedAt, new Date())}`
-    : "";
+  // Every write is a change of the checkout (its status, or a payment of it): the merchant lists
+  // what changed on a day by updated_at (GET /api/checkouts?updatedFrom=).
+  const moved = w.moveTo ? `, status = ${param(checkouts.status, w.moveTo)}` : "";
   const parts = [
-    `guard as (update checkouts set version = version + 1${moved}
+    `guard as (update checkouts set version = version + 1, updated_at = ${param(checkouts.updatedAt, new Date())}${moved}
       where id = ${param(checkouts.id, w.checkout.id)} and version = ${param(checkouts.version, w.checkout.version)}
       returning id)`,
   ];

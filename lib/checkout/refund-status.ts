@@ -18,17 +18,23 @@ export async function applyRefundStatus(
   group: StatusGroup,
 ): Promise<"applied" | "unchanged" | "unknown_refund"> {
   return ctx.db.transaction(async (tx) => {
-    const [found] = await tx
-      .select({ refund: refunds, checkout: checkouts })
+    const [which] = await tx
+      .select({ checkoutId: refunds.checkoutId })
       .from(refunds)
       .innerJoin(paymentAttempts, eq(refunds.attemptId, paymentAttempts.id))
-      .innerJoin(checkouts, eq(refunds.checkoutId, checkouts.id))
-      .where(and(eq(paymentAttempts.providerPaymentId, paymentId), eq(refunds.providerRefundId, providerRefundId)))
-      .for("update", { of: refunds });
-    if (!found) return "unknown_refund";
-    if (!canMoveAttempt({ group: found.refund.statusGroup, code: null }, { group, code: null })) return "unchanged";
-    await tx.update(refunds).set({ statusGroup: group, updatedAt: new Date() }).where(eq(refunds.id, found.refund.id));
-    await tellOutcome(ctx, tx, found.checkout, found.refund, group);
+      .where(and(eq(paymentAttempts.providerPaymentId, paymentId), eq(refunds.providerRefundId, providerRefundId)));
+    if (!which) return "unknown_refund";
+    // The checkout's lock, then the refund's (ADR 13's order): an outcome changes the checkout too.
+    const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, which.checkoutId)).for("update");
+    const [refund] = await tx
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.checkoutId, which.checkoutId), eq(refunds.providerRefundId, providerRefundId)))
+      .for("update");
+    if (!checkout || !refund) return "unknown_refund";
+    if (!canMoveAttempt({ group: refund.statusGroup, code: null }, { group, code: null })) return "unchanged";
+    await tx.update(refunds).set({ statusGroup: group, updatedAt: new Date() }).where(eq(refunds.id, refund.id));
+    await tellOutcome(ctx, tx, checkout, refund, group);
     return "applied";
   });
 }
@@ -39,7 +45,10 @@ async function tellOutcome(ctx: CheckoutContext, tx: Tx, checkout: CheckoutRow, 
   await tellRefund(ctx, tx, checkout, refund, group === "completed" ? "refund.completed" : "refund.failed");
 }
 
-/** A refund's notification, with what is refunded and refundable of its checkout now that it has its outcome. */
+/**
+ * A refund's notification, with what is refunded and refundable of its checkout now that it has its
+ * outcome. The outcome is a change of the checkout too: among what changed that day (updatedFrom).
+ */
 async function tellRefund(
   ctx: CheckoutContext,
   tx: Tx,
@@ -47,6 +56,10 @@ async function tellRefund(
   refund: RefundRow,
   event: "refund.completed" | "refund.failed",
 ) {
+  await tx
+    .update(checkouts)
+    .set({ updatedAt: nowOf(ctx) })
+    .where(eq(checkouts.id, checkout.id));
   if (!checkout.notifyUrl) return;
   const totals = await refundTotalsOf(tx, [checkout], ctx.pis.profile.refunds);
   await enqueueNotification(tx, checkout, event, {
@@ -219,13 +232,14 @@ async function settleRefund(
       // Never made at the provider: the amount is free again, and the merchant, whose request may
       // have got no answer, is told.
       await ctx.db.transaction(async (tx) => {
+        // The checkout's lock first (ADR 13's order): the outcome changes it too.
+        const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, refund.checkoutId)).for("update");
         const [failed] = await tx
           .update(refunds)
           .set({ statusGroup: "failed", failureReason: "not_created_at_provider", updatedAt: new Date() })
           .where(and(eq(refunds.id, refund.id), isNull(refunds.providerRefundId), isNull(refunds.statusGroup)))
           .returning({ id: refunds.id });
-        const [checkout] = failed ? await tx.select().from(checkouts).where(eq(checkouts.id, refund.checkoutId)) : [];
-        if (checkout) await tellRefund(ctx, tx, checkout, refund, "refund.failed");
+        if (failed && checkout) await tellRefund(ctx, tx, checkout, refund, "refund.failed");
       });
       return true;
     }

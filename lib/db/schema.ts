@@ -54,6 +54,8 @@ export const checkouts = pgTable(
   (t) => [
     index("checkouts_reference_idx").on(t.reference),
     index("checkouts_created_idx").on(t.createdAt),
+    // The merchant's "what changed on a day" (GET /api/checkouts?updatedFrom=).
+    index("checkouts_updated_idx").on(t.updatedAt),
     index("checkouts_payment_link_idx").on(t.paymentLinkId, t.createdAt),
   ],
 );
@@ -87,7 +89,7 @@ export const paymentLinks = pgTable("payment_links", {
   // "staff:<id>" or "api_key:<id>".
   createdBy: text("created_by").notNull(),
   createdAt: createdAt(),
-  // A merchant's Idempotency-Key (per caller) and its request's hash: a retried create is this link again.
+  // A merchant's Idempotency-Key and its request's hash: a retried create is this link again.
   idempotencyKey: text("idempotency_key").unique(),
   requestHash: text("request_hash"),
 });

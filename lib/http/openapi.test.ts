@@ -29,8 +29,11 @@ describe("OpenAPI document of the back office's JSON", () => {
       "from",
       "page",
       "q",
+      "startingAfter",
       "status",
       "to",
+      "updatedFrom",
+      "updatedTo",
     ]);
   });
 });

@@ -4,7 +4,7 @@ import { checkoutFilter } from "../checkout/backoffice-filter";
 import * as contract from "../checkout/contract";
 import { createRefundInput } from "../checkout/refunds";
 import { completePaymentInput } from "../test-helpers/complete-payment";
-import { createPaymentLinkInput, paymentLinkList, paymentLinkView } from "../payment-links/links";
+import { createPaymentLinkInput, paymentLinkList, paymentLinkListQuery, paymentLinkView } from "../payment-links/links";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
 import { en } from "../i18n/messages/en";
 import { startLinkingInput } from "../checkout/saved-accounts/linking";
@@ -383,7 +383,9 @@ export function openApiDocument(serverUrl: string) {
             "Make a payment link: a page at url that payers open to pay a fixed amount or one they choose, without a call from your backend per payment. Each payment is a checkout (notifications as usual)",
           security: "merchant",
           parameters: [
-            idempotencyKey("A retry with the same key and request returns the same link (keys are per API key)."),
+            idempotencyKey(
+              "A retry with the same key and request returns the same link, whichever of your API keys sends it (a rolled key too).",
+            ),
           ],
           body: createPaymentLinkInput,
           ok: {
@@ -395,10 +397,11 @@ export function openApiDocument(serverUrl: string) {
           errors: [...MERCHANT, ...JSON_BODY, "idempotency_key_reused"],
         }),
         get: operation({
-          summary: "Your payment links, newest first (at most 200)",
+          summary: "Your payment links, newest first, 200 a page",
           security: "merchant",
-          ok: { description: "The links", schema: paymentLinkList },
-          errors: [...MERCHANT],
+          parameters: queryParams(paymentLinkListQuery),
+          ok: { description: "One page of links", schema: paymentLinkList },
+          errors: [...MERCHANT, ...PARAMS],
         }),
       },
       "/api/payment-links/{linkId}": {

@@ -50,6 +50,18 @@ describe("route wrapper", () => {
     expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["amount", "count"]);
   });
 
+  it("refuses a query field given twice, naming it, rather than keeping one of the two", async () => {
+    const listing = route({ query: z.strictObject({ status: z.string().optional() }) }, async ({ query }) => query);
+    const get = (search: string) => listing(new Request(`http://app.test/api/x?${search}`), ctx());
+    expect(await (await get("status=paid")).json()).toEqual({ status: "paid" });
+    const res = await get("status=paid&status=open");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: "invalid_request",
+      errors: [{ path: "status", message: "must be given once" }],
+    });
+  });
+
   it("answers a body that is not JSON with 400, not 500", async () => {
     const res = await handler(post("{amount:", { Authorization: "Bearer dev-merchant-key" }), ctx());
     expect(res.status).toBe(400);

@@ -182,7 +182,7 @@ export function route<
       if (spec.ownPagesOnly && crossSiteRequest(req.headers))
         return problem("cross_site_action", { detail: "This is taken only from this site's own pages." });
       const params = parseInput(spec.params, await ctx.params, "params");
-      const query = parseInput(spec.query, Object.fromEntries(new URL(req.url).searchParams), "query");
+      const query = spec.query && parseInput(spec.query, queryOf(req.url), "query");
       let body: unknown;
       let rawBody = "";
       if (spec.body || spec.rawBody) {
@@ -260,6 +260,21 @@ export function route<
 }
 
 let apiHeaders: Record<string, string> | undefined;
+
+/**
+ * The query string as one value per field. A field given twice is refused: keeping one of the two
+ * would answer a list filtered by a value the caller may not have meant.
+ */
+function queryOf(url: string): Record<string, string> {
+  const search = new URL(url).searchParams;
+  const repeated = [...new Set(search.keys())].filter((key) => search.getAll(key).length > 1);
+  if (repeated.length > 0)
+    throw new InvalidInput(
+      "query",
+      repeated.map((path) => ({ path, message: "must be given once" })),
+    );
+  return Object.fromEntries(search);
+}
 
 /** A database restart takes seconds; a client that waits this long is likely to find it back. */
 const DATABASE_RETRY_AFTER_S = 2;

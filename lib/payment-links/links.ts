@@ -11,6 +11,7 @@ import { CheckoutError } from "../checkout/errors";
 import { validateIdempotencyKey, type IdempotencyOptions } from "../checkout/idempotency";
 import { amountProblem, fromMinor, normaliseAmount, SUPPORTED_CURRENCIES, toMinor } from "../checkout/money";
 import { METADATA_LIMITS } from "../checkout/types";
+import { pageNumber } from "../checkout/backoffice-filter";
 
 /**
  * Payment links (ADR 32): a page at /pay/{slug} that anyone with the address may pay, made by staff
@@ -119,7 +120,17 @@ export const paymentLinkView = z.object({
 });
 export type PaymentLinkView = z.infer<typeof paymentLinkView>;
 
-export const paymentLinkList = z.object({ items: z.array(paymentLinkView) });
+const LINK_PAGE_SIZE = 200;
+
+export const paymentLinkList = z.object({
+  items: z.array(paymentLinkView),
+  page: z.int(),
+  hasMore: z.boolean().meta({ description: "Another page follows (page=page+1)" }),
+});
+export type PaymentLinkList = z.infer<typeof paymentLinkList>;
+
+/** GET /api/payment-links's query: a page, as the checkout list's. */
+export const paymentLinkListQuery = z.strictObject({ page: pageNumber });
 
 /** Whether the link takes payments now. `paid` is its paid checkouts. */
 export function linkStatus(link: PaymentLinkRow, paid: number, now: Date): LinkStatus {
@@ -162,9 +173,10 @@ const newSlug = () => randomBytes(8).toString("base64url").replace(/[-_]/g, "x")
 export const isSlug = (slug: string) => /^[A-Za-z0-9]{6,20}$/.test(slug);
 
 /**
- * Makes a link; the field errors name what is wrong (400 invalid_request). With an Idempotency-Key
- * (per caller), a retried request is answered with the link the first one made; the same key with
- * another request is refused idempotency_key_reused.
+ * Makes a link; the field errors name what is wrong (400 invalid_request). With an Idempotency-Key,
+ * a retried request is answered with the link the first one made; the same key with another
+ * request is refused idempotency_key_reused. Keys are the merchant's, as a checkout's are, not an
+ * API key's: a retry after the key was rolled is the same request.
  */
 export async function createPaymentLink(
   input: CreatePaymentLinkInput,
@@ -201,7 +213,7 @@ export async function createPaymentLink(
     endsAt: v.endsAt ? new Date(v.endsAt) : null,
     maxPayments: v.maxPayments ?? null,
   };
-  const key = opts.idempotencyKey === undefined ? null : `${createdBy}:${validateIdempotencyKey(opts.idempotencyKey)}`;
+  const key = opts.idempotencyKey === undefined ? null : validateIdempotencyKey(opts.idempotencyKey);
   // Over the values as stored: "25" and "25.00" are the same request.
   const requestHash = key && createHash("sha256").update(JSON.stringify(values)).digest("hex");
   const earlier = async () => {
@@ -296,9 +308,14 @@ export async function requirePaymentLink(c: CheckoutContext, id: string): Promis
   return link;
 }
 
-/** Links, newest first (at most 200: a merchant with more archives them by deactivating). */
-export async function listPaymentLinks(c: CheckoutContext): Promise<PaymentLinkView[]> {
-  return readLinks(c, sql`true`, sql`order by l.created_at desc, l.id limit 200`);
+/** One page of links, newest first, and whether another page follows (GET /api/payment-links). */
+export async function paymentLinkPage(c: CheckoutContext, page: number): Promise<PaymentLinkList> {
+  const rows = await readLinks(
+    c,
+    sql`true`,
+    sql`order by l.created_at desc, l.id limit ${LINK_PAGE_SIZE + 1} offset ${(page - 1) * LINK_PAGE_SIZE}`,
+  );
+  return { items: rows.slice(0, LINK_PAGE_SIZE), page, hasMore: rows.length > LINK_PAGE_SIZE };
 }
 
 /** Stops a link taking payments; checkouts already made from it stay payable until they end. */

@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { CheckoutContext } from "../checkout/context";
 import { getCheckoutDetail } from "../checkout/checkouts";
 import { refusal, testContext } from "../checkout/test-context";
+import { paymentLinks } from "../db/schema";
 import { testDbKinds } from "../db/testing";
 import { completeTestPayment, type SandboxControl } from "../test-helpers/complete-payment";
 import {
@@ -9,7 +12,7 @@ import {
   deactivatePaymentLink,
   getPaymentLink,
   linkCheckouts,
-  listPaymentLinks,
+  paymentLinkPage,
   type CreatePaymentLinkInput,
 } from "./links";
 import { checkoutFromLink } from "./pay";
@@ -72,14 +75,36 @@ describe.each(testDbKinds())("payment links (%s)", (kind) => {
     expect((await refusal(createPaymentLink({ ...fixed, title: "Other" }, ctx, "api_key:a", opts))).code).toBe(
       "idempotency_key_reused",
     );
-    // Keys are per caller: another API key's same key is its own request.
-    expect((await createPaymentLink(fixed, ctx, "api_key:b", opts)).id).not.toBe(first.id);
+    // Keys are the merchant's, not an API key's: the same key from another one (a rolled key) is the same link.
+    expect((await createPaymentLink(fixed, ctx, "api_key:b", opts)).id).toBe(first.id);
     // Two at once with one key: one link.
     const [x, y] = await Promise.all([
       createPaymentLink(chosen, ctx, "api_key:a", { idempotencyKey: "link-key-2" }),
       createPaymentLink(chosen, ctx, "api_key:a", { idempotencyKey: "link-key-2" }),
     ]);
     expect(x.id).toBe(y.id);
+  });
+
+  it("a link made when keys were kept per API key answers its retry after the upgrade (migration 0020)", async () => {
+    const first = await createPaymentLink(fixed, ctx, "api_key:k1", { idempotencyKey: "before-upgrade" });
+    const later = await createPaymentLink(chosen, ctx, "api_key:k2", { idempotencyKey: "before-upgrade-too" });
+    // As the earlier version kept them: under their caller, and two API keys once sent one key.
+    await ctx.db
+      .update(paymentLinks)
+      .set({ idempotencyKey: "api_key:k1:before-upgrade" })
+      .where(eq(paymentLinks.id, first.id));
+    await ctx.db
+      .update(paymentLinks)
+      .set({ idempotencyKey: "api_key:k2:before-upgrade", createdAt: new Date(Date.now() + 1000) })
+      .where(eq(paymentLinks.id, later.id));
+    const migration = new URL("../db/migrations/0020_payment_link_keys_one_scope.sql", import.meta.url);
+    await ctx.db.execute(sql.raw(readFileSync(migration, "utf8")));
+    let replays = 0;
+    const retried = await createPaymentLink(fixed, ctx, "api_key:k3", {
+      idempotencyKey: "before-upgrade",
+      onReplay: () => replays++,
+    });
+    expect([retried.id, replays]).toEqual([first.id, 1]);
   });
 
   it("a payer's submission becomes an ordinary checkout of the link", async () => {
@@ -186,7 +211,7 @@ describe.each(testDbKinds())("payment links (%s)", (kind) => {
     const paid = await checkoutFromLink(ctx, made, {});
     await completeTestPayment(ctx, sandbox, paid, { outcome: "paid" });
     await checkoutFromLink(ctx, made, {});
-    const listed = (await listPaymentLinks(ctx)).find((l) => l.id === made.id);
+    const listed = (await paymentLinkPage(ctx, 1)).items.find((l) => l.id === made.id);
     expect(listed).toMatchObject({ title: "Listed", payments: 1, totalPaid: "25.00", status: "active" });
     expect(await getPaymentLink(ctx, made.slug)).toMatchObject({ id: made.id });
   });

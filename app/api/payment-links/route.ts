@@ -1,7 +1,12 @@
 import { apiKeyActor, recordAudit } from "@/lib/audit/audit";
 import { IDEMPOTENT_REPLAYED, json } from "@/lib/http/problem";
 import { otherMethods, route } from "@/lib/http/route";
-import { createPaymentLink, createPaymentLinkInput, listPaymentLinks } from "@/lib/payment-links/links";
+import {
+  createPaymentLink,
+  createPaymentLinkInput,
+  paymentLinkListQuery,
+  paymentLinkPage,
+} from "@/lib/payment-links/links";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -26,7 +31,9 @@ export const POST = route(
   },
 );
 
-/** The merchant's payment links, newest first. */
-export const GET = route({ apiKey: "payment_links:read" }, async ({ ctx }) => ({ items: await listPaymentLinks(ctx) }));
+/** The merchant's payment links, newest first, a page at a time. */
+export const GET = route({ query: paymentLinkListQuery, apiKey: "payment_links:read" }, ({ query, ctx }) =>
+  paymentLinkPage(ctx, query.page),
+);
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -9,17 +9,24 @@ import { StaffFrame } from "@/components/backoffice/StaffFrame";
 import styles from "@/components/backoffice/backoffice.module.css";
 import { formatMoney } from "@/components/ui/money";
 import { appContext } from "@/lib/checkout/app-context";
-import { listPaymentLinks } from "@/lib/payment-links/links";
+import { pageNumber } from "@/lib/checkout/backoffice-filter";
+import { paymentLinkPage } from "@/lib/payment-links/links";
 import { allows } from "@/lib/staff/roles";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Payment links", robots: { index: false, follow: false } };
 
-/** Every signed-in person sees the links; support and up make them here. */
-export default async function PaymentLinksPage() {
+/** Every signed-in person sees the links, a page at a time as the API gives them; support and up make them here. */
+export default async function PaymentLinksPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ page?: string | string[] }>;
+}) {
   const member = await requireStaff("payment_links.view");
-  const links = await listPaymentLinks(await appContext());
+  const asked = pageNumber.safeParse((await searchParams).page);
+  const page = asked.success ? asked.data : 1;
+  const { items: links, hasMore } = await paymentLinkPage(await appContext(), page);
   return (
     <StaffFrame member={member}>
       <header className={styles.pageHeader}>
@@ -51,6 +58,12 @@ export default async function PaymentLinksPage() {
             ],
           }))}
         />
+        {(page > 1 || hasMore) && (
+          <nav className={styles.pagination} aria-label="Pages">
+            {page > 1 ? <Link href={`/backoffice/payment-links?page=${page - 1}`}>Previous page</Link> : <span />}
+            {hasMore ? <Link href={`/backoffice/payment-links?page=${page + 1}`}>Next page</Link> : <span />}
+          </nav>
+        )}
       </section>
     </StaffFrame>
   );

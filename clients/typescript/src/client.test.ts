@@ -34,18 +34,21 @@ describe("BankCheckout", () => {
     await client.checkouts.get("co_1");
     await client.checkouts.list();
     await client.checkouts.list({ status: "paid", from: "2026-11-28", to: "2026-11-28" });
+    await client.checkouts.list({ updatedFrom: "2026-11-28", updatedTo: "2026-11-28" });
     await client.checkouts.cancel("co_1");
     await client.refunds.create("co_1", { amount: "5.00", reason: "Returned" });
     await client.refunds.list("co_1");
     await client.testHelpers.completePayment("co_1", "failed");
     await client.paymentLinks.create({ title: "Donation", currency: "EUR", amount: "5.00", referencePrefix: "don" });
     await client.paymentLinks.list();
+    await client.paymentLinks.list({ page: 2 });
     await client.paymentLinks.get("pl_1");
     await client.paymentLinks.deactivate("pl_1");
     expect(calls.map(({ method, url, body }) => [method, url, body])).toEqual([
       ["GET", "https://pay.example.com/api/checkouts/co_1", undefined],
       ["GET", "https://pay.example.com/api/checkouts", undefined],
       ["GET", "https://pay.example.com/api/checkouts?status=paid&from=2026-11-28&to=2026-11-28", undefined],
+      ["GET", "https://pay.example.com/api/checkouts?updatedFrom=2026-11-28&updatedTo=2026-11-28", undefined],
       ["POST", "https://pay.example.com/api/checkouts/co_1/cancel", undefined],
       ["POST", "https://pay.example.com/api/checkouts/co_1/refunds", { amount: "5.00", reason: "Returned" }],
       ["GET", "https://pay.example.com/api/checkouts/co_1/refunds", undefined],
@@ -56,6 +59,7 @@ describe("BankCheckout", () => {
         { title: "Donation", currency: "EUR", amount: "5.00", referencePrefix: "don" },
       ],
       ["GET", "https://pay.example.com/api/payment-links", undefined],
+      ["GET", "https://pay.example.com/api/payment-links?page=2", undefined],
       ["GET", "https://pay.example.com/api/payment-links/pl_1", undefined],
       ["POST", "https://pay.example.com/api/payment-links/pl_1/deactivate", undefined],
     ]);

@@ -8,6 +8,7 @@ import type {
   CreatePaymentLinkParams,
   CreateRefundParams,
   ListCheckoutsParams,
+  ListPaymentLinksParams,
   PaymentLink,
   PaymentLinkList,
   PaymentOutcome,
@@ -85,8 +86,9 @@ export class BankCheckout {
         }),
       get: async (linkId: string, options?: CallOptions) =>
         api.request<PaymentLink>({ method: "GET", path: link(linkId), options }),
-      list: async (options?: CallOptions) =>
-        api.request<PaymentLinkList>({ method: "GET", path: "/api/payment-links", options }),
+      /** Newest first, 200 a page. */
+      list: async (params: ListPaymentLinksParams = {}, options?: CallOptions) =>
+        api.request<PaymentLinkList>({ method: "GET", path: "/api/payment-links", query: params, options }),
       /** Its page answers 410 from now on. Deactivating it again answers it again. */
       deactivate: async (linkId: string, options?: CallOptions) =>
         api.request<PaymentLink>({ method: "POST", repeatable: true, path: `${link(linkId)}/deactivate`, options }),

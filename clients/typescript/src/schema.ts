@@ -18,9 +18,12 @@ export interface paths {
           status?: "open" | "processing" | "paid" | "failed" | "expired" | "cancelled";
           from?: string;
           to?: string;
+          updatedFrom?: string;
+          updatedTo?: string;
           bank?: string;
           q?: string;
           page?: number;
+          startingAfter?: string;
         };
         header?: never;
         path?: never;
@@ -1346,17 +1349,19 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Your payment links, newest first (at most 200) */
+    /** Your payment links, newest first, 200 a page */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          page?: number;
+        };
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description The links */
+        /** @description One page of links */
         200: {
           headers: {
             [name: string]: unknown;
@@ -1396,6 +1401,21 @@ export interface paths {
                 createdAt: string;
                 deactivatedAt: string | null;
               }[];
+              page: number;
+              /** @description Another page follows (page=page+1) */
+              hasMore: boolean;
+            };
+          };
+        };
+        /** @description `invalid_request`: Some details of the request are not valid. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"] & {
+              /** @enum {string} */
+              code: "invalid_request";
             };
           };
         };
@@ -1455,7 +1475,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description A retry with the same key and request returns the same link (keys are per API key). */
+          /** @description A retry with the same key and request returns the same link, whichever of your API keys sends it (a rolled key too). */
           "Idempotency-Key"?: string;
         };
         path?: never;

@@ -38,6 +38,7 @@ export type CheckoutStatusView = Answer<"/api/test-helpers/checkouts/{checkoutId
 
 export type CreatePaymentLinkParams = RequestBody<"/api/payment-links", "post">;
 export type PaymentLink = Answer<"/api/payment-links/{linkId}", "get">;
+export type ListPaymentLinksParams = Query<"/api/payment-links", "get">;
 export type PaymentLinkList = Answer<"/api/payment-links", "get">;
 
 /** The body of a notification the app POSTs to a checkout's notifyUrl. */

@@ -1,0 +1,1 @@
+CREATE INDEX IF NOT EXISTS "checkouts_updated_idx" ON "checkouts" USING btree ("updated_at");
