@@ -1,10 +1,21 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or } from "drizzle-orm";
 import { AttemptRow, paymentAttempts } from "../db/schema";
 import { applyProviderStatus, lockAttempt, moveCheckout } from "./apply-status";
 import { nowOf, type CheckoutContext } from "./context";
 import { StartPaymentResponse } from "./contract";
 import { CheckoutError } from "./errors";
 import { pollUntil } from "./poll";
+
+/**
+ * The checkout's attempt in flight, the one-in-flight index's rule (lib/db/schema.ts): not stepped
+ * aside, and started, pending, or with no status yet (the provider has not answered its start).
+ */
+export const inFlightOf = (checkoutId: string) =>
+  and(
+    eq(paymentAttempts.checkoutId, checkoutId),
+    isNull(paymentAttempts.abandonedAt),
+    or(isNull(paymentAttempts.statusGroup), inArray(paymentAttempts.statusGroup, ["started", "pending"])),
+  );
 
 /**
  * Steps an attempt aside whose initiation has no known outcome (the provider's answer was lost, or

@@ -1,10 +1,11 @@
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { checkouts, paymentAttempts } from "../db/schema";
 import { expireIfDue, moveCheckout } from "./apply-status";
 import { getCheckoutDetail, loadCheckout } from "./checkouts";
 import type { CheckoutContext, Tx } from "./context";
 import type { CheckoutDetail } from "./contract";
 import { CheckoutError, checkoutNotFound } from "./errors";
+import { inFlightOf } from "./attempts";
 import { abandonPayment, takeBackAuthorised } from "./payments";
 
 /**
@@ -45,16 +46,7 @@ async function cancelUnderLock(tx: Tx, checkoutId: string, by: "merchant" | "sta
   if (row.status === "paid") throw new CheckoutError("already_paid");
   if (row.status === "expired") throw new CheckoutError("checkout_expired");
   // Under the checkout's lock no payment can start (ADR 13): one the payer started meanwhile wins.
-  const [inFlight] = await tx
-    .select({ id: paymentAttempts.id })
-    .from(paymentAttempts)
-    .where(
-      and(
-        eq(paymentAttempts.checkoutId, checkoutId),
-        isNull(paymentAttempts.abandonedAt),
-        or(isNull(paymentAttempts.statusGroup), inArray(paymentAttempts.statusGroup, ["started", "pending"])),
-      ),
-    );
+  const [inFlight] = await tx.select({ id: paymentAttempts.id }).from(paymentAttempts).where(inFlightOf(checkoutId));
   if (inFlight) throw new CheckoutError("payment_in_progress", { detail: "The payer has just started a payment." });
   await moveCheckout(tx, row, "cancelled", by);
 }

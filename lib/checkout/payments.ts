@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/raw";
 import { paymentAttempts, type StatusSource } from "../db/schema";
@@ -9,7 +9,7 @@ import { nowOf, type CheckoutContext, type Tx } from "./context";
 import { CheckoutError, checkoutNotFound } from "./errors";
 import { toMinor } from "./money";
 import { askProvider } from "./checkout-status";
-import { endToEndIdOf } from "./attempts";
+import { endToEndIdOf, inFlightOf } from "./attempts";
 
 /** The landing page's query as the provider sends the payer back (provider-api.md 8); all untrusted. */
 export const returnQuery = z.object({
@@ -143,17 +143,7 @@ export async function abandonPayment(
 ): Promise<{ abandoned: true }> {
   const checkout = await loadCheckout(c, checkoutId);
   if (!checkout) throw checkoutNotFound();
-  const [attempt] = await c.db
-    .select()
-    .from(paymentAttempts)
-    .where(
-      and(
-        eq(paymentAttempts.checkoutId, checkoutId),
-        isNull(paymentAttempts.abandonedAt),
-        // No status yet: the provider has not answered its start (the one-in-flight index's rule).
-        or(isNull(paymentAttempts.statusGroup), inArray(paymentAttempts.statusGroup, ["started", "pending"])),
-      ),
-    );
+  const [attempt] = await c.db.select().from(paymentAttempts).where(inFlightOf(checkoutId));
   if (!attempt) return { abandoned: true };
   if (!attempt.providerPaymentId)
     throw new CheckoutError("payment_in_progress", { detail: "It is still being started." });
