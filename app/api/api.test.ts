@@ -328,21 +328,19 @@ describe.each(testDbKinds())("API routes (%s)", (kind) => {
     // The bank has taken the next one meanwhile: nothing to stop, the payer is shown its status.
     const { confirmLink } = await start("abandon-key-0002");
     const paymentId = new URL(confirmLink).pathname.split("/")[2];
-    const moved = await fetch(`${inject("sandboxUrl")}/_sandbox/payments/${paymentId}/status`, {
-      method: "POST",
-      // The unit run's sandbox keeps its control API behind the default secret (lib/sandbox/README.md).
-      headers: { "Content-Type": "application/json", "X-Sandbox-Secret": "sandbox-control-secret" },
-      body: JSON.stringify({ bankStatus: "ACTC" }),
-    });
-    expect(moved.status).toBe(200);
+    const atBank = async (bankStatus: string) => {
+      const moved = await fetch(`${inject("sandboxUrl")}/_sandbox/payments/${paymentId}/status`, {
+        method: "POST",
+        // The unit run's sandbox keeps its control API behind the default secret (lib/sandbox/README.md).
+        headers: { "Content-Type": "application/json", "X-Sandbox-Secret": "sandbox-control-secret" },
+        body: JSON.stringify({ bankStatus }),
+      });
+      expect(moved.status).toBe(200);
+    };
+    await atBank("ACTC");
     expect((await stop({ lang: "lt" })).headers.get("location")).toBe(`/checkout/${id}/return`);
     // And once it has paid it (no webhook yet), the payer is shown that, not a refusal on the form.
-    const settled = await fetch(`${inject("sandboxUrl")}/_sandbox/payments/${paymentId}/status`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Sandbox-Secret": "sandbox-control-secret" },
-      body: JSON.stringify({ bankStatus: "ACSC" }),
-    });
-    expect(settled.status).toBe(200);
+    await atBank("ACSC");
     expect((await stop({ lang: "lt" })).headers.get("location")).toBe(`/checkout/${id}/return`);
     expect((await postForm(routes.abandonPost, "/checkout/co_nope/abandon", "co_nope")({})).status).toBe(404);
   });

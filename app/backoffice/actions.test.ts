@@ -22,17 +22,23 @@ describe.each(testDbKinds())("four eyes on staff refunds (%s)", (kind) => {
     ctx = await (await import("@/lib/checkout/app-context")).appContext();
   });
 
-  it("refunds split into parts wait for a second person once together they pass the limit", async () => {
+  /** A paid checkout of 500.00, and the refund form as a finance person sends it, for `amount`. */
+  async function financeRefunding(amount: string) {
     const { paidCheckout } = await import("@/lib/checkout/test-context");
     const { checkout, paymentId } = await paidCheckout(ctx, "500.00");
     const [name, token] = (await staffCookie("finance")).split("=") as [string, string];
     jar.set(name, token);
     const refund = (refundKey: string) => {
       const form = new FormData();
-      for (const [k, v] of Object.entries({ checkoutId: checkout.id, amount: "100", reason: "Return", refundKey }))
+      for (const [k, v] of Object.entries({ checkoutId: checkout.id, amount, reason: "Return", refundKey }))
         form.set(k, v);
       return refundCheckout(INITIAL_REFUND_STATE, form);
     };
+    return { checkout, paymentId, refund };
+  }
+
+  it("refunds split into parts wait for a second person once together they pass the limit", async () => {
+    const { checkout, paymentId, refund } = await financeRefunding("100");
 
     expect(await refund("first-part-0000000")).toMatchObject({ ok: true, message: expect.stringMatching(/started/) });
     expect(await refund("second-part-000000")).toMatchObject({
@@ -46,16 +52,7 @@ describe.each(testDbKinds())("four eyes on staff refunds (%s)", (kind) => {
   });
 
   it("two parts sent at the same moment, each under the limit alone, are counted one after the other: one made, one asked for", async () => {
-    const { paidCheckout } = await import("@/lib/checkout/test-context");
-    const { checkout, paymentId } = await paidCheckout(ctx, "500.00");
-    const [name, token] = (await staffCookie("finance")).split("=") as [string, string];
-    jar.set(name, token);
-    const refund = (refundKey: string) => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries({ checkoutId: checkout.id, amount: "60", reason: "Return", refundKey }))
-        form.set(k, v);
-      return refundCheckout(INITIAL_REFUND_STATE, form);
-    };
+    const { checkout, paymentId, refund } = await financeRefunding("60");
     const answers = await Promise.all([refund("together-part-0001"), refund("together-part-0002")]);
     expect(answers.map((a) => ("message" in a ? a.message : "")).sort()).toEqual([
       expect.stringMatching(/started/),
