@@ -1,6 +1,6 @@
 import type { SandboxContext } from "./context";
 import { projectById, settingsOf } from "./projects";
-import { ERROR_CODES, groupOf, isFinal } from "./statuses";
+import { ERROR_CODES, groupOf, isFinal, statusField } from "./statuses";
 import type { ChangeSource, PaymentRecord, RefundRecord, StatusGroup, StatusKind } from "./store";
 
 /**
@@ -10,10 +10,7 @@ import type { ChangeSource, PaymentRecord, RefundRecord, StatusGroup, StatusKind
 
 /** The PAYMENT webhook body in the payment's own API version, serialised once: the signature covers these bytes. */
 export function paymentWebhookBody(payment: PaymentRecord): string {
-  const status =
-    payment.version === "v0.1"
-      ? { status: payment.statusCode }
-      : { [`${payment.statusKind}Status`]: payment.statusCode };
+  const status = statusField(payment.version, payment.statusKind, payment.statusCode);
   return JSON.stringify({ id: payment.id, ...status, statusGroup: payment.statusGroup, type: "PAYMENT" });
 }
 

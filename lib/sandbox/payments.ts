@@ -6,6 +6,7 @@ import { findBank } from "./banks";
 import { appendQuery, apiErrors, readBody } from "./http";
 import { booleanQuery, checkRedirectUrl, checkWebhookUrl, hostedPageQuery } from "./params";
 import { settingsOf } from "./projects";
+import { statusField } from "./statuses";
 import type { PaymentRecord, StatusKind } from "./store";
 import { accountsOf } from "./users";
 import { account, amount, currencyCode, isoDate, parseValue, text } from "./validation";
@@ -105,11 +106,6 @@ function parsePaymentBody(raw: string, version: ApiVersion): PaymentInput {
 
 // ---------------------------------------------------------------------------------------------
 // Shapes on the wire.
-
-/** The status position: `status` in v0.1, else bankStatus / cardStatus / hybridStatus (ADR 6). */
-function statusField(version: ApiVersion, kind: StatusKind, code: string): Record<string, string> {
-  return version === "v0.1" ? { status: code } : { [`${kind}Status`]: code };
-}
 
 function executionDate(payment: PaymentRecord): string {
   return payment.requestedExecutionDate

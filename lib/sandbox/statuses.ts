@@ -1,4 +1,5 @@
 import type { StatusGroup, StatusKind } from "./store";
+import { supports, type ApiVersion } from "./versions";
 
 /**
  * Status codes and their groups (provider-api.md 5, ADR 6). Only STRD, ACSC and CANC are anchored
@@ -113,3 +114,12 @@ export const ERROR_CODES = {
   rejectedByBank: 21101,
   insufficientFunds: 20017,
 } as const;
+
+/**
+ * The status position of a payment's answers and webhooks: `status` until v0.3 (provider-api.md
+ * 11, which wins over the seed's "replaced from v0.2 on"), then bankStatus / cardStatus /
+ * hybridStatus (ADR 6).
+ */
+export function statusField(version: ApiVersion, kind: StatusKind, code: string): Record<string, string> {
+  return supports(version, "statusKinds") ? { [`${kind}Status`]: code } : { status: code };
+}

@@ -11,7 +11,7 @@ export function isApiVersion(value: string): value is ApiVersion {
 }
 
 export type Feature =
-  /** bankStatus/cardStatus/hybridStatus instead of v0.1's single `status`. */
+  /** bankStatus/cardStatus/hybridStatus instead of the single `status` of v0.1 and v0.2. */
   | "statusKinds"
   /** The v0.3 nested payment body (`bankPaymentMethod`); v0.2 accepts it beside the flat one. */
   | "nestedBody"
@@ -29,7 +29,7 @@ export type Feature =
 
 const FEATURES: Readonly<Record<ApiVersion, ReadonlySet<Feature>>> = {
   "v0.1": new Set(["flatBody"]),
-  "v0.2": new Set(["flatBody", "nestedBody", "statusKinds"]),
+  "v0.2": new Set(["flatBody", "nestedBody"]),
   "v0.3": new Set([
     "nestedBody",
     "statusKinds",

@@ -192,9 +192,10 @@ describe("webhook delivery", () => {
     expect(merchant.received).toHaveLength(1);
   });
 
-  it("follows the payment's API version (v0.1: `status`) and method (cardStatus)", async () => {
+  it("follows the payment's API version (v0.1 and v0.2: `status`) and method (cardStatus)", async () => {
     await newMerchant();
     const v01 = await approve(`${merchantUrl}/v01`, s.v("v0.1"), flatPaymentBody());
+    const v02 = await approve(`${merchantUrl}/v02`, s.v("v0.2"), flatPaymentBody());
     const card = await createPayment(s.api, {
       query: "?paymentMethodPreferred=card",
       body: paymentBody({ cardPaymentMethod: {} }),
@@ -203,9 +204,10 @@ describe("webhook delivery", () => {
     await (
       await openLink(card.confirmLink)
     ).post("card", { number: "4000000000000002", expiry: "12/39", cvc: "123", name: "A" });
-    await waitFor(() => (merchant.received.length >= 2 ? true : undefined));
+    await waitFor(() => (merchant.received.length >= 3 ? true : undefined));
     const bodies = Object.fromEntries(merchant.received.map((r) => [r.path, JSON.parse(r.rawBody) as unknown]));
     expect(bodies["/v01"]).toEqual({ id: v01.id, status: "ACSC", statusGroup: "completed", type: "PAYMENT" });
+    expect(bodies["/v02"]).toEqual({ id: v02.id, status: "ACSC", statusGroup: "completed", type: "PAYMENT" });
     expect(bodies["/card"]).toEqual({
       id: card.id,
       cardStatus: "payment_failure",
