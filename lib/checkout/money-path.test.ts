@@ -271,6 +271,32 @@ describe.each(testDbKinds())("money path under crashes and races (%s)", (kind) =
     expect(await statusOf(checkout.id)).toBe("paid");
   });
 
+  it.each([
+    ["without a confirmLink", undefined],
+    ["with a confirmLink off the provider's site", "https://evil.example/pay"],
+  ])(
+    "a payment start answered %s leaves the attempt unfailed, the payer is not sent on, and the provider's completion still pays",
+    async (_, link) => {
+      // provider-api.md 4.2: confirmLink is optional, and a saved account's payment (4.7) may go
+      // ahead without the payer confirming it, so the payment may complete although we sent no one.
+      const checkout = await createCheckout(order(), ctx);
+      let made: InitiatedPayment | undefined;
+      const answered = afterInitiation(async (payment) => {
+        made = payment;
+        return { ...payment, confirmLink: link };
+      });
+      await expect(startPayment(checkout.id, bankPay(`key-link-${String(link)}`), answered)).rejects.toMatchObject({
+        status: 502,
+        code: "provider_error",
+      });
+      const [attempt] = await attemptsOf(checkout.id);
+      expect(attempt).toMatchObject({ statusGroup: null, confirmLink: null });
+      expect(await statusOf(checkout.id)).toBe("open");
+      expect((await completeAtProvider(made!.id, attempt!.id)).outcome).toBe("applied");
+      expect(await statusOf(checkout.id)).toBe("paid");
+    },
+  );
+
   it("a second payment the provider completes is flagged as a duplicate, reported to the merchant, and refundable", async () => {
     const checkout = await createCheckout(order(), ctx);
     await startPayment(checkout.id, bankPay("key-dup-first"), ctx);

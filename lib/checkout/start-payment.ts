@@ -142,8 +142,10 @@ export async function startPayment(
     });
     const confirmLink = res.confirmLink;
     if (!confirmLink || !isProviderLink(c, confirmLink)) {
-      // A confirmLink elsewhere is not followed; the provider payment is left to expire unconfirmed.
-      await failAttempt(c, attemptId, "untrusted_confirm_link");
+      // No link, or one elsewhere (not followed): the payer cannot confirm here and may pay again.
+      // The attempt steps aside unfailed, not failed: a saved account's payment may go ahead
+      // without confirmation (provider-api.md 4.2, 4.7), and its webhook finds it by the attempt id.
+      await stepAside(c, attemptId, "untrusted_confirm_link");
       throw new CheckoutError("provider_error", { detail: "The payment service gave an unexpected answer." });
     }
     // The provider's payment id and its first status in one write: no crash can leave one without the other.
