@@ -103,7 +103,13 @@ function operation(op: Operation) {
 }
 
 const idParam = { name: "checkoutId", in: "path", required: true, schema: { type: "string" } };
-const linkIdParam = { name: "linkId", in: "path", required: true, schema: { type: "string" } };
+const linkIdParam = {
+  name: "linkId",
+  in: "path",
+  required: true,
+  description: "The link's id, or its slug (the last part of its url).",
+  schema: { type: "string" },
+};
 const idempotencyKey = (description: string) => ({
   name: "Idempotency-Key",
   in: "header",

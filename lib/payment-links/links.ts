@@ -318,15 +318,16 @@ export async function paymentLinkPage(c: CheckoutContext, page: number): Promise
   return { items: rows.slice(0, LINK_PAGE_SIZE), page, hasMore: rows.length > LINK_PAGE_SIZE };
 }
 
-/** Stops a link taking payments; checkouts already made from it stay payable until they end. */
-export async function deactivatePaymentLink(c: CheckoutContext, id: string): Promise<PaymentLinkView> {
-  const now = nowOf(c);
-  const updated = await c.db
+/**
+ * Stops a link, named by its id or its slug (as it is read), taking payments; checkouts already
+ * made from it stay payable until they end.
+ */
+export async function deactivatePaymentLink(c: CheckoutContext, idOrSlug: string): Promise<PaymentLinkView> {
+  const { id } = await requirePaymentLink(c, idOrSlug);
+  await c.db
     .update(paymentLinks)
-    .set({ deactivatedAt: now })
-    .where(and(eq(paymentLinks.id, id), sql`${paymentLinks.deactivatedAt} is null`))
-    .returning({ id: paymentLinks.id });
-  if (updated.length === 0) await requirePaymentLink(c, id);
+    .set({ deactivatedAt: nowOf(c) })
+    .where(and(eq(paymentLinks.id, id), sql`${paymentLinks.deactivatedAt} is null`));
   return requirePaymentLink(c, id);
 }
 

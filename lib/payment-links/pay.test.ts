@@ -159,6 +159,11 @@ describe.each(testDbKinds())("payment links (%s)", (kind) => {
     // Checked again under the link's lock, not only from what the page read.
     expect((await refusal(checkoutFromLink(ctx, made, {}))).code).toBe("payment_link_ended");
 
+    // By its slug (as GET /api/payment-links/{slug} finds it): deactivated too, not only said to be.
+    const bySlug = await make(fixed);
+    expect((await deactivatePaymentLink(ctx, bySlug.slug)).status).toBe("deactivated");
+    expect((await refusal(checkoutFromLink(ctx, bySlug, {}))).code).toBe("payment_link_ended");
+
     const ending = await make({ ...fixed, endsAt: new Date(Date.now() + 60_000).toISOString() });
     const later = { ...ctx, now: () => new Date(Date.now() + 120_000) };
     expect((await getPaymentLink(later, ending.id))?.status).toBe("ended");

@@ -1695,6 +1695,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @description The link's id, or its slug (the last part of its url). */
           linkId: string;
         };
         cookie?: never;
@@ -1839,6 +1840,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @description The link's id, or its slug (the last part of its url). */
           linkId: string;
         };
         cookie?: never;
