@@ -1,4 +1,4 @@
-import { and, eq, notLike, or } from "drizzle-orm";
+import { and, eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
 import { accountLinks, type LinkRow } from "../../db/schema";
 import { PisError } from "../../pis";
 import { nowOf, type CheckoutContext } from "../context";
@@ -54,18 +54,21 @@ async function resealIfOld(ctx: CheckoutContext, link: LinkRow): Promise<boolean
 /**
  * The worker's share of a key rotation: re-seals, a batch per round, the active links still sealed
  * with an older key, so that accounts nobody uses for a while do not hold the old key in place.
+ * Only links sealed with a key still configured: one whose key is gone cannot be opened, and
+ * picking it again every round would hold up the others and warn of it each time (a payer using
+ * it is told to link again, and the log says so then).
  */
 export async function resealOldTokens(ctx: CheckoutContext, batch = 100): Promise<number> {
-  const newest = ctx.config.tokenKeys[0]?.id;
-  if (!newest) return 0;
-  const prefix = `v1.${newest}.`;
+  const older = ctx.config.tokenKeys.slice(1).map((k) => k.id);
+  if (older.length === 0) return 0;
+  const keyOf = (column: AnyColumn) => sql<string>`split_part(${column}, '.', 2)`;
   const stale = await ctx.db
     .select()
     .from(accountLinks)
     .where(
       and(
         eq(accountLinks.status, "active"),
-        or(notLike(accountLinks.accessToken, `${prefix}%`), notLike(accountLinks.refreshToken, `${prefix}%`)),
+        or(inArray(keyOf(accountLinks.accessToken), older), inArray(keyOf(accountLinks.refreshToken), older)),
       ),
     )
     .limit(batch);
@@ -74,7 +77,8 @@ export async function resealOldTokens(ctx: CheckoutContext, batch = 100): Promis
     try {
       if (await resealIfOld(ctx, link)) resealed++;
     } catch (err) {
-      if (!(err instanceof SavedAccountEndedError)) throw err; // unreadable: warned, left as it is
+      // Its other token's key is gone: warned, left as it is.
+      if (!(err instanceof SavedAccountEndedError)) throw err;
     }
   }
   return resealed;
