@@ -19,6 +19,27 @@ export function TermsLabel({ template, terms, privacy }: { template: string; ter
   );
 }
 
+/**
+ * The status line while Pay leaves for the bank: what is happening, or, when the window has not
+ * left by itself in the merchant's page (use-leave-for-bank.ts), the link to follow.
+ */
+export function LeavingStatus(p: { stuckLink: string | null; text: string; stuck: string; follow: string }) {
+  return (
+    <p className={p.stuckLink ? "hint" : "visually-hidden"} role="status">
+      {p.stuckLink ? (
+        <>
+          {p.stuck}{" "}
+          <a href={p.stuckLink} target="_top">
+            {p.follow}
+          </a>
+        </>
+      ) : (
+        p.text
+      )}
+    </p>
+  );
+}
+
 /** The Terms checkbox the provider requires when the bank is chosen on our page, with its links (new tab) and error. */
 export function TermsField(p: {
   field: UseFormRegisterReturn<"terms">;

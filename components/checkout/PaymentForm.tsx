@@ -3,7 +3,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { format, type MessagesFor } from "@/lib/i18n/format";
 import { BankPicker } from "@/components/bank-picker/BankPicker";
-import { ConsentSummary, ErrorSummary, MethodChoice, TermsField } from "./FormParts";
+import { ConsentSummary, ErrorSummary, LeavingStatus, MethodChoice, TermsField } from "./FormParts";
 import type { FieldErrorKey } from "./payment-form";
 import { usePaymentForm, type PaymentFormOptions } from "./use-payment-form";
 
@@ -243,20 +243,12 @@ export function PaymentForm(props: PaymentFormProps) {
             {t[missingKey]}
           </p>
         )}
-        <p className={f.stuckLink ? "hint" : "visually-hidden"} role="status">
-          {f.stuckLink ? (
-            <>
-              {t["pay.stuck"]}{" "}
-              <a href={f.stuckLink} target="_top">
-                {t["pay.continue"]}
-              </a>
-            </>
-          ) : f.leaving ? (
-            leavingText
-          ) : (
-            ""
-          )}
-        </p>
+        <LeavingStatus
+          stuckLink={f.stuckLink}
+          text={f.leaving ? leavingText : ""}
+          stuck={t["pay.stuck"]}
+          follow={t["pay.continue"]}
+        />
         <p className="hint">
           {format(choice === "card" || choice === "hybrid" ? t["pay.afterNote.card"] : t["pay.afterNote"], {
             amount: amountText,

@@ -7,12 +7,12 @@ import type { SavedAccountView, StartPaymentResponse } from "@/lib/checkout/cont
 import { format } from "@/lib/i18n/format";
 import { fetchJson } from "@/components/query/fetch-json";
 import { inQueryIsland } from "@/components/query/QueryIsland";
-import { leaveTo } from "@/components/embed/frame-events";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { explain, linkToFollow } from "./pay-request";
 import { FormButton } from "./FormButton";
-import { TermsLabel } from "./FormParts";
+import { LeavingStatus, TermsLabel } from "./FormParts";
 import type { FormMessages } from "./PaymentForm";
+import { useLeaveForBank } from "./use-leave-for-bank";
 import { StartPaymentInput } from "@/lib/checkout/start-payment";
 
 interface SavedAccountPanelProps {
@@ -57,6 +57,8 @@ function Panel({
   const [reloading, setReloading] = useState(false);
   const errorRef = useRef<HTMLDivElement>(null);
   const newAttemptPending = useRef(startNewAttempt);
+  // In the merchant's page, the link to the bank, offered when the window has not left by itself.
+  const { stuckLink, leave } = useLeaveForBank();
   const id = encodeURIComponent(checkoutId);
 
   useEffect(() => {
@@ -83,9 +85,8 @@ function Panel({
       );
     },
     onMutate: () => setError(null),
-    onSuccess: (link) => {
-      leaveTo(link);
-    },
+    // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
+    onSuccess: (link) => leave(link),
     onError: (err) => {
       const what = explain(err, t);
       if (what.newKey) clearAttemptKey(checkoutId);
@@ -157,9 +158,7 @@ function Panel({
         >
           {busy === "pay" ? t["pay.leaving.bank"] : format(t["saved.pay"], { amount: amountText })}
         </FormButton>
-        <p className="visually-hidden" role="status">
-          {leavingText}
-        </p>
+        <LeavingStatus stuckLink={stuckLink} text={leavingText} stuck={t["pay.stuck"]} follow={t["pay.continue"]} />
         <p className="hint">
           <TermsLabel
             template={t["saved.terms"]}

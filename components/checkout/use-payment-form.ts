@@ -6,11 +6,12 @@ import type { MessagesFor } from "@/lib/i18n/format";
 import { rememberBank, useLastUsedBank } from "@/components/bank-picker/last-used";
 import { prefetchBanks, useBanksQuery } from "@/components/bank-picker/use-banks-query";
 import { ApiError, fetchJson } from "@/components/query/fetch-json";
-import { leaveTo, tellParent } from "@/components/embed/frame-events";
+import { tellParent } from "@/components/embed/frame-events";
 import { attemptKeyFor, clearAttemptKey } from "./attempt-key";
 import { useChangedBeforeLive } from "./early-input";
 import { explain, linkToFollow, type PayErrorKey } from "./pay-request";
 import { missingFields, startRequestOf, type Choice, type PaymentField, type PaymentFormValues } from "./payment-form";
+import { useLeaveForBank } from "./use-leave-for-bank";
 
 /**
  * zod and its resolver are a chunk of their own, fetched when the payer first reaches for the
@@ -48,9 +49,6 @@ export interface PaymentFormOptions {
   /** The page's words: a refusal is told in its code's own only when they have it (pay-request.ts). */
   messages: MessagesFor<"apiError.">;
 }
-
-/** How long the embedded form waits for the window to leave before it offers the link itself. */
-const STUCK_AFTER_MS = 2_500;
 
 /** Where Pay sends the request, and which field of the answer is the link to follow. */
 interface Leave {
@@ -129,7 +127,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
   const [payError, setPayError] = useState<{ key: PayErrorKey; retry: boolean } | null>(null);
   const [reloading, setReloading] = useState(false);
   // In the merchant's page, the link to the bank, offered when the window has not left by itself.
-  const [stuckLink, setStuckLink] = useState<string | null>(null);
+  const { stuckLink, leave: leaveForBank } = useLeaveForBank();
 
   // Pay: asking the server, then (still paying) on the way to the bank. Never repeated by itself; the attempt key
   // makes a deliberate retry safe. A plain request, not a react-query mutation: nothing to cache,
@@ -165,7 +163,7 @@ export function usePaymentForm(o: PaymentFormOptions) {
     }
     if (here && chosenBank) rememberBank(country, chosenBank.id);
     // The whole page goes to the bank (never a frame); Pay stays disabled meanwhile.
-    if (!leaveTo(link)) window.setTimeout(() => setStuckLink(link), STUCK_AFTER_MS);
+    leaveForBank(link);
   }
   function refused(error: unknown) {
     if (error instanceof ApiError && error.code === "terms_required") {
