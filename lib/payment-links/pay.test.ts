@@ -141,6 +141,8 @@ describe.each(testDbKinds())("payment links (%s)", (kind) => {
       [{ amount: "0.50", field: "A" }, "amount", "must be from 1.00 to 500.00"],
       [{ amount: "500.01", field: "A" }, "amount", "must be from 1.00 to 500.00"],
       [{ amount: "lots", field: "A" }, "amount", 'must be a decimal amount like "12.50"'],
+      // In range, but a cent's fraction: the format is what is wrong, not the range.
+      [{ amount: "4.505", field: "A" }, "amount", 'must be a decimal amount like "12.50"'],
       [{ amount: "5", field: "" }, "field", "is required"],
       [{ amount: "5", field: "x".repeat(141) }, "field", "must be at most 140 characters"],
     ] as const) {

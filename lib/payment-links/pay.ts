@@ -5,7 +5,7 @@ import { rowsOf } from "../db/raw";
 import { nowOf, type CheckoutContext } from "../checkout/context";
 import { insertCheckout } from "../checkout/create-checkout";
 import { CheckoutError } from "../checkout/errors";
-import { amountProblem, normaliseAmount, toMinor } from "../checkout/money";
+import { amountProblem, DECIMAL_AMOUNT, minorUnits, normaliseAmount, toMinor } from "../checkout/money";
 import type { Locale } from "../checkout/types";
 import { enforceAll, hitAll, limits, type Hit } from "../http/rate-limit";
 import { clientKey } from "../http/client-address";
@@ -38,7 +38,8 @@ export function payerProblems(link: PaymentLinkView, input: PayerInput): PayerPr
   if (link.payerAmount) {
     const { min, max } = link.payerAmount;
     const amount = (input.amount ?? "").trim().replace(",", ".");
-    if (amountProblem(amount, link.currency) !== null && !/^\d+(\.\d+)?$/.test(amount))
+    const decimals = amount.split(".")[1]?.length ?? 0;
+    if (!DECIMAL_AMOUNT.test(amount) || decimals > minorUnits(link.currency))
       problems.push({ path: "amount", kind: "amountFormat" });
     else if (
       amountProblem(amount, link.currency) !== null ||
