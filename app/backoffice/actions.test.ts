@@ -13,11 +13,12 @@ vi.mock("next/headers", () => ({
 describe.each(testDbKinds())("four eyes on staff refunds (%s)", (kind) => {
   freshAppFor(kind);
   let refundCheckout: typeof import("./actions").refundCheckout;
+  let decideRefundRequest: typeof import("./actions").decideRefundRequest;
   let listRefundRequests: typeof import("@/lib/refund-approvals/approvals").listRefundRequests;
   let ctx: Awaited<ReturnType<typeof import("@/lib/checkout/app-context").appContext>>;
   beforeAll(async () => {
     vi.stubEnv("REFUND_APPROVAL_ABOVE", "100");
-    ({ refundCheckout } = await import("./actions"));
+    ({ refundCheckout, decideRefundRequest } = await import("./actions"));
     ({ listRefundRequests } = await import("@/lib/refund-approvals/approvals"));
     ctx = await (await import("@/lib/checkout/app-context")).appContext();
   });
@@ -61,6 +62,25 @@ describe.each(testDbKinds())("four eyes on staff refunds (%s)", (kind) => {
     expect((await ctx.pis.refunds.list(paymentId)).map((r) => Number(r.amount))).toEqual([60]);
     expect(await listRefundRequests(ctx, { checkoutId: checkout.id })).toMatchObject([
       { state: "requested", amount: "60.00" },
+    ]);
+  });
+
+  it("a refused decision is written down against the request's own checkout, whatever checkout the form names", async () => {
+    const { paidCheckout } = await import("@/lib/checkout/test-context");
+    const other = await paidCheckout(ctx, "1.00");
+    const { checkout, refund } = await financeRefunding("200");
+    await refund("own-request-000001");
+    const [request] = await listRefundRequests(ctx, { checkoutId: checkout.id });
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ checkoutId: other.checkout.id, requestId: request!.id, decision: "approve" }))
+      form.set(k, v);
+    // The person who asked cannot approve: refused, and the trail says so on the request's checkout.
+    expect(await decideRefundRequest(null, form)).toMatchObject({ ok: false });
+    const { auditEvents } = await import("@/lib/db/schema");
+    const { eq } = await import("drizzle-orm");
+    const refused = await ctx.db.select().from(auditEvents).where(eq(auditEvents.outcome, "refused"));
+    expect(refused.filter((r) => r.detail && JSON.stringify(r.detail).includes(request!.id))).toMatchObject([
+      { action: "refund.approved", targetKind: "checkout", targetId: checkout.id },
     ]);
   });
 });

@@ -230,7 +230,8 @@ export async function decideRefundRequest(_previous: ActionResult | null, formDa
       await recordAudit(ctx.db, {
         actor: { kind: "staff", id: member.id, label: member.email },
         action: decision === "reject" ? "refund.rejected" : "refund.approved",
-        target: { kind: "checkout", id: checkoutId },
+        // The request's own checkout, not the form's (which only says where to go back to).
+        target: err.checkoutId ? { kind: "checkout", id: err.checkoutId } : { kind: "refund_request", id: requestId },
         outcome: "refused",
         detail: { request: requestId, reason: err.code },
         clientAddress,

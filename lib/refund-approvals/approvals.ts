@@ -42,6 +42,8 @@ export class ApprovalError extends Error {
   constructor(
     readonly code: "not_found" | "own_request" | "decided" | "lapsed",
     message: string,
+    /** The request's checkout, when there is such a request: what the audit trail names. */
+    readonly checkoutId?: string,
   ) {
     super(message);
   }
@@ -179,17 +181,27 @@ export async function listRefundRequests(
     .filter((r) => !filter.waiting || r.state === "requested");
 }
 
+const decidedAlready = (request: RefundRequestView) =>
+  new ApprovalError("decided", "This request has been decided already.", request.checkoutId);
+
 async function decidable(c: CheckoutContext, who: StaffActor, id: string, now: Date): Promise<RefundRequestView> {
   const [request] = await listRefundRequests(c, { id }, now);
   if (!request) throw new ApprovalError("not_found", "No such refund request.");
   if (request.requestedBy === who.id)
-    throw new ApprovalError("own_request", "You asked for this refund: someone else must approve it.");
+    throw new ApprovalError(
+      "own_request",
+      "You asked for this refund: someone else must approve it.",
+      request.checkoutId,
+    );
   if (request.state === "lapsed")
-    throw new ApprovalError("lapsed", "This request was not approved within 7 days and has lapsed. Ask again.");
+    throw new ApprovalError(
+      "lapsed",
+      "This request was not approved within 7 days and has lapsed. Ask again.",
+      request.checkoutId,
+    );
   // Its approver may approve again one cut short before its refund was recorded: the same key refunds once.
   const retry = request.state === "approved" && !request.refundId && request.decidedBy === who.id;
-  if (request.state !== "requested" && !retry)
-    throw new ApprovalError("decided", "This request has been decided already.");
+  if (request.state !== "requested" && !retry) throw decidedAlready(request);
   return request;
 }
 
@@ -220,7 +232,7 @@ export async function approveRefund(
       ),
     )
     .returning({ id: refundRequests.id });
-  if (!taken) throw new ApprovalError("decided", "This request has been decided already.");
+  if (!taken) throw decidedAlready(request);
   let refund: RefundView;
   try {
     refund = await createRefund(
@@ -272,7 +284,7 @@ export async function rejectRefund(
     .set({ status: "rejected", decidedBy: who.id, decidedByEmail: who.email, decidedAt: now })
     .where(and(eq(refundRequests.id, id), eq(refundRequests.status, "requested")))
     .returning({ id: refundRequests.id });
-  if (!rejected) throw new ApprovalError("decided", "This request has been decided already.");
+  if (!rejected) throw decidedAlready(request);
   await recordAudit(c.db, {
     actor: actorOf(who),
     action: "refund.rejected",
