@@ -98,7 +98,9 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
   };
   if (checkout && (await needsApproval(ctx.db, { checkoutId, amount, currency: checkout.currency }, above)))
     return askForApproval(checkout.currency);
-  const result = await (async (): Promise<RefundState & { code?: string }> => {
+  // Counted again under the checkout's lock, the refund may turn out to need approval after all
+  // (ApprovalNeeded): then it is asked for, and no refund is audited as made or refused.
+  const result = await (async (): Promise<(RefundState & { code?: string }) | ApprovalNeeded> => {
     try {
       const refund = await createRefund(checkoutId, { amount, reason, attemptId }, "staff", ctx, {
         idempotencyKey: `backoffice-${refundKey}`,
@@ -108,7 +110,7 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
       const told = describeRefund(refund);
       return told.ok ? told : { ...told, values, code: refund.status };
     } catch (err) {
-      if (err instanceof ApprovalNeeded) return { ok: false, error: "", values, code: APPROVAL_NEEDED };
+      if (err instanceof ApprovalNeeded) return err;
       if (err instanceof CheckoutError) return { ok: false, ...describeRefundError(err), values, code: err.code };
       console.error("backoffice: refund failed", err instanceof Error ? err.message : err);
       return {
@@ -120,7 +122,7 @@ export async function refundCheckout(_previous: RefundState, formData: FormData)
       };
     }
   })();
-  if (result.code === APPROVAL_NEEDED && checkout) return askForApproval(checkout.currency);
+  if (result instanceof ApprovalNeeded) return askForApproval(result.currency);
   const { code, ...state } = result;
   await audit(member, "refund.created", checkoutId, state.ok === true, { amount, ...(code ? { reason: code } : {}) });
   return state;
@@ -242,5 +244,4 @@ export async function decideRefundRequest(_previous: ActionResult | null, formDa
     console.error("backoffice: refund decision failed", err instanceof Error ? err.message : err);
     return { ok: false, error: "The decision could not be made because of an unexpected error. Reload the page." };
   }
-} /** Not a refund's outcome: the refund was counted under its checkout's lock and is to be asked for. */
-const APPROVAL_NEEDED = "approval_needed";
+}

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, gt, isNull, ne, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, or, type SQL } from "drizzle-orm";
 import type { AuditActor } from "../audit/audit";
 import { recordAudit } from "../audit/audit";
 import type { CheckoutContext, Tx } from "../checkout/context";
 import { CheckoutError } from "../checkout/errors";
 import { toMinor } from "../checkout/money";
+import { committedMinor } from "../checkout/checkouts";
 import { checkRefundable, createRefund } from "../checkout/refunds";
 import type { RefundView } from "../checkout/contract";
 import type { Db } from "../db/client";
@@ -54,6 +55,9 @@ interface StaffActor {
   email: string;
 }
 
+const stateOf = (status: RefundRequestStatus, requestedAt: Date, now: Date): RequestState =>
+  status === "requested" && now.getTime() - requestedAt.getTime() > APPROVAL_WINDOW_MS ? "lapsed" : status;
+
 /**
  * Whether a staff refund needs a second person (`above` unset: never): when it, with the checkout's
  * refunds so far (every one not failed) and the requests waiting for approval, comes to more than
@@ -69,29 +73,23 @@ export async function needsApproval(
   if (above === undefined) return false;
   const { checkoutId, currency } = input;
   const made = await db
-    .select({ amount: refunds.amount })
+    .select({ amount: refunds.amount, statusGroup: refunds.statusGroup })
     .from(refunds)
-    .where(and(eq(refunds.checkoutId, checkoutId), or(isNull(refunds.statusGroup), ne(refunds.statusGroup, "failed"))));
-  const waiting = await db
-    .select({ amount: refundRequests.amount })
+    .where(eq(refunds.checkoutId, checkoutId));
+  const asked = await db
+    .select({ amount: refundRequests.amount, status: refundRequests.status, requestedAt: refundRequests.requestedAt })
     .from(refundRequests)
-    .where(
-      and(
-        eq(refundRequests.checkoutId, checkoutId),
-        eq(refundRequests.status, "requested"),
-        gt(refundRequests.requestedAt, new Date(now.getTime() - APPROVAL_WINDOW_MS)),
-      ),
-    );
-  const total = [...made, ...waiting].reduce(
-    (sum, r) => sum + toMinor(r.amount, currency),
-    toMinor(input.amount, currency),
-  );
+    .where(and(eq(refundRequests.checkoutId, checkoutId), eq(refundRequests.status, "requested")));
+  const waiting = asked.filter((r) => stateOf(r.status, r.requestedAt, now) === "requested");
+  const total =
+    committedMinor(made, currency) +
+    waiting.reduce((sum, r) => sum + toMinor(r.amount, currency), toMinor(input.amount, currency));
   return total > toMinor(above, currency);
 }
 
 /** Thrown by `approvalGate`: this refund is to be asked for, not made. */
 export class ApprovalNeeded extends Error {
-  constructor() {
+  constructor(readonly currency: string) {
     super("this refund needs a second person's approval");
   }
 }
@@ -104,11 +102,8 @@ export class ApprovalNeeded extends Error {
 export const approvalGate =
   (checkoutId: string, currency: string, above: string | undefined) =>
   async (tx: Tx, amount: string): Promise<void> => {
-    if (await needsApproval(tx, { checkoutId, amount, currency }, above)) throw new ApprovalNeeded();
+    if (await needsApproval(tx, { checkoutId, amount, currency }, above)) throw new ApprovalNeeded(currency);
   };
-
-const stateOf = (status: RefundRequestStatus, requestedAt: Date, now: Date): RequestState =>
-  status === "requested" && now.getTime() - requestedAt.getTime() > APPROVAL_WINDOW_MS ? "lapsed" : status;
 
 const actorOf = (who: StaffActor): AuditActor => ({ kind: "staff", id: who.id, label: who.email });
 
